@@ -1,0 +1,285 @@
+//===- DlcMain.cpp - the `dlc` command ------------------------------------===//
+//
+//   dlc verify MODEL.mlir
+//   dlc interpret MODEL.mlir [--input=NAME=FILE.npy]... [--random-inputs]
+//                 [--seed=N] [--output-dir=DIR] [--entry=main]
+//
+// Later issues add compile, run, inspect and import. Every error names the
+// file (with line:col for IR problems) and exits non-zero.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/DlcOptMain.h"
+#include "compiler/Registration.h"
+#include "Interpreter/Interpreter.h"
+#include "Interpreter/Npy.h"
+
+#include "dialects/dlc/DlcOps.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+
+constexpr const char *kUsage =
+    "usage: dlc <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  verify MODEL.mlir      parse and verify a model, print a summary\n"
+    "  interpret MODEL.mlir   run a model with the reference interpreter\n"
+    "\n"
+    "`dlc <command> --help` lists a command's options.\n";
+
+/// Parses and verifies `path`; diagnostics carry file:line:col.
+OwningOpRef<ModuleOp> loadModule(MLIRContext &context, llvm::StringRef path) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  std::string error;
+  auto file = openInputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "error: cannot open '" << path << "': " << error << "\n";
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  // parseSourceFile verifies the module too.
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+void setUpContext(MLIRContext &context) {
+  DialectRegistry registry;
+  ::dlc::registerAllDlcDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+}
+
+func::FuncOp findEntry(ModuleOp module, llvm::StringRef name) {
+  auto func = module.lookupSymbol<func::FuncOp>(name);
+  if (!func)
+    module.emitError() << "no function @" << name
+                       << " in the model (choose one with --entry)";
+  return func;
+}
+
+int verifyCommand(int argc, char **argv) {
+  cl::OptionCategory category("dlc verify options");
+  cl::opt<std::string> model(cl::Positional, cl::Required,
+                             cl::desc("<model.mlir>"), cl::cat(category));
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "dlc verify: parse and verify a model\n");
+
+  MLIRContext context;
+  setUpContext(context);
+  OwningOpRef<ModuleOp> module = loadModule(context, model);
+  if (!module)
+    return 1;
+  llvm::StringMap<int> opCounts;
+  int ops = 0, pinned = 0;
+  module->walk([&](Operation *op) {
+    if (!isa<dlc::DlcDialect>(op->getDialect()))
+      return;
+    ++ops;
+    ++opCounts[op->getName().stripDialect()];
+    if (dlc::getDevicePin(op) && !isa<dlc::CopyOp>(op))
+      ++pinned;
+  });
+  int64_t flops = 0;
+  module->walk([&](dlc::CostOpInterface op) { flops += op.getFlops(); });
+  llvm::outs() << model << ": ok, " << ops << " dlc ops (" << pinned
+               << " pinned), " << llvm::format("%.3f", flops / 1e9)
+               << " GFLOP per run\n";
+  std::vector<std::string> names;
+  for (auto &entry : opCounts)
+    names.push_back(entry.getKey().str());
+  std::sort(names.begin(), names.end());
+  for (const std::string &name : names)
+    llvm::outs() << "  " << name << " x" << opCounts[name] << "\n";
+  return 0;
+}
+
+/// Deterministic inputs in [-1, 1) (floats) or [0, 4) (integers): splitmix64.
+::dlc::ref::Tensor randomTensor(::dlc::ref::DType dtype, llvm::ArrayRef<int64_t> shape,
+                              uint64_t &state) {
+  ::dlc::ref::Tensor tensor = ::dlc::ref::Tensor::zeros(dtype, shape.vec());
+  for (double &v : tensor.data) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    double unit = (z >> 11) * 0x1.0p-53;
+    v = ::dlc::ref::roundTo(dtype, ::dlc::ref::isFloat(dtype) ? 2 * unit - 1
+                                                          : std::floor(4 * unit));
+  }
+  return tensor;
+}
+
+/// Output names may hold '/' (ONNX names): make them file names.
+std::string fileNameFor(llvm::StringRef name) {
+  std::string file = name.str();
+  std::replace_if(file.begin(), file.end(),
+                  [](char c) { return c == '/' || c == '\\' || c == ':'; }, '_');
+  return file + ".npy";
+}
+
+void printSummary(llvm::StringRef name, const ::dlc::ref::Tensor &t) {
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  for (double v : t.data) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+  }
+  llvm::outs() << name << ": " << ::dlc::ref::dtypeName(t.dtype) << " "
+               << ::dlc::ref::shapeToString(t.shape);
+  if (!t.data.empty())
+    llvm::outs() << llvm::format(" min %.6g max %.6g mean %.6g", lo, hi,
+                                 sum / t.data.size());
+  llvm::outs() << "\n  [";
+  size_t shown = std::min<size_t>(t.data.size(), 8);
+  for (size_t i = 0; i < shown; ++i)
+    llvm::outs() << (i ? ", " : "") << llvm::format("%.6g", t.data[i]);
+  llvm::outs() << (t.data.size() > shown ? ", ...]\n" : "]\n");
+}
+
+int interpretCommand(int argc, char **argv) {
+  cl::OptionCategory category("dlc interpret options");
+  cl::opt<std::string> model(cl::Positional, cl::Required,
+                             cl::desc("<model.mlir>"), cl::cat(category));
+  cl::list<std::string> inputFiles(
+      "input", cl::desc("An input as NAME=FILE.npy (NAME: the argument's "
+                        "dlc.name, or argN)"),
+      cl::value_desc("NAME=FILE.npy"), cl::cat(category));
+  cl::opt<bool> randomInputs(
+      "random-inputs",
+      cl::desc("Fill the inputs not given with --input with deterministic "
+               "values in [-1, 1)"),
+      cl::cat(category));
+  cl::opt<uint64_t> seed("seed", cl::desc("Seed of --random-inputs"),
+                         cl::init(1), cl::cat(category));
+  cl::opt<std::string> outputDir(
+      "output-dir", cl::desc("Write every output as NAME.npy into DIR"),
+      cl::value_desc("DIR"), cl::cat(category));
+  cl::opt<std::string> entry("entry", cl::desc("The function to run"),
+                             cl::init("main"), cl::cat(category));
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv, "dlc interpret: run a model with the reference interpreter\n");
+
+  MLIRContext context;
+  setUpContext(context);
+  OwningOpRef<ModuleOp> module = loadModule(context, model);
+  if (!module)
+    return 1;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  func::FuncOp func = findEntry(*module, entry);
+  if (!func)
+    return 1;
+
+  // Inputs: NAME=FILE pairs matched against argument names.
+  llvm::StringMap<std::string> given;
+  for (const std::string &spec : inputFiles) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "error: --input expects NAME=FILE.npy, got '" << spec << "'\n";
+      return 1;
+    }
+    given[spec.substr(0, eq)] = spec.substr(eq + 1);
+  }
+  std::vector<::dlc::ref::Tensor> inputs;
+  uint64_t state = seed;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    std::string name = ::dlc::argumentName(func, i);
+    auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
+    auto it = given.find(name);
+    if (it == given.end())
+      it = given.find("arg" + std::to_string(i));
+    if (it != given.end()) {
+      ::dlc::ref::Expected<::dlc::ref::Tensor> tensor = ::dlc::ref::readNpy(it->second);
+      if (!tensor) {
+        llvm::errs() << "error: input '" << name << "': " << tensor.message() << "\n";
+        return 1;
+      }
+      inputs.push_back(std::move(*tensor));
+      given.erase(it);
+      continue;
+    }
+    FailureOr<::dlc::ref::DType> dtype = ::dlc::refDTypeOf(type.getElementType());
+    if (!randomInputs || failed(dtype)) {
+      llvm::errs() << "error: no value for input '" << name << "' (" << type
+                   << "): pass --input=" << name
+                   << "=FILE.npy or --random-inputs\n";
+      return 1;
+    }
+    inputs.push_back(randomTensor(*dtype, type.getShape(), state));
+  }
+  if (!given.empty()) {
+    llvm::errs() << "error: @" << entry << " has no input named '"
+                 << given.begin()->getKey() << "'\n";
+    return 1;
+  }
+
+  FailureOr<std::vector<::dlc::ref::Tensor>> outputs =
+      ::dlc::interpretFunction(func, inputs);
+  if (failed(outputs))
+    return 1;
+
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
+      llvm::errs() << "error: cannot create output directory '" << outputDir
+                   << "': " << ec.message() << "\n";
+      return 1;
+    }
+  }
+  for (auto [i, output] : llvm::enumerate(*outputs)) {
+    std::string name = ::dlc::resultName(func, i);
+    printSummary(name, output);
+    if (outputDir.empty())
+      continue;
+    llvm::SmallString<256> path(outputDir.getValue());
+    llvm::sys::path::append(path, fileNameFor(name));
+    ::dlc::ref::Status status = ::dlc::ref::writeNpy(std::string(path), output);
+    if (!status.ok()) {
+      llvm::errs() << "error: output '" << name << "': " << status.message() << "\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
+} // namespace
+
+int ::dlc::dlcMain(int argc, char **argv) {
+  if (argc < 2 || llvm::StringRef(argv[1]) == "--help" ||
+      llvm::StringRef(argv[1]) == "-h") {
+    (argc < 2 ? llvm::errs() : llvm::outs()) << kUsage;
+    return argc < 2 ? 2 : 0;
+  }
+  llvm::StringRef command = argv[1];
+  // The subcommand sees its own name as argv[0], for its --help.
+  std::string program = std::string(argv[0]) + " " + command.str();
+  std::vector<char *> args(argv + 1, argv + argc);
+  args[0] = program.data();
+  int subArgc = static_cast<int>(args.size());
+  if (command == "verify")
+    return verifyCommand(subArgc, args.data());
+  if (command == "interpret")
+    return interpretCommand(subArgc, args.data());
+  llvm::errs() << "error: unknown command '" << command << "'\n\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,41 @@
+//===- Interpreter.h - the reference interpreter over dlc IR --------------===//
+//
+// Evaluates a func.func of dlc ops on host tensors with the reference kernels
+// (RefKernels.h): f64 accumulation, one rounding per output element, f16 and
+// bf16 rounded as the hardware does. It shares no code with the lowering, so
+// it is the ground truth for end-to-end tests.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_COMPILER_INTERPRETER_INTERPRETER_H
+#define DLC_COMPILER_INTERPRETER_INTERPRETER_H
+
+#include "Interpreter/RefTensor.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
+
+#include <string>
+#include <vector>
+
+namespace dlc {
+
+/// The reference dtype of an MLIR element type, or failure for other types.
+mlir::FailureOr<ref::DType> refDTypeOf(mlir::Type elementType);
+
+/// The values of a dense or dense_resource constant.
+mlir::FailureOr<ref::Tensor> tensorFromElements(mlir::ElementsAttr attr,
+                                                mlir::Location loc);
+
+/// The name of argument / result `index`: its `dlc.name` attribute (set by
+/// the ONNX importer from the graph's names), else "argN" / "resultN".
+std::string argumentName(mlir::func::FuncOp func, unsigned index);
+std::string resultName(mlir::func::FuncOp func, unsigned index);
+
+/// Evaluates `func` on `inputs`, one per argument in order, whose dtypes and
+/// shapes must match. On failure a diagnostic names the offending op or input.
+mlir::FailureOr<std::vector<ref::Tensor>>
+interpretFunction(mlir::func::FuncOp func, const std::vector<ref::Tensor> &inputs);
+
+} // namespace dlc
+
+#endif // DLC_COMPILER_INTERPRETER_INTERPRETER_H

@@ -1,0 +1,352 @@
+//===- RefKernels.cpp - Shared checks and elementwise kernels -------------===//
+
+#include "Interpreter/RefKernels.h"
+#include "Interpreter/RefKernelsInternal.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace dlc::ref {
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+
+Status checkTensor(const char *op, const char *operand, const Tensor &t) {
+  Status s = t.validate();
+  if (!s.ok())
+    return makeError(op, ": ", operand, ": ", s.message());
+  return s;
+}
+
+Status checkFloat(const char *op, const char *operand, const Tensor &t) {
+  if (!isFloat(t.dtype))
+    return makeError(op, ": expected a float dtype for ", operand, ", got ",
+                     dtypeName(t.dtype));
+  return Status::success();
+}
+
+Status checkSameDType(const char *op, const char *aName, const Tensor &a,
+                      const char *bName, const Tensor &b) {
+  if (a.dtype != b.dtype)
+    return makeError(op, ": ", bName, " dtype ", dtypeName(b.dtype),
+                     " does not match ", aName, " dtype ", dtypeName(a.dtype));
+  return Status::success();
+}
+
+Status checkShape(const char *op, const char *operand, const Tensor &t,
+                  const std::vector<int64_t> &shape) {
+  if (t.shape != shape)
+    return makeError(op, ": expected ", operand, " shape ",
+                     shapeToString(shape), ", got ", shapeToString(t.shape));
+  return Status::success();
+}
+
+Status checkAttrSize(const char *op, const char *attr,
+                     const std::vector<int64_t> &values, size_t size) {
+  if (values.size() != size)
+    return makeError(op, ": expected ", size, " values for ", attr, ", got ",
+                     values.size());
+  return Status::success();
+}
+
+Status normalizeAxis(const char *op, int64_t &axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return makeError(op, ": axis ", axis, " is out of range [", -rank, ", ",
+                     rank, ") for rank ", rank);
+  if (axis < 0)
+    axis += rank;
+  return Status::success();
+}
+
+Status checkOutputSize(const char *op, const std::vector<int64_t> &shape) {
+  int64_t n = shapeNumElements(shape);
+  if (n < 0 || n > kMaxOutputElements)
+    return makeError(op, ": output shape ", shapeToString(shape),
+                     " is too large");
+  return Status::success();
+}
+
+void roundAll(Tensor &t) {
+  for (double &v : t.data)
+    v = roundTo(t.dtype, v);
+}
+
+int64_t toInt64(double v) {
+  if (std::isnan(v))
+    return 0;
+  if (v >= 9223372036854775808.0)
+    return std::numeric_limits<int64_t>::max();
+  if (v < -9223372036854775808.0)
+    return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(v);
+}
+
+} // namespace detail
+
+using namespace detail;
+
+//===----------------------------------------------------------------------===//
+// Binary elementwise
+//===----------------------------------------------------------------------===//
+
+Expected<std::vector<int64_t>> broadcastShapes(const char *opName,
+                                               const std::vector<int64_t> &lhs,
+                                               const std::vector<int64_t> &rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  std::vector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align from the right; a missing dim acts as 1.
+    int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+    int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+    if (l != r && l != 1 && r != 1)
+      return makeError(opName, ": cannot broadcast lhs shape ",
+                       shapeToString(lhs), " with rhs shape ",
+                       shapeToString(rhs), " (output dim ", i, ": ", l,
+                       " vs ", r, ")");
+    out[i] = l == 1 ? r : l;
+  }
+  if (Status s = checkOutputSize(opName, out); !s.ok())
+    return s;
+  return out;
+}
+
+namespace {
+
+/// Strides of `shape` viewed with `outShape` after broadcasting: 0 for a
+/// broadcast (or missing) dim.
+std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &shape,
+                                      const std::vector<int64_t> &outShape) {
+  std::vector<int64_t> strides = rowMajorStrides(shape);
+  std::vector<int64_t> out(outShape.size(), 0);
+  size_t off = outShape.size() - shape.size();
+  for (size_t i = 0; i < shape.size(); ++i)
+    out[off + i] = shape[i] == 1 ? 0 : strides[i];
+  return out;
+}
+
+enum class BinOp { Add, Sub, Mul, Div, Pow, Max, Min };
+
+double floatBinOp(BinOp op, double a, double b) {
+  switch (op) {
+  case BinOp::Add:
+    return a + b;
+  case BinOp::Sub:
+    return a - b;
+  case BinOp::Mul:
+    return a * b;
+  case BinOp::Div:
+    return a / b;
+  case BinOp::Pow:
+    return std::pow(a, b);
+  case BinOp::Max: // Propagate NaN like numpy.maximum.
+    return std::isnan(a) || std::isnan(b) ? std::nan("") : std::max(a, b);
+  case BinOp::Min:
+    return std::isnan(a) || std::isnan(b) ? std::nan("") : std::min(a, b);
+  }
+  return 0.0;
+}
+
+/// Exact int64 arithmetic with two's complement wrap; false on a division by
+/// zero or a negative power.
+bool intBinOp(BinOp op, int64_t a, int64_t b, int64_t &res) {
+  auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  switch (op) {
+  case BinOp::Add:
+    res = static_cast<int64_t>(ua + ub);
+    return true;
+  case BinOp::Sub:
+    res = static_cast<int64_t>(ua - ub);
+    return true;
+  case BinOp::Mul:
+    res = static_cast<int64_t>(ua * ub);
+    return true;
+  case BinOp::Div:
+    if (b == 0)
+      return false;
+    if (a == std::numeric_limits<int64_t>::min() && b == -1)
+      res = a; // Wraps.
+    else
+      res = a / b; // C++ truncates toward zero.
+    return true;
+  case BinOp::Pow: {
+    if (b < 0)
+      return false;
+    uint64_t r = 1, base = ua;
+    for (uint64_t e = ub; e; e >>= 1, base *= base)
+      if (e & 1)
+        r *= base;
+    res = static_cast<int64_t>(r);
+    return true;
+  }
+  case BinOp::Max:
+    res = std::max(a, b);
+    return true;
+  case BinOp::Min:
+    res = std::min(a, b);
+    return true;
+  }
+  return false;
+}
+
+/// Wraps an exact int64 result to the integer dtype before going to double,
+/// so i32 results are exact.
+double intResult(DType type, int64_t v) {
+  if (type == DType::I32)
+    return roundTo(DType::I32, static_cast<double>(static_cast<uint32_t>(v)));
+  if (type == DType::I1)
+    return v != 0 ? 1.0 : 0.0;
+  return static_cast<double>(v);
+}
+
+Expected<Tensor> binary(const char *name, BinOp op, const Tensor &lhs,
+                        const Tensor &rhs) {
+  for (const Status &s :
+       {checkTensor(name, "lhs", lhs), checkTensor(name, "rhs", rhs),
+        checkSameDType(name, "lhs", lhs, "rhs", rhs)})
+    if (!s.ok())
+      return s;
+  auto shape = broadcastShapes(name, lhs.shape, rhs.shape);
+  if (!shape.ok())
+    return shape.status();
+  Tensor out = Tensor::zeros(lhs.dtype, *shape);
+  std::vector<int64_t> ls = broadcastStrides(lhs.shape, *shape);
+  std::vector<int64_t> rs = broadcastStrides(rhs.shape, *shape);
+  size_t rank = shape->size();
+  std::vector<int64_t> idx(rank, 0);
+  int64_t lo = 0, ro = 0;
+  bool isInt = isInteger(lhs.dtype);
+  for (size_t i = 0; i < out.data.size(); ++i) {
+    double a = lhs.data[lo], b = rhs.data[ro];
+    if (isInt) {
+      int64_t r;
+      if (!intBinOp(op, toInt64(a), toInt64(b), r))
+        return op == BinOp::Div
+                   ? makeError(name, ": integer division by zero at output "
+                                     "element ",
+                               i)
+                   : makeError(name, ": negative integer exponent ",
+                               toInt64(b), " at output element ", i);
+      out.data[i] = intResult(lhs.dtype, r);
+    } else {
+      out.data[i] = roundTo(lhs.dtype, floatBinOp(op, a, b));
+    }
+    // Advance the multi-index, keeping both input offsets in step.
+    for (size_t d = rank; d-- > 0;) {
+      lo += ls[d];
+      ro += rs[d];
+      if (++idx[d] < (*shape)[d])
+        break;
+      lo -= ls[d] * idx[d];
+      ro -= rs[d] * idx[d];
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+Expected<Tensor> add(const Tensor &lhs, const Tensor &rhs) {
+  return binary("add", BinOp::Add, lhs, rhs);
+}
+Expected<Tensor> sub(const Tensor &lhs, const Tensor &rhs) {
+  return binary("sub", BinOp::Sub, lhs, rhs);
+}
+Expected<Tensor> mul(const Tensor &lhs, const Tensor &rhs) {
+  return binary("mul", BinOp::Mul, lhs, rhs);
+}
+Expected<Tensor> div(const Tensor &lhs, const Tensor &rhs) {
+  return binary("div", BinOp::Div, lhs, rhs);
+}
+Expected<Tensor> pow(const Tensor &lhs, const Tensor &rhs) {
+  return binary("pow", BinOp::Pow, lhs, rhs);
+}
+Expected<Tensor> max(const Tensor &lhs, const Tensor &rhs) {
+  return binary("max", BinOp::Max, lhs, rhs);
+}
+Expected<Tensor> min(const Tensor &lhs, const Tensor &rhs) {
+  return binary("min", BinOp::Min, lhs, rhs);
+}
+
+//===----------------------------------------------------------------------===//
+// Unary elementwise
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+Expected<Tensor> unary(const char *name, bool floatOnly, const Tensor &x,
+                       const std::function<double(double)> &fn) {
+  if (Status s = checkTensor(name, "operand", x); !s.ok())
+    return s;
+  if (floatOnly)
+    if (Status s = checkFloat(name, "operand", x); !s.ok())
+      return s;
+  Tensor out = x;
+  for (double &v : out.data)
+    v = roundTo(x.dtype, fn(v));
+  return out;
+}
+
+} // namespace
+
+Expected<Tensor> neg(const Tensor &x) {
+  return unary("neg", false, x, [](double v) { return -v; });
+}
+Expected<Tensor> abs(const Tensor &x) {
+  return unary("abs", false, x, [](double v) { return std::fabs(v); });
+}
+Expected<Tensor> exp(const Tensor &x) {
+  return unary("exp", true, x, [](double v) { return std::exp(v); });
+}
+Expected<Tensor> log(const Tensor &x) {
+  return unary("log", true, x, [](double v) { return std::log(v); });
+}
+Expected<Tensor> sqrt(const Tensor &x) {
+  return unary("sqrt", true, x, [](double v) { return std::sqrt(v); });
+}
+Expected<Tensor> rsqrt(const Tensor &x) {
+  return unary("rsqrt", true, x,
+               [](double v) { return 1.0 / std::sqrt(v); });
+}
+Expected<Tensor> tanh(const Tensor &x) {
+  return unary("tanh", true, x, [](double v) { return std::tanh(v); });
+}
+Expected<Tensor> sigmoid(const Tensor &x) {
+  return unary("sigmoid", true, x,
+               [](double v) { return 1.0 / (1.0 + std::exp(-v)); });
+}
+Expected<Tensor> erf(const Tensor &x) {
+  return unary("erf", true, x, [](double v) { return std::erf(v); });
+}
+Expected<Tensor> relu(const Tensor &x) {
+  // NaN stays NaN, like torch.relu.
+  return unary("relu", false, x,
+               [](double v) { return std::isnan(v) || v > 0 ? v : 0.0; });
+}
+
+Expected<Tensor> gelu(const Tensor &x, bool approximateTanh) {
+  if (approximateTanh)
+    return unary("gelu", true, x, [](double v) {
+      const double k = std::sqrt(2.0 / 3.14159265358979323846);
+      return 0.5 * v * (1.0 + std::tanh(k * (v + 0.044715 * v * v * v)));
+    });
+  return unary("gelu", true, x, [](double v) {
+    return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
+  });
+}
+
+Expected<Tensor> clip(const Tensor &x, double min, double max) {
+  if (!(min <= max))
+    return makeError("clip: min ", min, " is greater than max ", max);
+  return unary("clip", false, x, [=](double v) {
+    if (std::isnan(v))
+      return v;
+    return v < min ? min : (v > max ? max : v);
+  });
+}
+
+} // namespace dlc::ref

@@ -1,0 +1,55 @@
+//===- RefKernelsInternal.h - Helpers shared by the kernel files ----------===//
+//
+// Private to compiler/Interpreter; not part of the public API.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLC_INTERPRETER_REFKERNELSINTERNAL_H
+#define DLC_INTERPRETER_REFKERNELSINTERNAL_H
+
+#include "Interpreter/RefTensor.h"
+
+#include <string>
+#include <vector>
+
+namespace dlc::ref::detail {
+
+/// Checks a tensor is well formed; the error names the op and operand.
+Status checkTensor(const char *op, const char *operand, const Tensor &t);
+
+/// Requires a float dtype.
+Status checkFloat(const char *op, const char *operand, const Tensor &t);
+
+/// Requires `b` to have the dtype of `a`.
+Status checkSameDType(const char *op, const char *aName, const Tensor &a,
+                      const char *bName, const Tensor &b);
+
+/// Requires t.shape == shape.
+Status checkShape(const char *op, const char *operand, const Tensor &t,
+                  const std::vector<int64_t> &shape);
+
+/// Requires attr.size() == size.
+Status checkAttrSize(const char *op, const char *attr,
+                     const std::vector<int64_t> &values, size_t size);
+
+/// Maps axis in [-rank, rank) to [0, rank), or fails.
+Status normalizeAxis(const char *op, int64_t &axis, int64_t rank);
+
+/// Largest output, in elements, a kernel allocates; guards against absurd
+/// shapes built from zero-sized inputs or attributes.
+constexpr int64_t kMaxOutputElements = int64_t(1) << 31;
+
+/// Fails when `shape` has more than kMaxOutputElements elements (or
+/// overflows).
+Status checkOutputSize(const char *op, const std::vector<int64_t> &shape);
+
+/// Rounds every element of `t` in place to its dtype.
+void roundAll(Tensor &t);
+
+/// Converts an integral double to int64, saturating out-of-range values and
+/// mapping NaN to 0 (never UB, even on garbage data).
+int64_t toInt64(double v);
+
+} // namespace dlc::ref::detail
+
+#endif // DLC_INTERPRETER_REFKERNELSINTERNAL_H

@@ -1,0 +1,242 @@
+//===- RefTensor.cpp - Tensors and numerics of the reference interpreter --===//
+
+#include "Interpreter/RefTensor.h"
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
+namespace dlc::ref {
+
+const char *dtypeName(DType type) {
+  switch (type) {
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
+  case DType::I1:
+    return "i1";
+  }
+  return "unknown";
+}
+
+std::optional<DType> parseDType(std::string_view name) {
+  for (DType t : {DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64,
+                  DType::I1})
+    if (name == dtypeName(t))
+      return t;
+  return std::nullopt;
+}
+
+bool isFloat(DType type) {
+  return type == DType::F32 || type == DType::F16 || type == DType::BF16;
+}
+
+bool isInteger(DType type) { return !isFloat(type); }
+
+namespace {
+
+/// A binary floating-point format with `mantBits` stored fraction bits and
+/// minimum normal exponent `minExp`.
+struct FloatFormat {
+  int mantBits;
+  int minExp;
+  int maxExp;
+  double maxFinite() const {
+    return std::ldexp(2.0 - std::ldexp(1.0, -mantBits), maxExp);
+  }
+};
+
+constexpr FloatFormat kF16{10, -14, 15};
+constexpr FloatFormat kBF16{7, -126, 127};
+constexpr FloatFormat kF32{23, -126, 127};
+
+/// Rounds a finite double to the format with RNE, straight from double so
+/// there is no double rounding. Returns +-inf on overflow.
+double roundToFormat(const FloatFormat &fmt, double x) {
+  if (std::isnan(x) || std::isinf(x) || x == 0.0)
+    return x;
+  double a = std::fabs(x);
+  int exp;
+  std::frexp(a, &exp); // a = f * 2^exp, f in [0.5, 1).
+  int e = exp - 1;     // a = 1.xxx * 2^e.
+  if (e < fmt.minExp)
+    e = fmt.minExp; // Subnormal: fixed quantum.
+  int quantumExp = e - fmt.mantBits;
+  // Scaling by a power of two is exact; q < 2^(mantBits+1) so its fraction
+  // is exact too.
+  double q = std::ldexp(a, -quantumExp);
+  double fl = std::floor(q);
+  double diff = q - fl;
+  double r = fl;
+  if (diff > 0.5 || (diff == 0.5 && std::fmod(fl, 2.0) != 0.0))
+    r = fl + 1.0;
+  double res = std::ldexp(r, quantumExp);
+  if (res > fmt.maxFinite())
+    res = std::numeric_limits<double>::infinity();
+  return std::copysign(res, x);
+}
+
+/// Encodes a value already exactly representable in the format (or +-inf,
+/// NaN) into its bit pattern with the given exponent width.
+uint16_t encodeFormat(const FloatFormat &fmt, int expBits, double v) {
+  uint16_t sign = std::signbit(v) ? (1u << (fmt.mantBits + expBits)) : 0;
+  uint16_t expAllOnes = ((1u << expBits) - 1) << fmt.mantBits;
+  if (std::isnan(v)) // Quiet NaN, sign kept.
+    return sign | expAllOnes | (1u << (fmt.mantBits - 1));
+  if (std::isinf(v))
+    return sign | expAllOnes;
+  double a = std::fabs(v);
+  if (a == 0.0)
+    return sign;
+  if (a < std::ldexp(1.0, fmt.minExp)) // Subnormal: mantissa = a / quantum.
+    return sign | static_cast<uint16_t>(
+                      std::ldexp(a, -(fmt.minExp - fmt.mantBits)));
+  int exp;
+  std::frexp(a, &exp);
+  int e = exp - 1;
+  int bias = (1 << (expBits - 1)) - 1;
+  auto mant = static_cast<uint16_t>(std::ldexp(a, fmt.mantBits - e) -
+                                    std::ldexp(1.0, fmt.mantBits));
+  return sign | static_cast<uint16_t>((e + bias) << fmt.mantBits) | mant;
+}
+
+double decodeFormat(const FloatFormat &fmt, int expBits, uint16_t bits) {
+  int mant = bits & ((1u << fmt.mantBits) - 1);
+  int expField = (bits >> fmt.mantBits) & ((1u << expBits) - 1);
+  bool neg = (bits >> (fmt.mantBits + expBits)) & 1;
+  int bias = (1 << (expBits - 1)) - 1;
+  double v;
+  if (expField == (1 << expBits) - 1)
+    v = mant ? std::numeric_limits<double>::quiet_NaN()
+             : std::numeric_limits<double>::infinity();
+  else if (expField == 0)
+    v = std::ldexp(mant, fmt.minExp - fmt.mantBits);
+  else
+    v = std::ldexp(mant + (1 << fmt.mantBits), expField - bias - fmt.mantBits);
+  return neg ? -v : v;
+}
+
+/// Truncates toward zero and wraps modulo 2^64 into int64 range.
+int64_t wrapToInt64(double x) {
+  if (std::isnan(x) || std::isinf(x))
+    return 0;
+  double t = std::trunc(x);
+  const double two63 = std::ldexp(1.0, 63), two64 = std::ldexp(1.0, 64);
+  if (t >= -two63 && t < two63)
+    return static_cast<int64_t>(t);
+  // |t| >= 2^63, so t is a multiple of 2^11 and all of this is exact.
+  double m = std::fmod(t, two64);
+  if (m >= two63)
+    m -= two64;
+  else if (m < -two63)
+    m += two64;
+  return static_cast<int64_t>(m);
+}
+
+} // namespace
+
+double roundTo(DType type, double x) {
+  switch (type) {
+  case DType::F32:
+    if (std::fabs(x) <= FLT_MAX) // In range: the cast is IEEE RNE.
+      return static_cast<float>(x);
+    return roundToFormat(kF32, x);
+  case DType::F16:
+    return roundToFormat(kF16, x);
+  case DType::BF16:
+    return roundToFormat(kBF16, x);
+  case DType::I64:
+    return static_cast<double>(wrapToInt64(x));
+  case DType::I32: {
+    auto u = static_cast<uint32_t>(static_cast<uint64_t>(wrapToInt64(x)));
+    int64_t v = u >= 0x80000000u ? static_cast<int64_t>(u) - 0x100000000LL
+                                 : static_cast<int64_t>(u);
+    return static_cast<double>(v);
+  }
+  case DType::I1:
+    return x != 0.0 ? 1.0 : 0.0;
+  }
+  return x;
+}
+
+uint16_t toF16Bits(double x) {
+  return encodeFormat(kF16, 5, roundToFormat(kF16, x));
+}
+double fromF16Bits(uint16_t bits) { return decodeFormat(kF16, 5, bits); }
+uint16_t toBF16Bits(double x) {
+  return encodeFormat(kBF16, 8, roundToFormat(kBF16, x));
+}
+double fromBF16Bits(uint16_t bits) { return decodeFormat(kBF16, 8, bits); }
+
+int64_t shapeNumElements(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0)
+      return -1;
+    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d)
+      return -1;
+    n *= d;
+  }
+  return n;
+}
+
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+std::string shapeToString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += ",";
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+Tensor Tensor::zeros(DType dtype, std::vector<int64_t> shape) {
+  Tensor t;
+  t.dtype = dtype;
+  int64_t n = shapeNumElements(shape);
+  t.shape = std::move(shape);
+  t.data.assign(n > 0 ? static_cast<size_t>(n) : 0, 0.0);
+  return t;
+}
+
+Tensor Tensor::fromValues(DType dtype, std::vector<int64_t> shape,
+                          std::vector<double> values) {
+  Tensor t;
+  t.dtype = dtype;
+  t.shape = std::move(shape);
+  t.data = std::move(values);
+  for (double &v : t.data)
+    v = roundTo(dtype, v);
+  return t;
+}
+
+Status Tensor::validate() const {
+  for (int64_t d : shape)
+    if (d < 0)
+      return makeError("tensor shape ", shapeToString(shape),
+                       " has a negative dim");
+  int64_t n = numElements();
+  if (n < 0)
+    return makeError("tensor shape ", shapeToString(shape),
+                     " has too many elements");
+  if (static_cast<uint64_t>(n) != data.size())
+    return makeError("tensor of shape ", shapeToString(shape), " expects ", n,
+                     " elements but holds ", data.size());
+  return Status::success();
+}
+
+} // namespace dlc::ref

@@ -1,0 +1,25 @@
+//===- Registration.cpp - every dlc dialect and pass in one place ----------===//
+
+#include "compiler/Registration.h"
+
+#include "dialects/dlc/DlcOps.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void dlc::registerAllDlcDialects(mlir::DialectRegistry &registry) {
+  registry.insert<dlc::DlcDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+}
+
+void dlc::registerAllDlcPasses() {
+  dlc::registerDlcPasses();
+  // The generic simplifications the lit tests and pipelines use.
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerSymbolDCEPass();
+}

@@ -1,0 +1,72 @@
+//===- DlcBase.td - the dlc dialect, its device attribute, type constraints -===//
+//
+// The dlc dialect is dlc's dataflow IR: a func.func of side-effect-free ops on
+// ranked, statically shaped tensors. Every compute op may carry a `device`
+// attribute, a hard placement pin that the placement pass honours.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLC_BASE_TD
+#define DLC_BASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Dlc_Dialect : Dialect {
+  let name = "dlc";
+  let cppNamespace = "::dlc";
+  let summary = "Dataflow IR of deep-learning models, placed on a CPU and GPUs";
+  let description = [{
+    Ops on ranked, statically shaped tensors: enough for MLPs, CNNs and
+    transformer encoders. Elementwise ops broadcast like NumPy. Any compute op
+    may carry `device = #dlc.device<cpu>` or `#dlc.device<cuda:N>`, a pin.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let extraClassDeclaration = [{
+    /// Registers the attributes; lives beside their storage in DlcAttrs.cpp.
+    void registerAttributes();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// #dlc.device<cpu> / #dlc.device<cuda:N>
+//===----------------------------------------------------------------------===//
+
+def Dlc_DeviceAttr : AttrDef<Dlc_Dialect, "Device"> {
+  let mnemonic = "device";
+  let summary = "A logical device: the host CPU or the N-th GPU";
+  let description = [{
+    A logical device, bound to a real (or simulated) device when an artifact
+    is loaded.
+
+    ```mlir
+    %y = dlc.relu %x {device = #dlc.device<cuda:1>} : tensor<4x8xf32>
+    %z = dlc.copy %y to cpu : tensor<4x8xf32>
+    ```
+  }];
+  let parameters = (ins "::dlc::DeviceKind":$kind, "int64_t":$index);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isCpu() const { return getKind() == ::dlc::DeviceKind::Cpu; }
+    bool isCuda() const { return getKind() == ::dlc::DeviceKind::Cuda; }
+    /// "cpu" or "cuda:N", the spelling used on the command line and in dumps.
+    std::string str() const;
+  }];
+}
+
+// The optional pin every compute op carries.
+defvar DevicePin = (ins OptionalAttr<Dlc_DeviceAttr>:$device);
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Dlc_FloatTensor : StaticShapeTensorOf<[F32, F16, BF16]>;
+def Dlc_NumericTensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64]>;
+def Dlc_Tensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64, I1]>;
+def Dlc_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+
+#endif // DLC_BASE_TD

@@ -1,0 +1,575 @@
+//===- DlcOps.td - the ops of the dlc dialect -------------------------------===//
+//
+// Every op: a summary, a description with an IR example, traits over C++,
+// hasVerifier only for what ODS cannot say (shapes), an fp16 policy and a cost.
+// Shape rules live in DlcShapes.cpp and are shared by the verifiers and the
+// result-type-inferring builders.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLC_OPS_TD
+#define DLC_OPS_TD
+
+include "dialects/dlc/DlcBase.td"
+include "dialects/dlc/DlcInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+// Base of every dlc op. `customFlops` ops implement getFlops in DlcCost.cpp;
+// the rest count `flopsPerElement` operations per result element.
+class Dlc_Op<string mnemonic, list<Trait> traits = [], bit customFlops = 0>
+    : Op<Dlc_Dialect, mnemonic, !listconcat(traits, [Pure,
+          Dlc_Fp16PolicyOpInterface,
+          !if(customFlops,
+              DeclareOpInterfaceMethods<Dlc_CostOpInterface, ["getFlops"]>,
+              Dlc_CostOpInterface)])> {
+  string fp16Policy = "Infer";
+  int flopsPerElement = 1;
+  code extraDecl = "";
+  let extraClassDeclaration =
+      "static constexpr ::dlc::Fp16Policy kFp16Policy = "
+      "::dlc::Fp16Policy::" # fp16Policy # ";\n"
+      "static constexpr int64_t kFlopsPerElement = "
+      # !cast<string>(flopsPerElement) # ";\n" # extraDecl;
+}
+
+//===----------------------------------------------------------------------===//
+// constant
+//===----------------------------------------------------------------------===//
+
+def Dlc_ConstantOp : Dlc_Op<"constant", [ConstantLike,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "A tensor constant: a weight, a bias, a literal";
+  let description = [{
+    A constant tensor. Small values are written inline with `dense<...>`;
+    large weights as `dense_resource<name>`, whose bytes live in the file's
+    `dialect_resources` section (no text blow-up).
+
+    ```mlir
+    %b = dlc.constant dense<[0.5, -1.0]> : tensor<2xf32>
+    %w = dlc.constant dense_resource<fc1_weight> : tensor<1024x784xf32>
+    ```
+  }];
+  let arguments = !con((ins ElementsAttr:$value), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$value attr-dict";
+  let hasFolder = 1;
+  let fp16Policy = "Clear";
+  let flopsPerElement = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops (NumPy broadcasting)
+//===----------------------------------------------------------------------===//
+
+class Dlc_BinaryOp<string mnemonic, string policy, string math,
+                   Type operandType = Dlc_NumericTensor>
+    : Dlc_Op<mnemonic, [AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "Elementwise " # math # " with NumPy broadcasting";
+  let description = [{
+    Computes `}] # math # [{` element by element. The operand shapes broadcast
+    like NumPy's: aligned from the right, each pair of sizes equal or one of
+    them 1. When all three types are equal the type is written once.
+
+    ```mlir
+    %c = dlc.}] # mnemonic # [{ %a, %b : tensor<4x8xf32>
+    %d = dlc.}] # mnemonic # [{ %a, %row : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = !con((ins operandType:$lhs, operandType:$rhs), DevicePin);
+  let results = (outs operandType:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` custom<BroadcastTypes>(type($lhs), type($rhs), type($result))
+  }];
+  let hasVerifier = 1;
+  let fp16Policy = policy;
+  let builders = [OpBuilder<(ins "::mlir::Value":$lhs, "::mlir::Value":$rhs), [{
+    build($_builder, $_state,
+          ::dlc::inferBroadcastType(lhs.getType(), rhs.getType()), lhs, rhs,
+          ::dlc::DeviceAttr());
+  }]>];
+}
+
+def Dlc_AddOp : Dlc_BinaryOp<"add", "Infer", "lhs + rhs">;
+def Dlc_SubOp : Dlc_BinaryOp<"sub", "Infer", "lhs - rhs">;
+def Dlc_MulOp : Dlc_BinaryOp<"mul", "Infer", "lhs * rhs">;
+def Dlc_DivOp : Dlc_BinaryOp<"div", "Infer", "lhs / rhs">;
+def Dlc_PowOp : Dlc_BinaryOp<"pow", "Deny", "lhs ^ rhs", Dlc_FloatTensor> {
+  let flopsPerElement = 8;
+}
+def Dlc_MaxOp : Dlc_BinaryOp<"max", "Infer", "max(lhs, rhs)">;
+def Dlc_MinOp : Dlc_BinaryOp<"min", "Infer", "min(lhs, rhs)">;
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops
+//===----------------------------------------------------------------------===//
+
+class Dlc_UnaryOp<string mnemonic, string policy, string math, int flops = 1,
+                  Type operandType = Dlc_FloatTensor>
+    : Dlc_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = "Elementwise " # math;
+  let description = [{
+    Computes `}] # math # [{` element by element.
+
+    ```mlir
+    %y = dlc.}] # mnemonic # [{ %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = !con((ins operandType:$input), DevicePin);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let fp16Policy = policy;
+  let flopsPerElement = flops;
+  let builders = [OpBuilder<(ins "::mlir::Value":$input), [{
+    build($_builder, $_state, input.getType(), input, ::dlc::DeviceAttr());
+  }]>];
+}
+
+def Dlc_NegOp : Dlc_UnaryOp<"neg", "Infer", "-x", 1, Dlc_NumericTensor>;
+def Dlc_AbsOp : Dlc_UnaryOp<"abs", "Infer", "|x|", 1, Dlc_NumericTensor>;
+def Dlc_ExpOp : Dlc_UnaryOp<"exp", "Deny", "e^x", 4>;
+def Dlc_LogOp : Dlc_UnaryOp<"log", "Deny", "ln(x)", 4>;
+def Dlc_SqrtOp : Dlc_UnaryOp<"sqrt", "Infer", "sqrt(x)", 2>;
+def Dlc_RsqrtOp : Dlc_UnaryOp<"rsqrt", "Infer", "1 / sqrt(x)", 2>;
+def Dlc_TanhOp : Dlc_UnaryOp<"tanh", "Infer", "tanh(x)", 6>;
+def Dlc_SigmoidOp : Dlc_UnaryOp<"sigmoid", "Infer", "1 / (1 + e^-x)", 6>;
+def Dlc_ErfOp : Dlc_UnaryOp<"erf", "Infer", "erf(x)", 8>;
+def Dlc_ReluOp : Dlc_UnaryOp<"relu", "Clear", "max(x, 0)", 1, Dlc_NumericTensor>;
+
+def Dlc_GeluOp : Dlc_Op<"gelu", [SameOperandsAndResultType]> {
+  let summary = "Gaussian error linear unit";
+  let description = [{
+    `0.5 x (1 + erf(x / sqrt(2)))`, or with `tanh_approximation` the tanh
+    form `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))` that PyTorch calls
+    `approximate='tanh'`.
+
+    ```mlir
+    %y = dlc.gelu %x : tensor<32x1024xf32>
+    %z = dlc.gelu %x {tanh_approximation = true} : tensor<32x1024xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_FloatTensor:$input,
+                        DefaultValuedAttr<BoolAttr, "false">:$tanh_approximation),
+                       DevicePin);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let fp16Policy = "Infer";
+  let flopsPerElement = 10;
+}
+
+def Dlc_ClipOp : Dlc_Op<"clip", [SameOperandsAndResultType]> {
+  let summary = "Clamps every element to [min, max]";
+  let description = [{
+    `min(max(x, min), max)`; ReLU6 is `clip` to [0, 6].
+
+    ```mlir
+    %y = dlc.clip %x {min = 0.0, max = 6.0} : tensor<4x32x16x16xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_NumericTensor:$input, F64Attr:$min, F64Attr:$max),
+                       DevicePin);
+  let results = (outs Dlc_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+  let fp16Policy = "Infer";
+  let flopsPerElement = 2;
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+def Dlc_MatmulOp : Dlc_Op<"matmul", [AllElementTypesMatch<["lhs", "rhs", "result"]>],
+                          /*customFlops=*/1> {
+  let summary = "Batched matrix product with broadcasting batch dimensions";
+  let description = [{
+    NumPy's `matmul` on operands of rank 2 or more: `[..., M, K] x [..., K, N]
+    -> [..., M, N]`, the batch dimensions broadcasting.
+
+    ```mlir
+    %c = dlc.matmul %a, %b : (tensor<2x4x128x64xf32>, tensor<2x4x64x128xf32>) -> tensor<2x4x128x128xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_NumericTensor:$lhs, Dlc_NumericTensor:$rhs), DevicePin);
+  let results = (outs Dlc_NumericTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let fp16Policy = "Allow";
+}
+
+def Dlc_LinearOp : Dlc_Op<"linear", [AllElementTypesMatch<["input", "weight", "result"]>],
+                          /*customFlops=*/1> {
+  let summary = "Fully connected layer: x * weight^T + bias";
+  let description = [{
+    PyTorch's `nn.Linear`: `input [..., K]`, `weight [N, K]`, optional
+    `bias [N]`, result `[..., N]`.
+
+    ```mlir
+    %y = dlc.linear %x, %w, %b : (tensor<32x784xf32>, tensor<1024x784xf32>, tensor<1024xf32>) -> tensor<32x1024xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_FloatTensor:$input, Dlc_FloatTensor:$weight,
+                        Optional<Dlc_FloatTensor>:$bias), DevicePin);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let fp16Policy = "Allow";
+}
+
+def Dlc_Conv2dOp : Dlc_Op<"conv2d", [AllElementTypesMatch<["input", "filter", "result"]>],
+                          /*customFlops=*/1> {
+  let summary = "2-D convolution, NCHW";
+  let description = [{
+    `input [N, C, H, W]`, `filter [O, C / groups, KH, KW]`, optional
+    `bias [O]`; `pads` are `[top, left, bottom, right]`. The result is
+    `[N, O, OH, OW]` with `OH = (H + top + bottom - dilation (KH - 1) - 1) /
+    stride + 1` (and likewise OW).
+
+    ```mlir
+    %y = dlc.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+        : (tensor<4x3x32x32xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<4x16x16x16xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_FloatTensor:$input, Dlc_FloatTensor:$filter,
+                        Optional<Dlc_FloatTensor>:$bias,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                        DefaultValuedAttr<I64Attr, "1">:$groups), DevicePin);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let fp16Policy = "Allow";
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+def Dlc_MaxPool2dOp : Dlc_Op<"max_pool2d", [AllElementTypesMatch<["input", "result"]>],
+                             /*customFlops=*/1> {
+  let summary = "2-D max pooling, NCHW";
+  let description = [{
+    The maximum over each `kernel_shape` window; padding never wins.
+
+    ```mlir
+    %y = dlc.max_pool2d %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+        : tensor<4x16x32x32xf32> -> tensor<4x16x16x16xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_FloatTensor:$input,
+                        DenseI64ArrayAttr:$kernel_shape,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations),
+                       DevicePin);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let fp16Policy = "Clear";
+}
+
+def Dlc_AvgPool2dOp : Dlc_Op<"avg_pool2d", [AllElementTypesMatch<["input", "result"]>],
+                             /*customFlops=*/1> {
+  let summary = "2-D average pooling, NCHW";
+  let description = [{
+    The mean over each `kernel_shape` window; padded positions count only with
+    `count_include_pad`.
+
+    ```mlir
+    %y = dlc.avg_pool2d %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>}
+        : tensor<4x16x15x15xf32> -> tensor<4x16x15x15xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_FloatTensor:$input,
+                        DenseI64ArrayAttr:$kernel_shape,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                        DefaultValuedAttr<BoolAttr, "false">:$count_include_pad),
+                       DevicePin);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let fp16Policy = "Clear";
+}
+
+def Dlc_GlobalAvgPoolOp : Dlc_Op<"global_avg_pool",
+    [AllElementTypesMatch<["input", "result"]>], /*customFlops=*/1> {
+  let summary = "Mean over the spatial dimensions, NCHW";
+  let description = [{
+    `[N, C, H, W] -> [N, C, 1, 1]`: the mean of every channel's plane. A
+    reduction, so it stays in fp32 under mixed precision.
+
+    ```mlir
+    %y = dlc.global_avg_pool %x : tensor<4x64x8x8xf32> -> tensor<4x64x1x1xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_FloatTensor:$input), DevicePin);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let fp16Policy = "Deny";
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisation and softmax
+//===----------------------------------------------------------------------===//
+
+def Dlc_BatchNormOp : Dlc_Op<"batch_norm", [
+    AllElementTypesMatch<["input", "scale", "bias", "mean", "variance", "result"]>,
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "Batch normalisation (inference) over channel axis 1";
+  let description = [{
+    `(x - mean[c]) / sqrt(variance[c] + epsilon) * scale[c] + bias[c]` with
+    `c` the index along axis 1; the four parameters have shape `[C]`.
+
+    ```mlir
+    %y = dlc.batch_norm %x, %gamma, %beta, %mean, %var {epsilon = 1.0e-05 : f64}
+        : (tensor<4x16x32x32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<4x16x32x32xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_FloatTensor:$input, Dlc_FloatTensor:$scale,
+                        Dlc_FloatTensor:$bias, Dlc_FloatTensor:$mean,
+                        Dlc_FloatTensor:$variance,
+                        DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon), DevicePin);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let fp16Policy = "Deny";
+  let flopsPerElement = 2;
+}
+
+def Dlc_LayerNormOp : Dlc_Op<"layer_norm", [
+    AllElementTypesMatch<["input", "scale", "result"]>,
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "Layer normalisation over the trailing dimensions";
+  let description = [{
+    Normalises over dimensions `[axis, rank)`: `(x - mean) / sqrt(var +
+    epsilon) * scale + bias`, with `scale` and the optional `bias` shaped like
+    those trailing dimensions. A negative axis counts from the end.
+
+    ```mlir
+    %y = dlc.layer_norm %x, %gamma, %beta {axis = -1 : i64, epsilon = 1.0e-05 : f64}
+        : (tensor<2x128x256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<2x128x256xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_FloatTensor:$input, Dlc_FloatTensor:$scale,
+                        Optional<Dlc_FloatTensor>:$bias,
+                        DefaultValuedAttr<I64Attr, "-1">:$axis,
+                        DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon), DevicePin);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let fp16Policy = "Deny";
+  let flopsPerElement = 8;
+}
+
+def Dlc_SoftmaxOp : Dlc_Op<"softmax", [SameOperandsAndResultType]> {
+  let summary = "Softmax along one axis";
+  let description = [{
+    `exp(x - max) / sum(exp(x - max))` along `axis` (negative counts from the
+    end).
+
+    ```mlir
+    %p = dlc.softmax %logits {axis = -1 : i64} : tensor<32x10xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_FloatTensor:$input,
+                        DefaultValuedAttr<I64Attr, "-1">:$axis), DevicePin);
+  let results = (outs Dlc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+  let fp16Policy = "Deny";
+  let flopsPerElement = 5;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Dlc_ReduceOp<string mnemonic, string math>
+    : Dlc_Op<mnemonic, [AllElementTypesMatch<["input", "result"]>], /*customFlops=*/1> {
+  let summary = "The " # math # " over the given axes";
+  let description = [{
+    Reduces `axes` (negative count from the end; empty means all) by }] #
+    math # [{. With `keepdims` the reduced dimensions stay as size 1.
+
+    ```mlir
+    %s = dlc.}] # mnemonic # [{ %x {axes = array<i64: -1>, keepdims = true} : tensor<2x128x256xf32> -> tensor<2x128x1xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_NumericTensor:$input,
+                        DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$axes,
+                        DefaultValuedAttr<BoolAttr, "false">:$keepdims), DevicePin);
+  let results = (outs Dlc_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let fp16Policy = "Deny";
+}
+
+def Dlc_ReduceSumOp : Dlc_ReduceOp<"reduce_sum", "sum">;
+def Dlc_ReduceMeanOp : Dlc_ReduceOp<"reduce_mean", "mean">;
+def Dlc_ReduceMaxOp : Dlc_ReduceOp<"reduce_max", "maximum">;
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Dlc_TransposeOp : Dlc_Op<"transpose", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Permutes the dimensions";
+  let description = [{
+    Result dimension `i` is input dimension `perm[i]`.
+
+    ```mlir
+    %t = dlc.transpose %x {perm = array<i64: 0, 2, 1, 3>} : tensor<2x128x4x64xf32> -> tensor<2x4x128x64xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_Tensor:$input, DenseI64ArrayAttr:$perm), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+  let fp16Policy = "Clear";
+  let flopsPerElement = 0;
+}
+
+def Dlc_ReshapeOp : Dlc_Op<"reshape", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Reinterprets the elements in a new shape";
+  let description = [{
+    Same elements in row-major order, a new static shape with the same number
+    of elements.
+
+    ```mlir
+    %r = dlc.reshape %x : tensor<2x128x256xf32> -> tensor<2x128x4x64xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_Tensor:$input), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let fp16Policy = "Clear";
+  let flopsPerElement = 0;
+}
+
+def Dlc_ConcatOp : Dlc_Op<"concat", [SameOperandsAndResultElementType]> {
+  let summary = "Joins tensors along one axis";
+  let description = [{
+    All inputs agree on every dimension but `axis` (negative counts from the
+    end); the result's `axis` is their sum.
+
+    ```mlir
+    %c = dlc.concat %a, %b {axis = 1 : i64} : (tensor<4x16x8x8xf32>, tensor<4x8x8x8xf32>) -> tensor<4x24x8x8xf32>
+    ```
+  }];
+  let arguments = !con((ins Variadic<Dlc_Tensor>:$inputs, I64Attr:$axis), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type($inputs, results)";
+  let hasVerifier = 1;
+  let fp16Policy = "Clear";
+  let flopsPerElement = 0;
+}
+
+def Dlc_SliceOp : Dlc_Op<"slice", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "A strided window of a tensor";
+  let description = [{
+    One `starts`, `ends` and `steps` entry per dimension, `0 <= start <= end
+    <= size` and `step >= 1`; result dimension `ceil((end - start) / step)`.
+
+    ```mlir
+    %s = dlc.slice %x {starts = array<i64: 0, 2>, ends = array<i64: 4, 8>, steps = array<i64: 1, 2>}
+        : tensor<4x8xf32> -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_Tensor:$input, DenseI64ArrayAttr:$starts,
+                        DenseI64ArrayAttr:$ends, DenseI64ArrayAttr:$steps), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let fp16Policy = "Clear";
+  let flopsPerElement = 0;
+}
+
+def Dlc_SplitOp : Dlc_Op<"split", []> {
+  let summary = "Cuts a tensor into pieces along one axis";
+  let description = [{
+    The pieces' sizes along `axis` are `sizes`, which sum to the input's.
+
+    ```mlir
+    %q, %k, %v = dlc.split %qkv {axis = 2 : i64, sizes = array<i64: 256, 256, 256>}
+        : tensor<2x128x768xf32> -> tensor<2x128x256xf32>, tensor<2x128x256xf32>, tensor<2x128x256xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_Tensor:$input, I64Attr:$axis,
+                        DenseI64ArrayAttr:$sizes), DevicePin);
+  let results = (outs Variadic<Dlc_Tensor>:$results);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($results)";
+  let hasVerifier = 1;
+  let fp16Policy = "Clear";
+  let flopsPerElement = 0;
+}
+
+def Dlc_GatherOp : Dlc_Op<"gather", [AllElementTypesMatch<["data", "result"]>]> {
+  let summary = "Picks slices of `data` along `axis` by index (ONNX Gather)";
+  let description = [{
+    The result is `data.shape[:axis] + indices.shape + data.shape[axis+1:]`;
+    negative indices count from the end. An embedding lookup is a gather on
+    axis 0.
+
+    ```mlir
+    %e = dlc.gather %table, %ids {axis = 0 : i64} : (tensor<1000x256xf32>, tensor<2x128xi64>) -> tensor<2x128x256xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_Tensor:$data, Dlc_IndexTensor:$indices,
+                        DefaultValuedAttr<I64Attr, "0">:$axis), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let fp16Policy = "Clear";
+  let flopsPerElement = 0;
+}
+
+def Dlc_CastOp : Dlc_Op<"cast", [SameOperandsAndResultShape]> {
+  let summary = "Converts the element type";
+  let description = [{
+    Between f32, f16, bf16, i32, i64 and i1. Float to narrower float rounds
+    to nearest even, as the hardware does; float to integer truncates toward
+    zero; anything to i1 is `x != 0`.
+
+    ```mlir
+    %h = dlc.cast %x : tensor<32x1024xf32> -> tensor<32x1024xf16>
+    ```
+  }];
+  let arguments = !con((ins Dlc_Tensor:$input), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+  let fp16Policy = "Clear";
+}
+
+def Dlc_CopyOp : Dlc_Op<"copy", [SameOperandsAndResultType]> {
+  let summary = "Moves a value to another device";
+  let description = [{
+    The value on `device`, the destination. Placement inserts one copy per
+    (value, destination device); GPU to GPU goes peer to peer.
+
+    ```mlir
+    %y = dlc.copy %x to cuda:1 : tensor<32x1024xf16>
+    ```
+  }];
+  let arguments = (ins Dlc_Tensor:$input, Dlc_DeviceAttr:$device);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat =
+      "$input `to` custom<DeviceKeyword>($device) attr-dict `:` type($input)";
+  let fp16Policy = "Clear";
+  let flopsPerElement = 0;
+}
+
+#endif // DLC_OPS_TD

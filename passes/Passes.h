@@ -1,0 +1,19 @@
+//===- Passes.h - dlc graph passes ----------------------------------------===//
+#ifndef DLC_PASSES_PASSES_H
+#define DLC_PASSES_PASSES_H
+
+#include "dialects/dlc/DlcOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace dlc {
+
+#define GEN_PASS_DECL
+#include "passes/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Passes.h.inc"
+
+} // namespace dlc
+
+#endif // DLC_PASSES_PASSES_H

@@ -1,0 +1,3 @@
+#include "compiler/DlcOptMain.h"
+
+int main(int argc, char **argv) { return dlc::dlcOptMain(argc, argv); }

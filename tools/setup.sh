@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every dependency of dlc on Debian 12 with apt-get. Idempotent: when every
+# package is already installed it only checks and returns in about a second.
+# The CUDA toolkit is not a Debian package; it is detected at build time (/usr/local/cuda
+# or CUDA_HOME) and GPU parts are left out when it is absent.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache git python3 python3-numpy
+  llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
+  flatbuffers-compiler libflatbuffers-dev
+  libgtest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
