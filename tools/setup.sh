@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build ccache git python3 python3-numpy
+  build-essential cmake ninja-build ccache git python3
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   flatbuffers-compiler libflatbuffers-dev
   libgtest-dev

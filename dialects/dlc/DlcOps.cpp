@@ -58,6 +58,18 @@ static LogicalResult verifyRank(Operation *op, StringRef what, Value value,
   return success();
 }
 
+/// The optional bias of linear, conv2d and layer_norm is outside their
+/// AllElementTypesMatch (ODS cannot name an absent operand): check it here.
+static LogicalResult verifyBiasElementType(Operation *op, Value input,
+                                           Value bias) {
+  Type expected = cast<RankedTensorType>(input.getType()).getElementType();
+  Type actual = cast<RankedTensorType>(bias.getType()).getElementType();
+  if (actual != expected)
+    return op->emitOpError() << "expects a bias of element type " << expected
+                             << " (the input's), got " << actual;
+  return success();
+}
+
 /// Folds only merge ops pinned alike: a fold must not drop a user's pin.
 static bool sameDevice(Operation *a, Operation *b) {
   return getDevicePin(a) == getDevicePin(b);
@@ -164,6 +176,8 @@ LogicalResult LinearOp::verify() {
                          << ") to equal the weight's dimension 1 (" << weight[1]
                          << "): weight is [out_features, in_features]";
   if (Value bias = getBias()) {
+    if (failed(verifyBiasElementType(*this, getInput(), bias)))
+      return failure();
     if (shapeOf(bias) != ArrayRef<int64_t>{weight[0]})
       return emitOpError() << "expects a bias of shape " << weight[0]
                            << ", got " << formatShape(shapeOf(bias));
@@ -195,10 +209,13 @@ LogicalResult Conv2dOp::verify() {
     return emitOpError() << "expects filter dimension 1 to be input channels / "
                             "groups = "
                          << x[1] / groups << ", got " << w[1];
-  if (Value bias = getBias())
+  if (Value bias = getBias()) {
+    if (failed(verifyBiasElementType(*this, getInput(), bias)))
+      return failure();
     if (shapeOf(bias) != ArrayRef<int64_t>{w[0]})
       return emitOpError() << "expects a bias of shape " << w[0] << ", got "
                            << formatShape(shapeOf(bias));
+  }
   auto emit = [&] { return emitOpError(); };
   ArrayRef<int64_t> s = getStrides(), p = getPads(), d = getDilations();
   FailureOr<int64_t> oh = windowOutputSize(x[2], w[2], s[0], p[0], p[2], d[0],
@@ -310,11 +327,14 @@ LogicalResult LayerNormOp::verify() {
     return emitOpError() << "expects scale of shape " << formatShape(normalized)
                          << " (the normalized dimensions), got "
                          << formatShape(shapeOf(getScale()));
-  if (Value bias = getBias())
+  if (Value bias = getBias()) {
+    if (failed(verifyBiasElementType(*this, getInput(), bias)))
+      return failure();
     if (shapeOf(bias) != normalized)
       return emitOpError() << "expects bias of shape " << formatShape(normalized)
                            << " (the normalized dimensions), got "
                            << formatShape(shapeOf(bias));
+  }
   return verifyEpsilon(*this, getEpsilonAttr().getValue());
 }
 

@@ -1,0 +1,19 @@
+# lit configuration for every dlc lit suite (dialects/, passes/, compiler/, test/).
+import os
+import lit.formats
+
+config.name = "dlc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit_suite.py", "lit.site.cfg.py", "models", "Inputs"]
+
+# Each test folder's own lit.cfg.py sets test_source_root / test_exec_root.
+
+# Our tools first, then LLVM's FileCheck / not / count.
+config.environment["PATH"] = os.pathsep.join(
+    [config.dlc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%models", os.path.join(config.dlc_src_root, "test", "models")))
+config.substitutions.append(("%python", config.python_executable))
+
+if config.dlc_have_cuda:
+    config.available_features.add("cuda-toolkit")
