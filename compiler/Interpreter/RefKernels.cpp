@@ -93,9 +93,10 @@ using namespace detail;
 // Binary elementwise
 //===----------------------------------------------------------------------===//
 
-Expected<std::vector<int64_t>> broadcastShapes(const char *opName,
-                                               const std::vector<int64_t> &lhs,
-                                               const std::vector<int64_t> &rhs) {
+namespace detail {
+
+std::optional<std::vector<int64_t>>
+broadcastDims(const std::vector<int64_t> &lhs, const std::vector<int64_t> &rhs) {
   size_t rank = std::max(lhs.size(), rhs.size());
   std::vector<int64_t> out(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -103,15 +104,34 @@ Expected<std::vector<int64_t>> broadcastShapes(const char *opName,
     int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
     int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
     if (l != r && l != 1 && r != 1)
-      return makeError(opName, ": cannot broadcast lhs shape ",
-                       shapeToString(lhs), " with rhs shape ",
-                       shapeToString(rhs), " (output dim ", i, ": ", l,
-                       " vs ", r, ")");
+      return std::nullopt;
     out[i] = l == 1 ? r : l;
   }
-  if (Status s = checkOutputSize(opName, out); !s.ok())
-    return s;
   return out;
+}
+
+} // namespace detail
+
+Expected<std::vector<int64_t>> broadcastShapes(const char *opName,
+                                               const std::vector<int64_t> &lhs,
+                                               const std::vector<int64_t> &rhs) {
+  std::optional<std::vector<int64_t>> out = broadcastDims(lhs, rhs);
+  if (!out) {
+    // Name the first incompatible output dim.
+    size_t rank = std::max(lhs.size(), rhs.size());
+    for (size_t i = 0; i < rank; ++i) {
+      int64_t l = i < rank - lhs.size() ? 1 : lhs[i - (rank - lhs.size())];
+      int64_t r = i < rank - rhs.size() ? 1 : rhs[i - (rank - rhs.size())];
+      if (l != r && l != 1 && r != 1)
+        return makeError(opName, ": cannot broadcast lhs shape ",
+                         shapeToString(lhs), " with rhs shape ",
+                         shapeToString(rhs), " (output dim ", i, ": ", l,
+                         " vs ", r, ")");
+    }
+  }
+  if (Status s = checkOutputSize(opName, *out); !s.ok())
+    return s;
+  return *out;
 }
 
 namespace {

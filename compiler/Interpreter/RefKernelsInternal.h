@@ -9,6 +9,7 @@
 
 #include "Interpreter/RefTensor.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ constexpr int64_t kMaxOutputElements = int64_t(1) << 31;
 /// Fails when `shape` has more than kMaxOutputElements elements (or
 /// overflows).
 Status checkOutputSize(const char *op, const std::vector<int64_t> &shape);
+
+/// NumPy broadcast of two shapes without any size limit; nullopt when
+/// incompatible.
+std::optional<std::vector<int64_t>>
+broadcastDims(const std::vector<int64_t> &lhs, const std::vector<int64_t> &rhs);
 
 /// Rounds every element of `t` in place to its dtype.
 void roundAll(Tensor &t);

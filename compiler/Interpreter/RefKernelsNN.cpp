@@ -119,8 +119,8 @@ Expected<Tensor> matmul(const Tensor &a, const Tensor &b) {
                      shapeToString(b.shape), " has ", b.shape[b.rank() - 2]);
   std::vector<int64_t> aBatch(a.shape.begin(), a.shape.end() - 2);
   std::vector<int64_t> bBatch(b.shape.begin(), b.shape.end() - 2);
-  auto batch = broadcastShapes("matmul", aBatch, bBatch);
-  if (!batch.ok())
+  std::optional<std::vector<int64_t>> batch = broadcastDims(aBatch, bBatch);
+  if (!batch)
     return makeError("matmul: cannot broadcast batch dims of lhs ",
                      shapeToString(a.shape), " and rhs ",
                      shapeToString(b.shape));

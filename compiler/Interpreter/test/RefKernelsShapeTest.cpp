@@ -401,4 +401,78 @@ TEST(CastTest, Errors) {
             "cast: value 1e+20 at element 0 is out of range for i64");
 }
 
+//===----------------------------------------------------------------------===//
+// Robustness: malformed tensors and absurd attributes give errors, not crashes
+//===----------------------------------------------------------------------===//
+
+TEST(RobustnessTest, MalformedTensorsAreErrors) {
+  Tensor bad = Tensor::zeros(DType::F32, {2, 3});
+  bad.data.resize(5);
+  Tensor neg = Tensor::zeros(DType::F32, {2});
+  neg.shape = {-2, -1};
+  Tensor ok = Tensor::zeros(DType::F32, {2, 3});
+  Tensor ok4 = Tensor::zeros(DType::F32, {1, 2, 3, 3});
+  for (const Tensor *t : {&bad, &neg}) {
+    std::vector<Expected<Tensor>> results;
+    results.push_back(add(*t, ok));
+    results.push_back(relu(*t));
+    results.push_back(gelu(*t, true));
+    results.push_back(matmul(*t, ok));
+    results.push_back(linear(ok, *t));
+    results.push_back(linear(ok, Tensor::zeros(DType::F32, {1, 3}), t));
+    results.push_back(conv2d(*t, ok4, nullptr, {1, 1}, {0, 0, 0, 0}, {1, 1},
+                             1));
+    results.push_back(conv2d(ok4, *t, nullptr, {1, 1}, {0, 0, 0, 0}, {1, 1},
+                             1));
+    results.push_back(max_pool2d(*t, {1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}));
+    results.push_back(avg_pool2d(*t, {1, 1}, {1, 1}, {0, 0, 0, 0}, false));
+    results.push_back(global_avg_pool(*t));
+    results.push_back(batch_norm(*t, ok, ok, ok, ok, 0));
+    results.push_back(layer_norm(*t, ok, nullptr, 0, 0));
+    results.push_back(softmax(*t, 0));
+    results.push_back(reduce_sum(*t, {}, false));
+    results.push_back(transpose(*t, {1, 0}));
+    results.push_back(reshape(*t, {6}));
+    results.push_back(concat({ok, *t}, 0));
+    results.push_back(slice(*t, {0, 0}, {1, 1}, {1, 1}));
+    results.push_back(gather(*t, i64({1}, {0}), 0));
+    results.push_back(gather(ok, *t, 0));
+    results.push_back(cast(*t, DType::I32));
+    for (size_t i = 0; i < results.size(); ++i)
+      EXPECT_FALSE(results[i].ok()) << "call " << i;
+    EXPECT_FALSE(split(*t, 0, {1, 1}).ok());
+  }
+  EXPECT_FALSE(concat({}, 0).ok());
+}
+
+TEST(RobustnessTest, AbsurdAttributesAreErrors) {
+  Tensor x = Tensor::zeros(DType::F32, {1, 1, 2, 2});
+  Tensor w = Tensor::zeros(DType::F32, {1, 1, 1, 1});
+  int64_t huge = int64_t(1) << 40;
+  auto p = conv2d(x, w, nullptr, {1, 1}, {huge, 0, 0, 0}, {1, 1}, 1);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.message(), "conv2d: pads must be in [0, 2147483648], got "
+                         "1099511627776 for the height");
+  auto big = max_pool2d(x, {1, 1}, {1, 1},
+                        {1 << 30, 1 << 30, 1 << 30, 1 << 30}, {1, 1});
+  ASSERT_FALSE(big.ok());
+  EXPECT_EQ(big.message().rfind("max_pool2d: output shape [1,1,", 0), 0u);
+  // Zero-sized inputs with huge other dims must not allocate or loop forever.
+  Tensor empty = Tensor::zeros(DType::F32, {huge, 0});
+  auto r = reduce_sum(empty, {1}, false);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.message(), "reduce_sum: output shape [1099511627776] is too "
+                         "large");
+  DLC_ASSERT_OK_AND_GET(r0, reduce_sum(empty, {0}, false));
+  EXPECT_EQ(r0.shape, std::vector<int64_t>{0});
+  auto mm = matmul(Tensor::zeros(DType::F32, {huge, 1, 0}),
+                   Tensor::zeros(DType::F32, {0, huge}));
+  ASSERT_FALSE(mm.ok());
+  EXPECT_EQ(mm.message().rfind("matmul: output shape", 0), 0u);
+  auto sl = slice(empty, {0, 0}, {huge, 0}, {0, 1});
+  EXPECT_FALSE(sl.ok());
+  auto t = transpose(empty, {1, 0});
+  EXPECT_TRUE(t.ok());
+}
+
 } // namespace
