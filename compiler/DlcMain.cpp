@@ -47,6 +47,9 @@ constexpr const char *kUsage =
     "\n"
     "`dlc <command> --help` lists a command's options.\n";
 
+/// The reference kernels' own limit on a tensor's size (RefKernels.h).
+constexpr int64_t kMaxInterpretedElements = int64_t(1) << 31;
+
 /// Parses and verifies `path`; diagnostics carry file:line:col.
 OwningOpRef<ModuleOp> loadModule(MLIRContext &context, llvm::StringRef path) {
   llvm::SourceMgr sourceMgr;
@@ -224,6 +227,14 @@ int interpretCommand(int argc, char **argv) {
       llvm::errs() << "error: no value for input '" << name << "' (" << type
                    << "): pass --input=" << name
                    << "=FILE.npy or --random-inputs\n";
+      return 1;
+    }
+    // The interpreter holds every element as a double: refuse what cannot fit.
+    if (type.getNumElements() > kMaxInterpretedElements) {
+      llvm::errs() << "error: input '" << name << "' (" << type << ") has "
+                   << type.getNumElements()
+                   << " elements, more than the reference interpreter handles ("
+                   << kMaxInterpretedElements << ")\n";
       return 1;
     }
     inputs.push_back(randomTensor(*dtype, type.getShape(), state));
