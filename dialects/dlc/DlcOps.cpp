@@ -443,9 +443,14 @@ LogicalResult ReshapeOp::verify() {
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  // A reshape of a dense constant is a constant of the new shape.
-  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
-    return dense.reshape(getType());
+  // A reshape of a dense constant is a constant of the new shape. The folded
+  // constant is materialized unpinned, so only unpinned ops fold: a pin on
+  // either the constant or the reshape must not be dropped.
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput())) {
+    Operation *def = getInput().getDefiningOp();
+    if (!getDevicePin(*this) && def && !getDevicePin(def))
+      return dense.reshape(getType());
+  }
   // reshape(reshape(x)) -> reshape(x)
   if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
     if (sameDevice(inner, *this)) {
