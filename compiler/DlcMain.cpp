@@ -57,7 +57,7 @@ OwningOpRef<ModuleOp> loadModule(MLIRContext &context, llvm::StringRef path) {
   std::string error;
   auto file = openInputFile(path, &error);
   if (!file) {
-    llvm::errs() << "error: cannot open '" << path << "': " << error << "\n";
+    llvm::errs() << "error: " << error << "\n";
     return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
@@ -66,17 +66,20 @@ OwningOpRef<ModuleOp> loadModule(MLIRContext &context, llvm::StringRef path) {
 }
 
 void setUpContext(MLIRContext &context) {
+  // A diagnostic names the op and its location; dumping the op adds only noise.
+  context.printOpOnDiagnostic(false);
   DialectRegistry registry;
   ::dlc::registerAllDlcDialects(registry);
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
 }
 
-func::FuncOp findEntry(ModuleOp module, llvm::StringRef name) {
+func::FuncOp findEntry(ModuleOp module, llvm::StringRef path,
+                       llvm::StringRef name) {
   auto func = module.lookupSymbol<func::FuncOp>(name);
   if (!func)
-    module.emitError() << "no function @" << name
-                       << " in the model (choose one with --entry)";
+    llvm::errs() << "error: " << path << ": no function @" << name
+                 << " in the model (choose one with --entry)\n";
   return func;
 }
 
@@ -190,7 +193,7 @@ int interpretCommand(int argc, char **argv) {
     return 1;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  func::FuncOp func = findEntry(*module, entry);
+  func::FuncOp func = findEntry(*module, model, entry);
   if (!func)
     return 1;
 

@@ -70,7 +70,18 @@ Attribute DeviceAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess())
     return {};
   DeviceAttr device = parseDeviceBody(parser);
-  if (!device || parser.parseGreater())
+  if (!device)
+    return {};
+  // `cpu:N` is a common slip; only here, inside <>, can `:` not start a type.
+  if (device.isCpu() && succeeded(parser.parseOptionalColon())) {
+    llvm::SMLoc indexLoc = parser.getCurrentLocation();
+    int64_t index = 0;
+    if (parser.parseInteger(index))
+      return {};
+    parser.emitError(indexLoc, "the cpu device takes no index, got ") << index;
+    return {};
+  }
+  if (parser.parseGreater())
     return {};
   return device;
 }

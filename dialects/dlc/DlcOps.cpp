@@ -462,9 +462,8 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 }
 
 LogicalResult ConcatOp::verify() {
+  // SameOperandsAndResultElementType already requires one input or more.
   OperandRange inputs = getInputs();
-  if (inputs.empty())
-    return emitOpError() << "expects at least one input";
   ArrayRef<int64_t> first = shapeOf(inputs[0]);
   auto emit = [&] { return emitOpError(); };
   FailureOr<int64_t> axis = normalizeAxis(getAxis(), first.size(), emit);

@@ -36,7 +36,7 @@
 
 // No function of the --entry name.
 // RUN: not dlc interpret %s --random-inputs --entry=forward 2>&1 | FileCheck %s --check-prefix=ENTRY
-// ENTRY: error: no function @forward in the model (choose one with --entry)
+// ENTRY: error: {{.*}}interpret_bad_inputs.mlir: no function @forward in the model (choose one with --entry)
 
 // Corrupt files: not a .npy at all, an empty file, a truncated header.
 // RUN: printf 'garbage' > %t/garbage.npy

@@ -5,5 +5,5 @@
 // RUN: not dlc verify %t.missing.mlir 2>/dev/null | count 0
 // RUN: not dlc-opt %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=OPT -DFILE=%t.missing.mlir
 
-// CHECK: error: cannot open '[[FILE]]': {{.*}}'[[FILE]]': No such file or directory
+// CHECK: error: cannot open input file '[[FILE]]': No such file or directory
 // OPT: cannot open input file '[[FILE]]': No such file or directory

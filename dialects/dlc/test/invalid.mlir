@@ -245,7 +245,7 @@ func.func @cuda_non_integer_index(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // cpu takes no index.
 func.func @cpu_with_index(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{expected '>'}}
+  // expected-error @+1 {{the cpu device takes no index, got 1}}
   %0 = dlc.relu %x {device = #dlc.device<cpu:1>} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
