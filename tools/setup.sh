@@ -10,6 +10,7 @@ packages=(
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   flatbuffers-compiler libflatbuffers-dev
   libgtest-dev
+  liblld-19-dev zlib1g-dev
 )
 
 missing=()
