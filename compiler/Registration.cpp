@@ -3,6 +3,7 @@
 #include "compiler/Registration.h"
 
 #include "dialects/dlc/DlcOps.h"
+#include "compiler/Lowering/Passes.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,6 +19,7 @@ void dlc::registerAllDlcDialects(mlir::DialectRegistry &registry) {
 
 void dlc::registerAllDlcPasses() {
   dlc::registerDlcPasses();
+  dlc::registerDlcLoweringPasses();
   // The generic simplifications the lit tests and pipelines use.
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -1,0 +1,28 @@
+//===- Passes.h - lowering passes of the CPU path -------------------------===//
+#ifndef DLC_COMPILER_LOWERING_PASSES_H
+#define DLC_COMPILER_LOWERING_PASSES_H
+
+#include "dialects/dlc/DlcOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace dlc {
+
+#define GEN_PASS_DECL
+#include "compiler/Lowering/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "compiler/Lowering/Passes.h.inc"
+
+/// Patterns lowering every dlc op to linalg/tensor/arith/math on tensors.
+void populateDlcToLinalgPatterns(RewritePatternSet &patterns);
+
+} // namespace dlc
+
+#endif // DLC_COMPILER_LOWERING_PASSES_H
