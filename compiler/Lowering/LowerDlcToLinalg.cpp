@@ -1,11 +1,17 @@
 //===- LowerDlcToLinalg.cpp - dlc ops to linalg on tensors ----------------===//
 //
 // The pass: dialect conversion with every dlc op illegal, using the patterns
-// of populateDlcToLinalgPatterns.
+// of populateDlcToLinalgPatterns, one set per op family:
+//
+//   LowerElementwise.cpp    constant copy cast, binary and unary elementwise
+//   LowerContractions.cpp   matmul linear conv2d
+//   LowerPoolingNorm.cpp    pooling, batch/layer norm, softmax, reductions
+//   LowerDataMovement.cpp   transpose reshape concat slice split gather
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Lowering/Passes.h"
+#include "compiler/Lowering/LoweringUtils.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_LOWERDLCTOLINALG
@@ -16,8 +22,10 @@ using namespace mlir;
 using namespace dlc;
 
 void dlc::populateDlcToLinalgPatterns(RewritePatternSet &patterns) {
-  // Filled in op family by op family.
-  (void)patterns;
+  populateElementwisePatterns(patterns);
+  populateContractionPatterns(patterns);
+  populatePoolingNormPatterns(patterns);
+  populateDataMovementPatterns(patterns);
 }
 
 namespace {
@@ -31,8 +39,10 @@ struct LowerDlcToLinalgPass
     RewritePatternSet patterns(&getContext());
     populateDlcToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns)))) {
+      getOperation().emitError("dlc-lower-to-linalg: some dlc ops could not be lowered");
       return signalPassFailure();
+    }
   }
 };
 } // namespace

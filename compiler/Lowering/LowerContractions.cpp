@@ -1,0 +1,230 @@
+//===- LowerContractions.cpp - matmul, linear and conv2d to linalg --------===//
+//
+// A contraction accumulates into a filled accumulator of the compute type
+// (f32 for f16/bf16 operands; named ops extend their inputs in the body);
+// bias and the final rounding are separate elementwise generics that
+// linalg-fuse-elementwise-ops merges with whatever follows:
+//
+//   %y = dlc.linear %x, %w, %b : (tensor<2x3x8xf16>, tensor<5x8xf16>, tensor<5xf16>)
+//        -> tensor<2x3x5xf16>
+// becomes
+//   %x2 = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x3x8xf16> into tensor<6x8xf16>
+//   %z = linalg.fill ins(%c0 : f32) outs(%e : tensor<6x5xf32>)
+//   %acc = linalg.matmul_transpose_b ins(%x2, %w : ...) outs(%z : tensor<6x5xf32>)
+//   %r = linalg.generic {(d0, d1) -> (d0, d1), (d0, d1) -> (d1), ...}
+//        ins(%acc, %b) ... { truncf(acc + extf(b)) } -> tensor<6x5xf16>
+//   %y = tensor.expand_shape %r [[0, 1], [2]] : tensor<6x5xf16> into tensor<2x3x5xf16>
+//
+// matmul: linalg.matmul for rank 2, otherwise a generic over
+// (batch..., m, n, k) whose batch maps broadcast. conv2d: tensor.pad, then
+// linalg.conv_2d_nchw_fchw (groups = 1) or linalg.conv_2d_ngchw_gfchw on
+// grouped views.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Lowering/LoweringUtils.h"
+#include "dialects/dlc/DlcOps.h"
+
+using namespace mlir;
+
+namespace dlc {
+namespace {
+
+/// Rounds an accumulator to `type`, adding `bias` (a [C] tensor broadcast
+/// along `biasDim`) first when there is one. Returns `acc` unchanged when
+/// there is nothing to do.
+Value finishAccumulator(OpBuilder &b, Location loc, Value acc, Value bias,
+                        int64_t biasDim, RankedTensorType type) {
+  if (!bias && cast<RankedTensorType>(acc.getType()) == type)
+    return acc;
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+  SmallVector<Value> inputs = {acc};
+  if (bias) {
+    maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(biasDim, ctx)));
+    inputs.push_back(bias);
+  }
+  Type elem = type.getElementType();
+  return buildElementwise(b, loc, inputs, maps, type,
+                          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                            Value v = args[0];
+                            if (args.size() > 1) {
+                              Value bv = toCompute(nb, nloc, args[1]);
+                              v = isa<FloatType>(v.getType())
+                                      ? nb.create<arith::AddFOp>(nloc, v, bv)
+                                            .getResult()
+                                      : nb.create<arith::AddIOp>(nloc, v, bv)
+                                            .getResult();
+                            }
+                            return fromCompute(nb, nloc, v, elem);
+                          });
+}
+
+struct MatmulLowering : OpConversionPattern<MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MatmulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elem = type.getElementType(), accElem = computeType(elem);
+    Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
+    Value acc = filledTensor(rewriter, loc, type.getShape(), accElem, 0.0);
+    int64_t rank = type.getRank();
+    if (rank == 2) {
+      acc = rewriter
+                .create<linalg::MatmulOp>(loc, acc.getType(),
+                                          ValueRange{lhs, rhs}, ValueRange{acc})
+                .getResult(0);
+    } else {
+      // Loops (batch..., m, n, k); each operand's batch dims broadcast.
+      MLIRContext *ctx = rewriter.getContext();
+      int64_t loops = rank + 1;
+      auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+      SmallVector<int64_t> batch(type.getShape().drop_back(2));
+      auto operandMap = [&](Value v, AffineExpr row, AffineExpr col) {
+        auto shape = cast<RankedTensorType>(v.getType()).getShape();
+        AffineMap bm = broadcastMap(ctx, shape.drop_back(2), batch);
+        SmallVector<AffineExpr> exprs(bm.getResults());
+        exprs.push_back(row);
+        exprs.push_back(col);
+        return AffineMap::get(loops, 0, exprs, ctx);
+      };
+      AffineExpr m = d(rank - 2), n = d(rank - 1), k = d(rank);
+      SmallVector<AffineExpr> outExprs;
+      for (int64_t i = 0; i < rank; ++i)
+        outExprs.push_back(d(i));
+      SmallVector<AffineMap> maps = {operandMap(lhs, m, k),
+                                     operandMap(rhs, k, n),
+                                     AffineMap::get(loops, 0, outExprs, ctx)};
+      SmallVector<utils::IteratorType> iterators(loops,
+                                                 utils::IteratorType::parallel);
+      iterators.back() = utils::IteratorType::reduction;
+      acc = rewriter
+                .create<linalg::GenericOp>(
+                    loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
+                    ValueRange{acc}, maps, iterators,
+                    [&](OpBuilder &b, Location l, ValueRange args) {
+                      Value a = toCompute(b, l, args[0]);
+                      Value c = toCompute(b, l, args[1]);
+                      Value r;
+                      if (isa<FloatType>(a.getType()))
+                        r = b.create<arith::AddFOp>(
+                            l, args[2], b.create<arith::MulFOp>(l, a, c));
+                      else
+                        r = b.create<arith::AddIOp>(
+                            l, args[2], b.create<arith::MulIOp>(l, a, c));
+                      b.create<linalg::YieldOp>(l, r);
+                    })
+                .getResult(0);
+    }
+    rewriter.replaceOp(op, finishAccumulator(rewriter, loc, acc, nullptr, 0,
+                                             type));
+    return success();
+  }
+};
+
+struct LinearLowering : OpConversionPattern<LinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto inType = cast<RankedTensorType>(adaptor.getInput().getType());
+    Type elem = type.getElementType();
+    int64_t k = inType.getShape().back(), n = type.getShape().back();
+    int64_t rows = inType.getNumElements() / std::max<int64_t>(k, 1);
+    if (k == 0) // No elements to count rows from.
+      rows = type.getNumElements() / std::max<int64_t>(n, 1);
+    Value x = reshapeTo(rewriter, loc, adaptor.getInput(),
+                        RankedTensorType::get({rows, k}, elem));
+    Value acc =
+        filledTensor(rewriter, loc, {rows, n}, computeType(elem), 0.0);
+    acc = rewriter
+              .create<linalg::MatmulTransposeBOp>(
+                  loc, acc.getType(), ValueRange{x, adaptor.getWeight()},
+                  ValueRange{acc})
+              .getResult(0);
+    Value y = finishAccumulator(rewriter, loc, acc, adaptor.getBias(), 1,
+                                RankedTensorType::get({rows, n}, elem));
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, y, type));
+    return success();
+  }
+};
+
+struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Conv2dOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elem = type.getElementType(), accElem = computeType(elem);
+    ArrayRef<int64_t> pads = op.getPads();
+    int64_t groups = static_cast<int64_t>(op.getGroups());
+    Value input = adaptor.getInput(), filter = adaptor.getFilter();
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto fType = cast<RankedTensorType>(filter.getType());
+    if (llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
+      SmallVector<OpFoldResult> lo = {rewriter.getIndexAttr(0),
+                                      rewriter.getIndexAttr(0),
+                                      rewriter.getIndexAttr(pads[0]),
+                                      rewriter.getIndexAttr(pads[1])};
+      SmallVector<OpFoldResult> hi = {rewriter.getIndexAttr(0),
+                                      rewriter.getIndexAttr(0),
+                                      rewriter.getIndexAttr(pads[2]),
+                                      rewriter.getIndexAttr(pads[3])};
+      SmallVector<int64_t> padded(inType.getShape());
+      padded[2] += pads[0] + pads[2];
+      padded[3] += pads[1] + pads[3];
+      Value zero = scalarConstant(rewriter, loc, elem, 0.0);
+      input = rewriter.create<tensor::PadOp>(
+          loc, RankedTensorType::get(padded, elem), input, lo, hi, zero);
+      inType = cast<RankedTensorType>(input.getType());
+    }
+    auto strides = rewriter.getI64TensorAttr(op.getStrides());
+    auto dilations = rewriter.getI64TensorAttr(op.getDilations());
+    ArrayRef<int64_t> out = type.getShape();
+    Value acc;
+    if (groups == 1) {
+      acc = filledTensor(rewriter, loc, out, accElem, 0.0);
+      acc = rewriter
+                .create<linalg::Conv2DNchwFchwOp>(
+                    loc, acc.getType(), ValueRange{input, filter},
+                    ValueRange{acc}, strides, dilations)
+                .getResult(0);
+    } else {
+      // [N, G*C, H, W] x [G*F, C, KH, KW] -> [N, G*F, OH, OW] on grouped views.
+      ArrayRef<int64_t> in = inType.getShape(), f = fType.getShape();
+      auto view = [&](Value v, ArrayRef<int64_t> shape) {
+        return reshapeTo(rewriter, loc, v, RankedTensorType::get(shape, elem));
+      };
+      Value gin = view(input, {in[0], groups, in[1] / groups, in[2], in[3]});
+      Value gf = view(filter, {groups, f[0] / groups, f[1], f[2], f[3]});
+      acc = filledTensor(rewriter, loc,
+                         {out[0], groups, out[1] / groups, out[2], out[3]},
+                         accElem, 0.0);
+      acc = rewriter
+                .create<linalg::Conv2DNgchwGfchwOp>(
+                    loc, acc.getType(), ValueRange{gin, gf}, ValueRange{acc},
+                    strides, dilations)
+                .getResult(0);
+      acc = reshapeTo(rewriter, loc, acc,
+                      RankedTensorType::get(out, accElem));
+    }
+    rewriter.replaceOp(op, finishAccumulator(rewriter, loc, acc,
+                                             adaptor.getBias(), 1, type));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateContractionPatterns(RewritePatternSet &patterns) {
+  patterns.add<MatmulLowering, LinearLowering, Conv2dLowering>(
+      patterns.getContext());
+}
+
+} // namespace dlc

@@ -1,0 +1,114 @@
+//===- LoweringUtils.cpp - shared helpers of the dlc-to-linalg patterns ---===//
+
+#include "compiler/Lowering/LoweringUtils.h"
+
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+using namespace mlir;
+
+namespace dlc {
+
+Type computeType(Type elementType) {
+  if (elementType.isF16() || elementType.isBF16())
+    return Float32Type::get(elementType.getContext());
+  return elementType;
+}
+
+Value toCompute(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  if (t.isF16() || t.isBF16())
+    return b.create<arith::ExtFOp>(loc, b.getF32Type(), v);
+  return v;
+}
+
+Value fromCompute(OpBuilder &b, Location loc, Value v, Type elementType) {
+  Type t = v.getType();
+  if (t == elementType)
+    return v;
+  auto from = dyn_cast<FloatType>(t), to = dyn_cast<FloatType>(elementType);
+  if (from && to && to.getWidth() < from.getWidth())
+    return b.create<arith::TruncFOp>(loc, elementType, v);
+  if (from && to)
+    return b.create<arith::ExtFOp>(loc, elementType, v);
+  llvm_unreachable("fromCompute: not a float rounding");
+}
+
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
+  if (auto ft = dyn_cast<FloatType>(type))
+    return b.create<arith::ConstantOp>(loc, b.getFloatAttr(ft, value));
+  return b.create<arith::ConstantOp>(
+      loc, b.getIntegerAttr(type, static_cast<int64_t>(value)));
+}
+
+Value emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                  Type elementType) {
+  return b.create<tensor::EmptyOp>(loc, shape, elementType);
+}
+
+Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                   Type elementType, double value) {
+  Value init = emptyTensor(b, loc, shape, elementType);
+  Value scalar = scalarConstant(b, loc, elementType, value);
+  return b.create<linalg::FillOp>(loc, scalar, init).getResult(0);
+}
+
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                       ArrayRef<int64_t> outShape) {
+  SmallVector<AffineExpr> exprs;
+  size_t offset = outShape.size() - shape.size();
+  for (size_t i = 0; i < shape.size(); ++i)
+    exprs.push_back(shape[i] == 1 && outShape[offset + i] != 1
+                        ? getAffineConstantExpr(0, ctx)
+                        : getAffineDimExpr(offset + i, ctx));
+  return AffineMap::get(outShape.size(), 0, exprs, ctx);
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
+                       ArrayRef<AffineMap> inputMaps,
+                       RankedTensorType resultType, BodyFn body) {
+  int64_t rank = resultType.getRank();
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Value init = emptyTensor(b, loc, resultType.getShape(),
+                           resultType.getElementType());
+  auto generic = b.create<linalg::GenericOp>(
+      loc, TypeRange{resultType}, inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value v = body(nb, nloc, args.drop_back());
+        nb.create<linalg::YieldOp>(nloc, v);
+      });
+  return generic.getResult(0);
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
+                       RankedTensorType resultType, BodyFn body) {
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs)
+    maps.push_back(broadcastMap(b.getContext(),
+                                cast<RankedTensorType>(in.getType()).getShape(),
+                                resultType.getShape()));
+  return buildElementwise(b, loc, inputs, maps, resultType, body);
+}
+
+Value reshapeTo(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
+  auto srcType = cast<RankedTensorType>(v.getType());
+  if (srcType == type)
+    return v;
+  if (type.getRank() < srcType.getRank())
+    if (auto re = getReassociationIndicesForCollapse(srcType.getShape(),
+                                                     type.getShape()))
+      return b.create<tensor::CollapseShapeOp>(loc, type, v, *re);
+  if (type.getRank() > srcType.getRank())
+    if (auto re = getReassociationIndicesForCollapse(type.getShape(),
+                                                     srcType.getShape()))
+      return b.create<tensor::ExpandShapeOp>(loc, type, v, *re);
+  // No single reassociation: through the flat 1-D tensor.
+  auto flatType = RankedTensorType::get({srcType.getNumElements()},
+                                        srcType.getElementType());
+  Value flat = reshapeTo(b, loc, v, flatType);
+  return reshapeTo(b, loc, flat, type);
+}
+
+} // namespace dlc

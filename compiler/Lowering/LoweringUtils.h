@@ -1,0 +1,80 @@
+//===- LoweringUtils.h - shared helpers of the dlc-to-linalg patterns ----===//
+//
+// Element-type policy of the lowering: f16 and bf16 values are extended to
+// f32 inside every linalg body and rounded back once, when stored; integer and
+// f32 values are computed in their own type. Every helper builds on tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLC_COMPILER_LOWERING_LOWERINGUTILS_H
+#define DLC_COMPILER_LOWERING_LOWERINGUTILS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace dlc {
+
+/// Builds the body of an elementwise generic: the input block arguments in,
+/// the value to store out.
+using BodyFn = llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                              mlir::ValueRange)>;
+
+/// f32 for f16/bf16 (the compute type), the type itself otherwise.
+mlir::Type computeType(mlir::Type elementType);
+/// Extends an f16/bf16 scalar to f32; other values pass through.
+mlir::Value toCompute(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+/// Rounds a compute-type scalar back to `elementType` (truncf when narrower).
+mlir::Value fromCompute(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                        mlir::Type elementType);
+/// A scalar constant of float or integer type `type`.
+mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Type type, double value);
+
+/// tensor.empty of `shape` and `elementType`.
+mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
+                        llvm::ArrayRef<int64_t> shape, mlir::Type elementType);
+/// linalg.fill of a new tensor with `value`.
+mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                         llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
+                         double value);
+
+/// The map reading an operand of `shape` inside a loop nest of `outShape`
+/// (NumPy broadcasting): aligned from the right, size-1 dims broadcast via a
+/// constant 0, missing leading dims dropped.
+mlir::AffineMap broadcastMap(mlir::MLIRContext *ctx,
+                             llvm::ArrayRef<int64_t> shape,
+                             llvm::ArrayRef<int64_t> outShape);
+
+/// An all-parallel linalg.generic producing a new tensor of `resultType`,
+/// reading `inputs` with broadcast maps; `body` gets the raw block arguments.
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::ValueRange inputs,
+                             mlir::RankedTensorType resultType, BodyFn body);
+/// Same, with explicit input maps (the output map is the identity).
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::ValueRange inputs,
+                             llvm::ArrayRef<mlir::AffineMap> inputMaps,
+                             mlir::RankedTensorType resultType, BodyFn body);
+
+/// Normalises a possibly negative axis against `rank`.
+inline int64_t normalizedAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Reshapes `v` to `type` with tensor.collapse_shape / tensor.expand_shape
+/// (through a 1-D tensor when no single reassociation exists).
+mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                      mlir::RankedTensorType type);
+
+// The pattern sets, one per op family.
+void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
+void populateContractionPatterns(mlir::RewritePatternSet &patterns);
+void populatePoolingNormPatterns(mlir::RewritePatternSet &patterns);
+void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace dlc
+
+#endif // DLC_COMPILER_LOWERING_LOWERINGUTILS_H
