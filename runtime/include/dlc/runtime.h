@@ -1,15 +1,32 @@
 /*===- dlc/runtime.h - the dlc runtime's C API ------------------------------===
  *
- * The API users embed. Errors are values: every fallible call returns a
- * dlc_status_t, NULL meaning success; a non-NULL status carries a code and a
- * message and is owned by the caller, who frees it with dlc_status_free.
- * Nothing in the runtime aborts or exits on bad input.
+ * The API users embed: load a compiled model (.dlcm), create sessions on it,
+ * set inputs, run, read outputs.
  *
- * Thread safety: status objects are immutable; any thread may read one, one
- * thread frees it.
+ * Errors are values: every fallible call returns a dlc_status_t, NULL meaning
+ * success; a non-NULL status carries a code and a message and is owned by the
+ * caller, who frees it with dlc_status_free. Nothing in the runtime aborts or
+ * exits on bad input; the artifact is verified before any of it is used.
+ *
+ * Objects and threads:
+ *  - dlc_model_t is immutable once loaded: any number of threads may use one
+ *    model at the same time (introspection, creating sessions). It is
+ *    reference counted; retain/release are thread-safe.
+ *  - dlc_session_t holds the mutable state of one execution (the devices'
+ *    arenas). A session is used by ONE thread at a time (callers serialise);
+ *    different sessions, even of one model, may run concurrently. A session
+ *    retains its model.
+ *  - Status objects are immutable; any thread may read one, one thread frees
+ *    it.
+ *
+ * Pointers returned by the runtime (names, shapes, output data) are owned by
+ * the object they come from; each function says how long they stay valid.
  *===------------------------------------------------------------------------===*/
 #ifndef DLC_RUNTIME_H
 #define DLC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,6 +34,8 @@ extern "C" {
 
 #define DLC_RUNTIME_VERSION_MAJOR 0
 #define DLC_RUNTIME_VERSION_MINOR 1
+
+/*===-- Status --------------------------------------------------------------===*/
 
 typedef enum dlc_status_code_e {
   DLC_STATUS_OK = 0,
@@ -45,6 +64,153 @@ void dlc_status_free(dlc_status_t status);
 
 /* "MAJOR.MINOR", the runtime's version. */
 const char *dlc_runtime_version(void);
+
+/*===-- Element types and devices -------------------------------------------===*/
+
+/* Same values as the artifact schema's DType. */
+typedef enum dlc_dtype_e {
+  DLC_DTYPE_F32 = 0,
+  DLC_DTYPE_F16 = 1,
+  DLC_DTYPE_BF16 = 2,
+  DLC_DTYPE_I32 = 3,
+  DLC_DTYPE_I64 = 4,
+  DLC_DTYPE_I1 = 5, /* one byte per element, 0 or 1 */
+} dlc_dtype_t;
+
+/* "f32", "f16", "bf16", "i32", "i64", "i1"; "?" for any other value. */
+const char *dlc_dtype_name(dlc_dtype_t dtype);
+/* Bytes per element; 0 for an unknown value. */
+size_t dlc_dtype_size(dlc_dtype_t dtype);
+
+typedef enum dlc_device_kind_e {
+  DLC_DEVICE_CPU = 0,
+  DLC_DEVICE_CUDA = 1,
+} dlc_device_kind_t;
+
+/*===-- Models --------------------------------------------------------------===*/
+
+typedef struct dlc_model_s dlc_model_t;
+
+typedef struct dlc_model_options_t {
+  /* Labels messages about a model loaded from memory; NULL: "<memory>".
+   * Copied by the load; unused by dlc_model_load_file (the path is used). */
+  const char *name;
+  /* 1 (default): check the CPU features of each code library, load the
+   * libraries and resolve every kernel symbol at load time. 0: verify and
+   * introspect only (what `dlc inspect` does); sessions on such a model fail
+   * with DLC_STATUS_INVALID_ARGUMENT. */
+  int32_t load_code;
+} dlc_model_options_t;
+
+/* Sets the defaults above. */
+void dlc_model_options_initialize(dlc_model_options_t *options);
+
+/* Loads and verifies the artifact at `path`. `options` may be NULL
+ * (defaults). On success *out_model holds a model with one reference, which
+ * the caller releases. Thread-safe. */
+dlc_status_t dlc_model_load_file(const char *path,
+                                 const dlc_model_options_t *options,
+                                 dlc_model_t **out_model);
+/* Same from memory. The bytes are COPIED (into 64-byte-aligned storage, so
+ * that constants are aligned for kernels): `data` may be freed as soon as the
+ * call returns. Thread-safe. */
+dlc_status_t dlc_model_load_memory(const void *data, size_t size,
+                                   const dlc_model_options_t *options,
+                                   dlc_model_t **out_model);
+/* Reference counting; thread-safe. The last release frees the model (the
+ * libraries are unloaded); NULL is allowed. */
+void dlc_model_retain(dlc_model_t *model);
+void dlc_model_release(dlc_model_t *model);
+
+/* Introspection. Strings and arrays returned here stay valid while the model
+ * lives. All are thread-safe (the model is immutable). */
+const char *dlc_model_name(const dlc_model_t *model); /* path or options.name */
+const char *dlc_model_producer(const dlc_model_t *model);
+/* The artifact's format version. */
+void dlc_model_version(const dlc_model_t *model, uint32_t *major,
+                       uint32_t *minor);
+
+typedef struct dlc_tensor_info_t {
+  const char *name;     /* NUL-terminated; valid while the model lives */
+  dlc_dtype_t dtype;
+  size_t rank;
+  const int64_t *shape; /* `rank` dims; valid while the model lives */
+  size_t byte_size;     /* product(shape) * dlc_dtype_size(dtype) */
+  int64_t index_bound;  /* random inputs are drawn in [0, bound); 0: default */
+  uint32_t device;      /* index of the device holding the tensor */
+} dlc_tensor_info_t;
+
+size_t dlc_model_input_count(const dlc_model_t *model);
+size_t dlc_model_output_count(const dlc_model_t *model);
+/* NOT_FOUND when index >= the count. */
+dlc_status_t dlc_model_input_info(const dlc_model_t *model, size_t index,
+                                  dlc_tensor_info_t *out_info);
+dlc_status_t dlc_model_output_info(const dlc_model_t *model, size_t index,
+                                   dlc_tensor_info_t *out_info);
+/* The index of the input (output) called `name`; NOT_FOUND otherwise. */
+dlc_status_t dlc_model_find_input(const dlc_model_t *model, const char *name,
+                                  size_t *out_index);
+dlc_status_t dlc_model_find_output(const dlc_model_t *model, const char *name,
+                                   size_t *out_index);
+
+typedef struct dlc_device_info_t {
+  dlc_device_kind_t kind;
+  int32_t index;       /* N of cuda:N; 0 for the CPU */
+  uint64_t arena_size; /* bytes a session allocates for it */
+  const char *name;    /* "cpu", "cuda:0"; valid while the model lives */
+} dlc_device_info_t;
+
+size_t dlc_model_device_count(const dlc_model_t *model);
+dlc_status_t dlc_model_device_info(const dlc_model_t *model, size_t index,
+                                   dlc_device_info_t *out_info);
+
+/*===-- Sessions ------------------------------------------------------------===*/
+
+typedef struct dlc_session_s dlc_session_t;
+
+typedef struct dlc_session_options_t {
+  /* Worker threads for CPU work; 0 (default): the runtime decides. Kernels
+   * of this version are single-threaded and steps run in order, so this is
+   * accepted but not yet used. */
+  int32_t thread_count;
+  /* Reserved for the binding of GPUs (issue 5); must be 0. */
+  int32_t gpu_binding;
+} dlc_session_options_t;
+
+void dlc_session_options_initialize(dlc_session_options_t *options);
+
+/* Creates a session: allocates each device's arena once (64-byte aligned,
+ * zeroed) and resolves constant buffers to the model's bytes. Retains
+ * `model`. `options` may be NULL. Fails with UNAVAILABLE for devices this
+ * runtime does not support (GPUs, in this version), UNIMPLEMENTED for steps
+ * it cannot run. Thread-safe with respect to the model. */
+dlc_status_t dlc_session_create(dlc_model_t *model,
+                                const dlc_session_options_t *options,
+                                dlc_session_t **out_session);
+/* Reference counting; thread-safe. The last release frees the arenas and
+ * the session's reference to its model. NULL is allowed. */
+void dlc_session_retain(dlc_session_t *session);
+void dlc_session_release(dlc_session_t *session);
+
+/* The model a session runs (not retained for the caller). */
+dlc_model_t *dlc_session_model(const dlc_session_t *session);
+
+/* Copies `bytes` bytes of `data` into input `index`'s buffer; `bytes` must be
+ * the input's byte_size (the element type is the caller's responsibility;
+ * the C++ wrapper checks it). One thread at a time per session. */
+dlc_status_t dlc_session_set_input(dlc_session_t *session, size_t index,
+                                   const void *data, size_t bytes);
+/* Runs every device's steps in order. Inputs not set keep their previous
+ * contents (zeros in a new session). One thread at a time per session. */
+dlc_status_t dlc_session_run(dlc_session_t *session);
+/* Points *data at output `index`'s bytes and sets *bytes to its byte_size.
+ * The pointer stays valid until the next dlc_session_run or
+ * dlc_session_set_input on this session, or its release. */
+dlc_status_t dlc_session_output(dlc_session_t *session, size_t index,
+                                const void **data, size_t *bytes);
+/* Copies output `index` into `dst`; `bytes` must be its byte_size. */
+dlc_status_t dlc_session_copy_output(dlc_session_t *session, size_t index,
+                                     void *dst, size_t bytes);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,462 @@
+//===- Artifact.cpp - loading and verifying .dlcm artifacts ---------------===//
+//
+// Verification order: size prefix and identifier, the FlatBuffers verifier,
+// the version, then the model's own invariants (indices, sizes, segments and
+// their CRCs). Every check names the artifact and the thing at fault.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Artifact.h"
+#include "Error.h"
+#include "FlatUtil.h"
+
+#include <algorithm>
+#include <sstream>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <limits>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+#include <zlib.h>
+
+namespace dlc::rt {
+
+size_t dtypeSize(fb::DType dtype) {
+  switch (dtype) {
+  case fb::DType::F32: case fb::DType::I32: return 4;
+  case fb::DType::F16: case fb::DType::BF16: return 2;
+  case fb::DType::I64: return 8;
+  case fb::DType::I1: return 1;
+  }
+  return 0;
+}
+
+std::string deviceName(const fb::Device &device) {
+  if (device.kind() == fb::DeviceKind::Cpu)
+    return "cpu";
+  return "cuda:" + std::to_string(device.index());
+}
+
+namespace {
+constexpr size_t kAlign = 64;
+// FlatBuffers' own limit on one buffer (FLATBUFFERS_MAX_BUFFER_SIZE).
+constexpr uint64_t kMaxFlatBuffer = (uint64_t(1) << 31) - 1;
+
+/// The 4 identifier bytes, printable.
+std::string printable(const uint8_t *p, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    if (p[i] >= 0x20 && p[i] < 0x7f) {
+      s += char(p[i]);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", p[i]);
+      s += hex;
+    }
+  }
+  return s;
+}
+
+/// product(shape) * elementSize, false on a negative dim or overflow.
+bool byteSize(const flatbuffers::Vector<int64_t> *shape, size_t elementSize,
+              uint64_t &out) {
+  uint64_t n = elementSize;
+  for (uint32_t i = 0; i < count(shape); ++i) {
+    int64_t d = shape->Get(i);
+    if (d < 0)
+      return false;
+    if (d != 0 && n > std::numeric_limits<uint64_t>::max() / uint64_t(d))
+      return false;
+    n *= uint64_t(d);
+  }
+  out = n;
+  return true;
+}
+
+std::string shapeString(const flatbuffers::Vector<int64_t> *shape) {
+  std::string s = "[";
+  for (uint32_t i = 0; i < count(shape); ++i)
+    s += (i ? "," : "") + std::to_string(shape->Get(i));
+  return s + "]";
+}
+
+bool sameShape(const flatbuffers::Vector<int64_t> *a,
+               const flatbuffers::Vector<int64_t> *b) {
+  if (count(a) != count(b))
+    return false;
+  for (uint32_t i = 0; i < count(a); ++i)
+    if (a->Get(i) != b->Get(i))
+      return false;
+  return true;
+}
+} // namespace
+
+dlc_status_t Artifact::allocate(size_t n) {
+  // At least one byte: aligned_alloc(64, 0) may return null.
+  size_t rounded = (std::max<size_t>(n, 1) + kAlign - 1) / kAlign * kAlign;
+  if (rounded < n)
+    return Error(DLC_STATUS_OUT_OF_MEMORY)
+           << "artifact '" << label << "': " << n << " bytes is too large";
+  bytes.reset(static_cast<uint8_t *>(std::aligned_alloc(kAlign, rounded)));
+  if (!bytes)
+    return Error(DLC_STATUS_OUT_OF_MEMORY)
+           << "artifact '" << label << "': cannot allocate " << n << " bytes";
+  size = n;
+  return nullptr;
+}
+
+dlc_status_t Artifact::loadFile(const std::string &path,
+                                std::unique_ptr<Artifact> &out) {
+  std::unique_ptr<Artifact> a(new Artifact(path));
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return Error(errno == ENOENT ? DLC_STATUS_NOT_FOUND
+                                 : DLC_STATUS_INVALID_ARGUMENT)
+           << "artifact '" << path << "': cannot open: " << std::strerror(errno);
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "artifact '" << path << "': not a regular file";
+  DLC_RETURN_IF_ERROR(a->allocate(static_cast<size_t>(st.st_size)));
+  size_t done = 0;
+  while (done < a->size) {
+    ssize_t n = ::read(fd, a->bytes.get() + done, a->size - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << path << "': read failed after " << done
+             << " of " << a->size << " bytes";
+    done += static_cast<size_t>(n);
+  }
+  DLC_RETURN_IF_ERROR(a->verify());
+  out = std::move(a);
+  return nullptr;
+}
+
+dlc_status_t Artifact::loadMemory(const void *data, size_t n,
+                                  const std::string &name,
+                                  std::unique_ptr<Artifact> &out) {
+  std::unique_ptr<Artifact> a(new Artifact(name));
+  if (!data && n)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "artifact '" << name << "': null data";
+  DLC_RETURN_IF_ERROR(a->allocate(n));
+  if (n)
+    std::memcpy(a->bytes.get(), data, n);
+  DLC_RETURN_IF_ERROR(a->verify());
+  out = std::move(a);
+  return nullptr;
+}
+
+dlc_status_t Artifact::verify() {
+  DLC_RETURN_IF_ERROR(verifyHeader());
+  DLC_RETURN_IF_ERROR(verifySegments());
+  DLC_RETURN_IF_ERROR(verifyBuffers());
+  DLC_RETURN_IF_ERROR(verifyCode());
+  DLC_RETURN_IF_ERROR(verifySchedules());
+  return verifySignature();
+}
+
+dlc_status_t Artifact::verifyHeader() {
+  const uint8_t *p = bytes.get();
+  if (size < 12)
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << label << "': file too small (" << size
+           << " bytes) to hold a size-prefixed FlatBuffer with an identifier";
+  uint32_t prefix = flatbuffers::ReadScalar<uint32_t>(p);
+  if (prefix > size - 4)
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << label << "': FlatBuffer size prefix (" << prefix
+           << " bytes) extends past the end of the file (" << size
+           << " bytes); the file is truncated";
+  if (prefix < 8 || prefix >= kMaxFlatBuffer)
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << label << "': bad FlatBuffer size prefix ("
+           << prefix << " bytes)";
+  if (!flatbuffers::BufferHasIdentifier(p, fb::ModelIdentifier(), true))
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << label << "': not a dlc artifact: identifier '"
+           << printable(p + 8, 4) << "' (expected '" << fb::ModelIdentifier()
+           << "')";
+  fbEnd = size_t(prefix) + 4;
+  flatbuffers::Verifier::Options opts;
+  opts.max_depth = 16;         // The schema nests 5 deep.
+  opts.max_tables = 1u << 22;  // Millions of steps or buffers is not a model.
+  flatbuffers::Verifier verifier(p, fbEnd, opts);
+  if (!fb::VerifySizePrefixedModelBuffer(verifier))
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << label
+           << "': the FlatBuffer failed verification (corrupt or truncated)";
+  root = fb::GetSizePrefixedModel(p);
+  unsigned major = root->version_major(), minor = root->version_minor();
+  if (major != DLC_RUNTIME_VERSION_MAJOR || minor > DLC_RUNTIME_VERSION_MINOR)
+    return Error(DLC_STATUS_UNIMPLEMENTED)
+           << "artifact '" << label << "' has format version " << major << "."
+           << minor << "; this runtime (version " << DLC_RUNTIME_VERSION_MAJOR
+           << "." << DLC_RUNTIME_VERSION_MINOR << ") reads versions "
+           << DLC_RUNTIME_VERSION_MAJOR << ".0 to " << DLC_RUNTIME_VERSION_MAJOR
+           << "." << DLC_RUNTIME_VERSION_MINOR;
+  const auto *devices = root->devices();
+  for (uint32_t i = 0; i < count(devices); ++i) {
+    const fb::Device &d = *devices->Get(i);
+    if (d.kind() != fb::DeviceKind::Cpu && d.kind() != fb::DeviceKind::Cuda)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': device " << i
+             << " has an unknown kind " << int(d.kind());
+    if (d.index() < 0 || (d.kind() == fb::DeviceKind::Cpu && d.index() != 0))
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': device " << i << " has index "
+             << d.index() << " (cpu takes 0, cuda:N takes N >= 0)";
+    if (d.arena_size() > std::numeric_limits<size_t>::max() / 2)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': device " << i << " ("
+             << deviceName(d) << ") has an arena of " << d.arena_size()
+             << " bytes";
+    for (uint32_t j = 0; j < i; ++j)
+      if (devices->Get(j)->kind() == d.kind() &&
+          devices->Get(j)->index() == d.index())
+        return Error(DLC_STATUS_DATA_LOSS)
+               << "artifact '" << label << "': devices " << j << " and " << i
+               << " are both " << deviceName(d);
+  }
+  for (uint32_t i = 0; i < count(root->placement()); ++i)
+    if (root->placement()->Get(i)->device() >= count(devices))
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': placement entry " << i
+             << " names device " << root->placement()->Get(i)->device()
+             << " of " << count(devices);
+  return nullptr;
+}
+
+dlc_status_t Artifact::verifySegments() {
+  const auto *segments = root->segments();
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < count(segments); ++i) {
+    const fb::Segment &s = *segments->Get(i);
+    auto at = [&] {
+      std::ostringstream os;
+      os << "artifact '" << label << "': segment " << i << " (offset "
+             << s.offset() << ", " << s.size() << " bytes) ";
+      return os.str();
+    };
+    if (s.offset() % kAlign)
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "is not " << kAlign << "-byte aligned";
+    if (s.offset() < fbEnd)
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "overlaps the FlatBuffer (" << fbEnd << " bytes)";
+    if (s.offset() > size || s.size() > size - s.offset())
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "extends past the end of the file (" << size
+                  << " bytes)";
+    order.push_back(i);
+  }
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return segments->Get(a)->offset() < segments->Get(b)->offset();
+  });
+  for (size_t k = 1; k < order.size(); ++k) {
+    const fb::Segment &prev = *segments->Get(order[k - 1]);
+    const fb::Segment &next = *segments->Get(order[k]);
+    if (prev.offset() + prev.size() > next.offset())
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': segments " << order[k - 1]
+             << " and " << order[k] << " overlap";
+  }
+  for (uint32_t i = 0; i < count(segments); ++i) {
+    const fb::Segment &s = *segments->Get(i);
+    uint32_t crc = static_cast<uint32_t>(
+        crc32_z(crc32_z(0, nullptr, 0), bytes.get() + s.offset(), s.size()));
+    if (crc != s.crc32())
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': segment " << i << " (offset "
+             << s.offset() << ", " << s.size() << " bytes) is corrupt: CRC-32 "
+             << crc << ", expected " << s.crc32();
+  }
+  return nullptr;
+}
+
+dlc_status_t Artifact::verifyBuffers() {
+  const auto *buffers = root->buffers();
+  for (uint32_t i = 0; i < count(buffers); ++i) {
+    const fb::Buffer &b = *buffers->Get(i);
+    auto at = [&] {
+      std::ostringstream os;
+      os << "artifact '" << label
+                                         << "': buffer " << i << " ('"
+                                         << str(b.name()) << "') ";
+      return os.str();
+    };
+    size_t elem = dtypeSize(b.dtype());
+    if (!elem)
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "has an unknown dtype " << int(b.dtype());
+    uint64_t bytesNeeded;
+    if (!byteSize(b.shape(), elem, bytesNeeded))
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "has an invalid shape " << shapeString(b.shape())
+                  << " (a negative dim, or too many bytes)";
+    if (b.size() != bytesNeeded)
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "has size " << b.size() << " but its shape "
+                  << shapeString(b.shape()) << " of "
+                  << fb::EnumNameDType(b.dtype()) << " needs " << bytesNeeded;
+    if (b.device() >= count(root->devices()))
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "is on device " << b.device() << " of "
+                  << count(root->devices());
+    int32_t seg = b.constant_segment();
+    if (seg >= 0) {
+      if (uint32_t(seg) >= count(root->segments()))
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "names segment " << seg << " of "
+                    << count(root->segments());
+      if (segmentSize(seg) != b.size())
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "is a constant of " << b.size()
+                    << " bytes but segment " << seg << " holds "
+                    << segmentSize(seg);
+    } else if (seg != -1) {
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "has constant_segment " << seg << " (expected -1 or a "
+                  << "segment index)";
+    } else {
+      uint64_t arena = root->devices()->Get(b.device())->arena_size();
+      if (b.offset() > arena || b.size() > arena - b.offset())
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "at [" << b.offset() << ", " << b.offset() + b.size()
+                    << ") lies outside the arena of device " << b.device()
+                    << " (" << arena << " bytes)";
+    }
+  }
+  return nullptr;
+}
+
+dlc_status_t Artifact::verifyCode() {
+  const auto *libraries = root->libraries();
+  for (uint32_t i = 0; i < count(libraries); ++i) {
+    const fb::Library &l = *libraries->Get(i);
+    if (l.kind() != fb::LibraryKind::CpuSharedObject)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': library " << i
+             << " has an unknown kind " << int(l.kind());
+    if (l.segment() >= count(root->segments()))
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': library " << i << " names segment "
+             << l.segment() << " of " << count(root->segments());
+  }
+  const auto *kernels = root->kernels();
+  for (uint32_t i = 0; i < count(kernels); ++i) {
+    const fb::Kernel &k = *kernels->Get(i);
+    if (k.library() >= count(libraries))
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': kernel " << i << " ('"
+             << str(k.name()) << "') names library " << k.library() << " of "
+             << count(libraries);
+    if (str(k.symbol()).empty())
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': kernel " << i << " ('"
+             << str(k.name()) << "') has no symbol";
+  }
+  return nullptr;
+}
+
+dlc_status_t Artifact::verifySchedules() {
+  const auto *schedules = root->schedules();
+  const auto *buffers = root->buffers();
+  std::vector<bool> seen(count(root->devices()));
+  for (uint32_t s = 0; s < count(schedules); ++s) {
+    const fb::DeviceSchedule &sched = *schedules->Get(s);
+    if (sched.device() >= seen.size())
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': schedule " << s << " is for device "
+             << sched.device() << " of " << seen.size();
+    if (seen[sched.device()])
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': device " << sched.device()
+             << " has two schedules";
+    seen[sched.device()] = true;
+    for (uint32_t i = 0; i < count(sched.steps()); ++i) {
+      const fb::Step &step = *sched.steps()->Get(i);
+      auto at = [&] {
+        std::ostringstream os;
+        os << "artifact '" << label << "': step " << i << " of device "
+               << sched.device() << " ";
+        return os.str();
+      };
+      uint32_t nbuf = count(step.buffers());
+      for (uint32_t j = 0; j < nbuf; ++j)
+        if (step.buffers()->Get(j) >= count(buffers))
+          return Error(DLC_STATUS_DATA_LOSS) << at() << "names buffer " << step.buffers()->Get(j) << " of "
+                      << count(buffers);
+      switch (step.kind()) {
+      case fb::StepKind::Call:
+        if (step.kernel() >= count(root->kernels()))
+          return Error(DLC_STATUS_DATA_LOSS) << at() << "calls kernel " << step.kernel() << " of "
+                      << count(root->kernels());
+        for (uint32_t j = 0; j < nbuf; ++j) {
+          const fb::Buffer &b = *buffers->Get(step.buffers()->Get(j));
+          if (b.constant_segment() < 0 && b.device() != sched.device())
+            return Error(DLC_STATUS_DATA_LOSS) << at() << "passes buffer " << step.buffers()->Get(j)
+                        << " of device " << b.device()
+                        << " to a kernel: a kernel sees only its own device";
+        }
+        break;
+      case fb::StepKind::Copy: {
+        if (nbuf != 2)
+          return Error(DLC_STATUS_DATA_LOSS) << at() << "is a copy with " << nbuf
+                      << " buffers (expected source and destination)";
+        const fb::Buffer &src = *buffers->Get(step.buffers()->Get(0));
+        const fb::Buffer &dst = *buffers->Get(step.buffers()->Get(1));
+        if (src.size() != dst.size())
+          return Error(DLC_STATUS_DATA_LOSS) << at() << "copies " << src.size() << " bytes into a buffer of "
+                      << dst.size();
+        if (dst.constant_segment() >= 0)
+          return Error(DLC_STATUS_DATA_LOSS) << at() << "copies into constant buffer "
+                      << step.buffers()->Get(1);
+        break;
+      }
+      case fb::StepKind::RecordEvent:
+      case fb::StepKind::WaitEvent:
+        if (step.event() >= root->event_count())
+          return Error(DLC_STATUS_DATA_LOSS) << at() << "names event " << step.event() << " of "
+                      << root->event_count();
+        break;
+      default:
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "has an unknown kind " << int(step.kind());
+      }
+    }
+  }
+  return nullptr;
+}
+
+dlc_status_t Artifact::verifySignature() {
+  for (int pass = 0; pass < 2; ++pass) {
+    const char *what = pass ? "output" : "input";
+    const auto *specs = pass ? root->outputs() : root->inputs();
+    for (uint32_t i = 0; i < count(specs); ++i) {
+      const fb::TensorSpec &t = *specs->Get(i);
+      auto at = [&] {
+        std::ostringstream os;
+        os << "artifact '" << label << "': "
+                                           << what << " " << i << " ('"
+                                           << str(t.name()) << "') ";
+        return os.str();
+      };
+      if (t.buffer() >= count(root->buffers()))
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "names buffer " << t.buffer() << " of "
+                    << count(root->buffers());
+      const fb::Buffer &b = *root->buffers()->Get(t.buffer());
+      if (t.dtype() != b.dtype() || !sameShape(t.shape(), b.shape()))
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "is declared " << shapeString(t.shape()) << " of dtype "
+                    << int(t.dtype()) << " but its buffer is "
+                    << shapeString(b.shape()) << " "
+                    << fb::EnumNameDType(b.dtype());
+      if (t.index_bound() < 0)
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "has a negative index_bound " << t.index_bound();
+      if (!pass && b.constant_segment() >= 0)
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "is a constant buffer";
+      for (uint32_t j = 0; j < i; ++j)
+        if (str(specs->Get(j)->name()) == str(t.name()))
+          return Error(DLC_STATUS_DATA_LOSS) << at() << "has the same name as " << what << " " << j;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace dlc::rt

@@ -1,0 +1,75 @@
+//===- Artifact.h - a verified .dlcm artifact in memory -------------------===//
+//
+// Owns the artifact's bytes (64-byte aligned, so that constant segments are
+// aligned for kernels) and guarantees, once load() succeeded, that every
+// field the runtime reads is in range: the FlatBuffer passed the FlatBuffers
+// verifier, the version is one this runtime reads, every index points at
+// something, every size adds up and every segment's CRC-32 matches. Code
+// that holds a verified Artifact may index without further checks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLC_RUNTIME_ARTIFACT_H
+#define DLC_RUNTIME_ARTIFACT_H
+
+#include "dlc/runtime.h"
+#include "dlcm_generated.h"
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+namespace dlc::rt {
+
+namespace fb = dlc::artifact;
+
+/// Bytes per element of a schema dtype; 0 when the value is not a DType.
+size_t dtypeSize(fb::DType dtype);
+/// "cpu", "cuda:N".
+std::string deviceName(const fb::Device &device);
+
+class Artifact {
+public:
+  /// Reads and verifies the file at `path`.
+  static dlc_status_t loadFile(const std::string &path,
+                               std::unique_ptr<Artifact> &out);
+  /// Copies `size` bytes from `data` and verifies them; `name` labels errors.
+  static dlc_status_t loadMemory(const void *data, size_t size,
+                                 const std::string &name,
+                                 std::unique_ptr<Artifact> &out);
+
+  const std::string &name() const { return label; }
+  const fb::Model &model() const { return *root; }
+  size_t fileSize() const { return size; }
+  size_t flatBufferSize() const { return fbEnd; }
+  const uint8_t *segmentData(uint32_t segment) const {
+    return bytes.get() + root->segments()->Get(segment)->offset();
+  }
+  uint64_t segmentSize(uint32_t segment) const {
+    return root->segments()->Get(segment)->size();
+  }
+
+private:
+  struct FreeDeleter {
+    void operator()(uint8_t *p) const { std::free(p); }
+  };
+  Artifact(std::string name) : label(std::move(name)) {}
+  dlc_status_t allocate(size_t n);
+  dlc_status_t verify();
+  dlc_status_t verifyHeader();
+  dlc_status_t verifySegments();
+  dlc_status_t verifyBuffers();
+  dlc_status_t verifyCode();
+  dlc_status_t verifySchedules();
+  dlc_status_t verifySignature();
+
+  std::string label;
+  std::unique_ptr<uint8_t, FreeDeleter> bytes;
+  size_t size = 0;
+  size_t fbEnd = 0; // End of the size-prefixed FlatBuffer.
+  const fb::Model *root = nullptr;
+};
+
+} // namespace dlc::rt
+
+#endif // DLC_RUNTIME_ARTIFACT_H

@@ -1,0 +1,281 @@
+//===- Model.cpp - dlc_model_t: load, verify, load code, introspect -------===//
+
+#include "Model.h"
+#include "CpuFeatures.h"
+#include "Error.h"
+#include "FlatUtil.h"
+
+#include <cstring>
+
+using namespace dlc::rt;
+
+namespace dlc::rt {
+
+namespace {
+/// "x86_64" of "x86_64-unknown-linux-gnu"; "" when unknown.
+const char *hostArch() {
+#if defined(__x86_64__)
+  return "x86_64";
+#elif defined(__aarch64__)
+  return "aarch64";
+#else
+  return "";
+#endif
+}
+
+void fillTensorInfos(const Artifact &a,
+                     const flatbuffers::Vector<
+                         flatbuffers::Offset<fb::TensorSpec>> *specs,
+                     std::vector<TensorInfo> &out) {
+  out.resize(count(specs));
+  for (uint32_t i = 0; i < count(specs); ++i) {
+    const fb::TensorSpec &t = *specs->Get(i);
+    const fb::Buffer &b = *a.model().buffers()->Get(t.buffer());
+    TensorInfo &info = out[i];
+    info.name = str(t.name());
+    for (uint32_t d = 0; d < count(t.shape()); ++d)
+      info.shape.push_back(t.shape()->Get(d));
+    info.info.name = info.name.c_str();
+    info.info.dtype = static_cast<dlc_dtype_t>(t.dtype());
+    info.info.rank = info.shape.size();
+    info.info.shape = info.shape.data();
+    info.info.byte_size = b.size();
+    info.info.index_bound = t.index_bound();
+    info.info.device = b.device();
+  }
+}
+} // namespace
+
+dlc_status_t loadCode(dlc_model_s &model) {
+  const Artifact &a = *model.artifact;
+  const auto *libraries = a.model().libraries();
+  for (uint32_t i = 0; i < count(libraries); ++i) {
+    const fb::Library &lib = *libraries->Get(i);
+    std::string label = "artifact '" + a.name() + "': library " +
+                        std::to_string(i) + " (target_cpu '" +
+                        str(lib.target_cpu()) + "')";
+    std::string triple = str(lib.target_triple());
+    std::string arch = triple.substr(0, triple.find('-'));
+    if (!triple.empty() && arch != hostArch())
+      return Error(DLC_STATUS_UNAVAILABLE)
+             << label << " is compiled for '" << triple
+             << "', not for this machine (" << hostArch() << ")";
+    std::vector<std::string> needed;
+    for (uint32_t f = 0; f < count(lib.cpu_features()); ++f)
+      needed.push_back(str(lib.cpu_features()->Get(f)));
+    std::string why = checkCpuFeatures(needed, hostCpuFeatures());
+    if (!why.empty())
+      return Error(DLC_STATUS_UNAVAILABLE) << label << " " << why;
+    std::unique_ptr<SharedObject> so;
+    DLC_RETURN_IF_ERROR(SharedObject::load(a.segmentData(lib.segment()),
+                                           a.segmentSize(lib.segment()), label,
+                                           so));
+    model.libraries.push_back(std::move(so));
+  }
+  const auto *kernels = a.model().kernels();
+  for (uint32_t k = 0; k < count(kernels); ++k) {
+    const fb::Kernel &kernel = *kernels->Get(k);
+    void *address = nullptr;
+    DLC_RETURN_IF_ERROR(
+        model.libraries[kernel.library()]->lookup(str(kernel.symbol()), address));
+    model.kernels.push_back(reinterpret_cast<KernelFn>(address));
+  }
+  model.codeLoaded = true;
+  return nullptr;
+}
+
+} // namespace dlc::rt
+
+namespace {
+dlc_status_t finishLoad(std::unique_ptr<Artifact> artifact,
+                        const dlc_model_options_t *options,
+                        dlc_model_t **out) {
+  dlc_model_options_t defaults;
+  dlc_model_options_initialize(&defaults);
+  if (!options)
+    options = &defaults;
+  auto model = std::make_unique<dlc_model_s>();
+  model->artifact = std::move(artifact);
+  const fb::Model &m = model->artifact->model();
+  model->producer = str(m.producer());
+  fillTensorInfos(*model->artifact, m.inputs(), model->inputs);
+  fillTensorInfos(*model->artifact, m.outputs(), model->outputs);
+  for (uint32_t i = 0; i < count(m.devices()); ++i)
+    model->deviceNames.push_back(deviceName(*m.devices()->Get(i)));
+  if (options->load_code)
+    DLC_RETURN_IF_ERROR(loadCode(*model));
+  *out = model.release();
+  return nullptr;
+}
+
+dlc_status_t checkOut(void *out, const char *fn) {
+  if (!out)
+    return Error(DLC_STATUS_INVALID_ARGUMENT) << fn << ": null output pointer";
+  return nullptr;
+}
+} // namespace
+
+extern "C" void dlc_model_options_initialize(dlc_model_options_t *options) {
+  options->name = nullptr;
+  options->load_code = 1;
+}
+
+extern "C" dlc_status_t dlc_model_load_file(const char *path,
+                                            const dlc_model_options_t *options,
+                                            dlc_model_t **out_model) {
+  return guard([&]() -> dlc_status_t {
+    DLC_RETURN_IF_ERROR(checkOut(out_model, "dlc_model_load_file"));
+    *out_model = nullptr;
+    if (!path)
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << "dlc_model_load_file: null path";
+    std::unique_ptr<Artifact> artifact;
+    DLC_RETURN_IF_ERROR(Artifact::loadFile(path, artifact));
+    return finishLoad(std::move(artifact), options, out_model);
+  });
+}
+
+extern "C" dlc_status_t dlc_model_load_memory(const void *data, size_t size,
+                                              const dlc_model_options_t *options,
+                                              dlc_model_t **out_model) {
+  return guard([&]() -> dlc_status_t {
+    DLC_RETURN_IF_ERROR(checkOut(out_model, "dlc_model_load_memory"));
+    *out_model = nullptr;
+    std::string name = options && options->name ? options->name : "<memory>";
+    std::unique_ptr<Artifact> artifact;
+    DLC_RETURN_IF_ERROR(Artifact::loadMemory(data, size, name, artifact));
+    return finishLoad(std::move(artifact), options, out_model);
+  });
+}
+
+extern "C" void dlc_model_retain(dlc_model_t *model) {
+  if (model)
+    model->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+extern "C" void dlc_model_release(dlc_model_t *model) {
+  if (model && model->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    delete model;
+}
+
+extern "C" const char *dlc_model_name(const dlc_model_t *model) {
+  return model->artifact->name().c_str();
+}
+
+extern "C" const char *dlc_model_producer(const dlc_model_t *model) {
+  return model->producer.c_str();
+}
+
+extern "C" void dlc_model_version(const dlc_model_t *model, uint32_t *major,
+                                  uint32_t *minor) {
+  if (major)
+    *major = model->artifact->model().version_major();
+  if (minor)
+    *minor = model->artifact->model().version_minor();
+}
+
+extern "C" size_t dlc_model_input_count(const dlc_model_t *model) {
+  return model->inputs.size();
+}
+
+extern "C" size_t dlc_model_output_count(const dlc_model_t *model) {
+  return model->outputs.size();
+}
+
+namespace {
+dlc_status_t tensorInfo(const dlc_model_t *model,
+                        const std::vector<TensorInfo> &infos, const char *what,
+                        size_t index, dlc_tensor_info_t *out) {
+  if (!out)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "dlc_model_" << what << "_info: null output pointer";
+  if (index >= infos.size())
+    return Error(DLC_STATUS_NOT_FOUND)
+           << "model '" << model->artifact->name() << "' has no " << what
+           << " " << index << " (it has " << infos.size() << ")";
+  *out = infos[index].info;
+  return nullptr;
+}
+
+dlc_status_t findTensor(const dlc_model_t *model,
+                        const std::vector<TensorInfo> &infos, const char *what,
+                        const char *name, size_t *out) {
+  if (!out || !name)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "dlc_model_find_" << what << ": null argument";
+  for (size_t i = 0; i < infos.size(); ++i)
+    if (infos[i].name == name) {
+      *out = i;
+      return nullptr;
+    }
+  return Error(DLC_STATUS_NOT_FOUND)
+         << "model '" << model->artifact->name() << "' has no " << what
+         << " named '" << name << "'";
+}
+} // namespace
+
+extern "C" dlc_status_t dlc_model_input_info(const dlc_model_t *model,
+                                             size_t index,
+                                             dlc_tensor_info_t *out_info) {
+  return tensorInfo(model, model->inputs, "input", index, out_info);
+}
+
+extern "C" dlc_status_t dlc_model_output_info(const dlc_model_t *model,
+                                              size_t index,
+                                              dlc_tensor_info_t *out_info) {
+  return tensorInfo(model, model->outputs, "output", index, out_info);
+}
+
+extern "C" dlc_status_t dlc_model_find_input(const dlc_model_t *model,
+                                             const char *name,
+                                             size_t *out_index) {
+  return guard([&] {
+    return findTensor(model, model->inputs, "input", name, out_index);
+  });
+}
+
+extern "C" dlc_status_t dlc_model_find_output(const dlc_model_t *model,
+                                              const char *name,
+                                              size_t *out_index) {
+  return guard([&] {
+    return findTensor(model, model->outputs, "output", name, out_index);
+  });
+}
+
+extern "C" size_t dlc_model_device_count(const dlc_model_t *model) {
+  return model->deviceNames.size();
+}
+
+extern "C" dlc_status_t dlc_model_device_info(const dlc_model_t *model,
+                                              size_t index,
+                                              dlc_device_info_t *out_info) {
+  if (!out_info)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "dlc_model_device_info: null output pointer";
+  if (index >= model->deviceNames.size())
+    return Error(DLC_STATUS_NOT_FOUND)
+           << "model '" << model->artifact->name() << "' has no device "
+           << index << " (it has " << model->deviceNames.size() << ")";
+  const fb::Device &d = *model->artifact->model().devices()->Get(index);
+  out_info->kind = static_cast<dlc_device_kind_t>(d.kind());
+  out_info->index = d.index();
+  out_info->arena_size = d.arena_size();
+  out_info->name = model->deviceNames[index].c_str();
+  return nullptr;
+}
+
+extern "C" const char *dlc_dtype_name(dlc_dtype_t dtype) {
+  switch (dtype) {
+  case DLC_DTYPE_F32: return "f32";
+  case DLC_DTYPE_F16: return "f16";
+  case DLC_DTYPE_BF16: return "bf16";
+  case DLC_DTYPE_I32: return "i32";
+  case DLC_DTYPE_I64: return "i64";
+  case DLC_DTYPE_I1: return "i1";
+  }
+  return "?";
+}
+
+extern "C" size_t dlc_dtype_size(dlc_dtype_t dtype) {
+  return dtypeSize(static_cast<fb::DType>(dtype));
+}

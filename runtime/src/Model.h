@@ -1,0 +1,44 @@
+//===- Model.h - the objects behind dlc_model_t and dlc_session_t ---------===//
+
+#ifndef DLC_RUNTIME_MODEL_H
+#define DLC_RUNTIME_MODEL_H
+
+#include "Artifact.h"
+#include "SharedObject.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dlc::rt {
+
+/// The ABI of every CPU kernel: one pointer per Step.buffers entry.
+using KernelFn = void (*)(void **buffers);
+
+struct TensorInfo {
+  std::string name;
+  std::vector<int64_t> shape;
+  dlc_tensor_info_t info; // Points into the two fields above.
+};
+
+} // namespace dlc::rt
+
+/// Immutable after load; only the reference count changes.
+struct dlc_model_s {
+  std::atomic<int> refs{1};
+  std::unique_ptr<dlc::rt::Artifact> artifact;
+  std::string producer;
+  std::vector<dlc::rt::TensorInfo> inputs, outputs;
+  std::vector<std::string> deviceNames;
+  bool codeLoaded = false;
+  std::vector<std::unique_ptr<dlc::rt::SharedObject>> libraries;
+  std::vector<dlc::rt::KernelFn> kernels; // By kernel index.
+};
+
+namespace dlc::rt {
+/// Loads the libraries of a verified artifact and resolves every kernel.
+dlc_status_t loadCode(dlc_model_s &model);
+} // namespace dlc::rt
+
+#endif // DLC_RUNTIME_MODEL_H
