@@ -1,0 +1,115 @@
+//===- ArtifactBuilder.h - test-only .dlcm writer -------------------------===//
+//
+// Describes an artifact as plain structs that tests mutate (bad indices,
+// versions, sizes), then lays it out as the schema says: size-prefixed
+// FlatBuffer, padding, 64-aligned segments with their CRC-32s. Overrides let
+// tests write what a correct writer never would.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLC_RUNTIME_TEST_ARTIFACTBUILDER_H
+#define DLC_RUNTIME_TEST_ARTIFACTBUILDER_H
+
+#include "dlcm_generated.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlc::test {
+
+namespace fb = dlc::artifact;
+
+struct DeviceSpec {
+  fb::DeviceKind kind = fb::DeviceKind::Cpu;
+  int32_t index = 0;
+  uint64_t arenaSize = 0;
+};
+
+struct SegmentSpec {
+  std::string bytes;
+  std::optional<uint64_t> offset, size; // Default: laid out, bytes.size().
+  std::optional<uint32_t> crc;          // Default: the real CRC-32.
+};
+
+struct BufferSpec {
+  std::string name;
+  fb::DType dtype = fb::DType::F32;
+  std::vector<int64_t> shape;
+  uint32_t device = 0;
+  uint64_t offset = 0;
+  std::optional<uint64_t> size; // Default: product(shape) * dtype size.
+  int32_t constantSegment = -1;
+};
+
+struct LibrarySpec {
+  uint32_t segment = 0;
+  std::string triple = "x86_64-unknown-linux-gnu", cpu = "x86-64";
+  std::vector<std::string> features;
+};
+
+struct KernelSpec {
+  std::string name;
+  uint32_t library = 0;
+  std::string symbol;
+  std::vector<std::string> ops;
+};
+
+struct StepSpec {
+  fb::StepKind kind = fb::StepKind::Call;
+  uint32_t kernel = 0;
+  std::vector<uint32_t> buffers;
+  uint32_t event = 0;
+};
+
+struct ScheduleSpec {
+  uint32_t device = 0;
+  std::vector<StepSpec> steps;
+};
+
+struct TensorSpecSpec {
+  std::string name;
+  fb::DType dtype = fb::DType::F32;
+  std::vector<int64_t> shape;
+  uint32_t buffer = 0;
+  int64_t indexBound = 0;
+};
+
+struct PlacementSpec {
+  std::string op, kind;
+  uint32_t device = 0;
+  std::string reason;
+};
+
+struct ArtifactSpec {
+  uint16_t versionMajor = 0, versionMinor = 1;
+  std::string producer = "dlc runtime tests";
+  std::vector<DeviceSpec> devices;
+  std::vector<SegmentSpec> segments;
+  std::vector<BufferSpec> buffers;
+  std::vector<LibrarySpec> libraries;
+  std::vector<KernelSpec> kernels;
+  std::vector<ScheduleSpec> schedules;
+  std::vector<TensorSpecSpec> inputs, outputs;
+  std::vector<PlacementSpec> placement;
+  uint32_t eventCount = 0;
+};
+
+/// The file bytes of `spec`.
+std::string buildArtifact(const ArtifactSpec &spec);
+
+/// The toy model, one CPU device:
+///   inputs  x, y: f32 [2,3]; idx: i32 [4] (index_bound 10)
+///   sum = add6(x, y); prod = mul6(sum, c) with c = [1..6] a constant;
+///   out = copy(prod); total = sum4(idx)
+///   outputs "out" f32 [2,3], "t/sum:0" (= sum) f32 [2,3], "total" i32 [1]
+/// `kernels` is the test kernels' shared object (TestKernels.c).
+ArtifactSpec toyModel(const std::string &kernels);
+
+/// Bytes of a file ("" when unreadable).
+std::string readFileBytes(const std::string &path);
+
+} // namespace dlc::test
+
+#endif // DLC_RUNTIME_TEST_ARTIFACTBUILDER_H

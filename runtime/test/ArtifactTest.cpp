@@ -1,0 +1,321 @@
+//===- ArtifactTest.cpp - every verification error, with its message ------===//
+
+#include "CpuFeatures.h"
+#include "TestUtil.h"
+
+#include <algorithm>
+
+#include <fstream>
+#include <unistd.h>
+
+using namespace dlc::test;
+
+namespace {
+
+std::string build(void (*edit)(ArtifactSpec &)) {
+  ArtifactSpec s = toy();
+  edit(s);
+  return buildArtifact(s);
+}
+
+TEST(Artifact, ToyModelLoads) { EXPECT_EQ(loadError(buildArtifact(toy())), "ok"); }
+
+TEST(Artifact, FileErrors) {
+  dlc_model_t *model = nullptr;
+  dlc_status_t s = dlc_model_load_file("/nonexistent/m.dlcm", nullptr, &model);
+  EXPECT_EQ(dlc_status_code(s), DLC_STATUS_NOT_FOUND);
+  EXPECT_EQ(std::string(dlc_status_message(s)),
+            "artifact '/nonexistent/m.dlcm': cannot open: No such file or "
+            "directory");
+  dlc_status_free(s);
+  EXPECT_EQ(model, nullptr);
+  std::string path = testing::TempDir() + "empty_" +
+                     std::to_string(getpid()) + ".dlcm";
+  std::ofstream(path).close();
+  s = dlc_model_load_file(path.c_str(), nullptr, &model);
+  EXPECT_EQ(std::string(dlc_status_message(s)),
+            "artifact '" + path +
+                "': file too small (0 bytes) to hold a size-prefixed "
+                "FlatBuffer with an identifier");
+  dlc_status_free(s);
+  std::ofstream(path, std::ios::binary) << buildArtifact(toy());
+  s = dlc_model_load_file(path.c_str(), nullptr, &model);
+  EXPECT_EQ(s, nullptr) << dlc_status_message(s);
+  EXPECT_EQ(std::string(dlc_model_name(model)), path);
+  dlc_model_release(model);
+  std::remove(path.c_str());
+}
+
+TEST(Artifact, HeaderErrors) {
+  std::string good = buildArtifact(toy());
+  EXPECT_EQ(loadError(""), "data_loss: artifact 'test.dlcm': file too small (0 "
+                           "bytes) to hold a size-prefixed FlatBuffer with an "
+                           "identifier");
+  std::string bad = good;
+  bad[8] = 'X';
+  bad[11] = '\x01';
+  EXPECT_EQ(loadError(bad), "data_loss: artifact 'test.dlcm': not a dlc "
+                            "artifact: identifier 'XLC\\x01' (expected 'DLCM')");
+  uint32_t prefix;
+  std::memcpy(&prefix, good.data(), 4);
+  std::string cut = good.substr(0, prefix); // One byte short of the FlatBuffer.
+  EXPECT_EQ(loadError(cut),
+            "data_loss: artifact 'test.dlcm': FlatBuffer size prefix (" +
+                std::to_string(prefix) +
+                " bytes) extends past the end of the file (" +
+                std::to_string(prefix) + " bytes); the file is truncated");
+}
+
+TEST(Artifact, FlatBufferVerifierRejectsGarbage) {
+  std::string bytes(256, '\xee');
+  uint32_t prefix = 200;
+  std::memcpy(&bytes[0], &prefix, 4);
+  std::memcpy(&bytes[8], "DLCM", 4);
+  EXPECT_EQ(loadError(bytes), "data_loss: artifact 'test.dlcm': the FlatBuffer "
+                              "failed verification (corrupt or truncated)");
+}
+
+TEST(Artifact, Versions) {
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 0; })),
+            "ok");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 2; })),
+            "unimplemented: artifact 'test.dlcm' has format version 0.2; this "
+            "runtime (version 0.1) reads versions 0.0 to 0.1");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
+              s.versionMajor = 1;
+              s.versionMinor = 0;
+            })),
+            "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
+            "runtime (version 0.1) reads versions 0.0 to 0.1");
+}
+
+TEST(Artifact, SegmentErrors) {
+  std::string prefix = "data_loss: artifact 'test.dlcm': ";
+  std::string bytes = buildArtifact(toy());
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.segments[1].offset = 100; })),
+            prefix + "segment 1 (offset 100, 24 bytes) is not 64-byte aligned");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.segments[1].offset = 0; })),
+            prefix + "segment 1 (offset 0, 24 bytes) overlaps the FlatBuffer (" +
+                std::to_string(4 + *reinterpret_cast<const uint32_t *>(
+                                       bytes.data())) +
+                " bytes)");
+  std::string past = build([](ArtifactSpec &s) { s.segments[1].size = 4096; });
+  uint64_t off = (bytes.size() - 24);
+  EXPECT_EQ(loadError(past),
+            prefix + "segment 1 (offset " + std::to_string(off) +
+                ", 4096 bytes) extends past the end of the file (" +
+                std::to_string(past.size()) + " bytes)");
+  EXPECT_EQ(loadError(bytes.substr(0, bytes.size() - 1)),
+            prefix + "segment 1 (offset " + std::to_string(off) +
+                ", 24 bytes) extends past the end of the file (" +
+                std::to_string(bytes.size() - 1) + " bytes)");
+  // Segment 2 moved onto segment 1.
+  ArtifactSpec spec = toy();
+  spec.segments.push_back(spec.segments[1]);
+  spec.segments[2].offset = off;
+  EXPECT_EQ(loadError(buildArtifact(spec)),
+            prefix + "segments 1 and 2 overlap");
+  std::string badCrc = bytes;
+  badCrc.back() ^= 1;
+  std::string got = loadError(badCrc);
+  EXPECT_EQ(got.rfind(prefix + "segment 1 (offset " + std::to_string(off) +
+                          ", 24 bytes) is corrupt: CRC-32 ",
+                      0),
+            0u)
+      << got;
+}
+
+struct IndexCase {
+  const char *what;
+  void (*edit)(ArtifactSpec &);
+  const char *message;
+};
+
+TEST(Artifact, IndicesAndSizes) {
+  const IndexCase cases[] = {
+      {"buffer device", [](ArtifactSpec &s) { s.buffers[0].device = 3; },
+       "buffer 0 ('x') is on device 3 of 1"},
+      {"buffer size", [](ArtifactSpec &s) { s.buffers[1].size = 25; },
+       "buffer 1 ('y') has size 25 but its shape [2,3] of F32 needs 24"},
+      {"negative dim", [](ArtifactSpec &s) { s.buffers[1].shape = {-2, 3}; },
+       "buffer 1 ('y') has an invalid shape [-2,3] (a negative dim, or too "
+       "many bytes)"},
+      {"overflow",
+       [](ArtifactSpec &s) {
+         s.buffers[1].shape = {int64_t(1) << 40, int64_t(1) << 40};
+       },
+       "buffer 1 ('y') has an invalid shape [1099511627776,1099511627776] (a "
+       "negative dim, or too many bytes)"},
+      {"dtype", [](ArtifactSpec &s) { s.buffers[1].dtype = fb::DType(9); },
+       "buffer 1 ('y') has an unknown dtype 9"},
+      {"arena", [](ArtifactSpec &s) { s.buffers[7].offset = 381; },
+       "buffer 7 ('total') at [381, 385) lies outside the arena of device 0 "
+       "(384 bytes)"},
+      {"constant segment",
+       [](ArtifactSpec &s) { s.buffers[3].constantSegment = 2; },
+       "buffer 3 ('c') names segment 2 of 2"},
+      {"constant size",
+       [](ArtifactSpec &s) {
+         s.buffers[3].shape = {3};
+         s.buffers[3].size = 12;
+       },
+       "buffer 3 ('c') is a constant of 12 bytes but segment 1 holds 24"},
+      {"library segment", [](ArtifactSpec &s) { s.libraries[0].segment = 5; },
+       "library 0 names segment 5 of 2"},
+      {"kernel library", [](ArtifactSpec &s) { s.kernels[1].library = 1; },
+       "kernel 1 ('mul') names library 1 of 1"},
+      {"kernel symbol", [](ArtifactSpec &s) { s.kernels[1].symbol = ""; },
+       "kernel 1 ('mul') has no symbol"},
+      {"call kernel",
+       [](ArtifactSpec &s) { s.schedules[0].steps[0].kernel = 3; },
+       "step 0 of device 0 calls kernel 3 of 3"},
+      {"step buffer",
+       [](ArtifactSpec &s) { s.schedules[0].steps[1].buffers[2] = 8; },
+       "step 1 of device 0 names buffer 8 of 8"},
+      {"copy arity",
+       [](ArtifactSpec &s) { s.schedules[0].steps[2].buffers = {4}; },
+       "step 2 of device 0 is a copy with 1 buffers (expected source and "
+       "destination)"},
+      {"copy sizes",
+       [](ArtifactSpec &s) { s.schedules[0].steps[2].buffers = {4, 7}; },
+       "step 2 of device 0 copies 24 bytes into a buffer of 4"},
+      {"event",
+       [](ArtifactSpec &s) {
+         s.schedules[0].steps.push_back({fb::StepKind::WaitEvent, 0, {}, 2});
+         s.eventCount = 2;
+       },
+       "step 4 of device 0 names event 2 of 2"},
+      {"step kind",
+       [](ArtifactSpec &s) { s.schedules[0].steps[0].kind = fb::StepKind(7); },
+       "step 0 of device 0 has an unknown kind 7"},
+      {"schedule device", [](ArtifactSpec &s) { s.schedules[0].device = 1; },
+       "schedule 0 is for device 1 of 1"},
+      {"input buffer", [](ArtifactSpec &s) { s.inputs[1].buffer = 99; },
+       "input 1 ('y') names buffer 99 of 8"},
+      {"input type", [](ArtifactSpec &s) { s.inputs[1].shape = {6}; },
+       "input 1 ('y') is declared [6] of dtype 0 but its buffer is [2,3] F32"},
+      {"output index bound",
+       [](ArtifactSpec &s) { s.outputs[2].indexBound = -1; },
+       "output 2 ('total') has a negative index_bound -1"},
+      {"constant input",
+       [](ArtifactSpec &s) {
+         s.inputs[0].buffer = 3;
+       },
+       "input 0 ('x') is a constant buffer"},
+      {"duplicate name", [](ArtifactSpec &s) { s.inputs[1].name = "x"; },
+       "input 1 ('x') has the same name as input 0"},
+      {"device kind",
+       [](ArtifactSpec &s) { s.devices[0].kind = fb::DeviceKind(4); },
+       "device 0 has an unknown kind 4"},
+      {"cpu index", [](ArtifactSpec &s) { s.devices[0].index = 1; },
+       "device 0 has index 1 (cpu takes 0, cuda:N takes N >= 0)"},
+      {"two cpus", [](ArtifactSpec &s) { s.devices.push_back(s.devices[0]); },
+       "devices 0 and 1 are both cpu"},
+      {"placement", [](ArtifactSpec &s) { s.placement[0].device = 2; },
+       "placement entry 0 names device 2 of 1"},
+  };
+  for (const IndexCase &c : cases) {
+    ArtifactSpec s = toy();
+    c.edit(s);
+    EXPECT_EQ(loadError(buildArtifact(s)),
+              std::string("data_loss: artifact 'test.dlcm': ") + c.message)
+        << c.what;
+  }
+}
+
+TEST(Artifact, CodeErrors) {
+  std::string msg = loadError(build(
+      [](ArtifactSpec &s) { s.kernels[2].symbol = "no_such_kernel"; }));
+  EXPECT_EQ(msg.rfind("not_found: artifact 'test.dlcm': library 0 (target_cpu "
+                      "'x86-64'): symbol 'no_such_kernel' not found: ",
+                      0),
+            0u)
+      << msg;
+  EXPECT_NE(msg.find("undefined symbol: no_such_kernel"), std::string::npos);
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
+              s.libraries[0].cpu = "future9";
+              s.libraries[0].features = {"sse2", "avx9000"};
+            })),
+            "unavailable: artifact 'test.dlcm': library 0 (target_cpu "
+            "'future9') needs CPU feature 'avx9000', which this runtime does "
+            "not know");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
+              s.libraries[0].triple = "aarch64-unknown-linux-gnu";
+            })),
+            "unavailable: artifact 'test.dlcm': library 0 (target_cpu "
+            "'x86-64') is compiled for 'aarch64-unknown-linux-gnu', not for "
+            "this machine (x86_64)");
+  // Not an ELF file: dlopen's message is attached.
+  ArtifactSpec s = toy();
+  s.segments[0].bytes = "not an elf file";
+  msg = loadError(buildArtifact(s));
+  EXPECT_EQ(msg.rfind("data_loss: artifact 'test.dlcm': library 0 (target_cpu "
+                      "'x86-64'): dlopen failed: /proc/self/fd/",
+                      0),
+            0u)
+      << msg;
+  // Without code: loads, introspects, but cannot run.
+  EXPECT_EQ(loadError(buildArtifact(s), /*loadCode=*/0), "ok");
+  dlc_model_t *model;
+  DLC_ASSERT_OK(loadBytes(buildArtifact(s), &model, 0));
+  dlc_session_t *session = nullptr;
+  dlc_status_t st = dlc_session_create(model, nullptr, &session);
+  EXPECT_EQ(std::string(dlc_status_message(st)),
+            "model 'test.dlcm' was loaded without its code (load_code = 0): "
+            "it cannot run");
+  dlc_status_free(st);
+  dlc_model_release(model);
+}
+
+TEST(Artifact, HostFeaturesAreKnownAndCovered) {
+  std::vector<std::string> host = dlc::rt::hostCpuFeatures();
+#if defined(__x86_64__)
+  EXPECT_EQ(dlc::rt::checkCpuFeatures({"sse2", "64bit"}, host), "");
+#endif
+  EXPECT_EQ(dlc::rt::checkCpuFeatures({"avx2", "avx512f"}, {"avx2"}),
+            "needs CPU feature 'avx512f', which this CPU lacks");
+  EXPECT_EQ(dlc::rt::checkCpuFeatures({"+avx2"}, {"avx2"}),
+            "needs CPU feature '+avx2', which this runtime does not know");
+  for (const std::string &f : host)
+    EXPECT_TRUE(dlc::rt::isKnownCpuFeature(f)) << f;
+  // A feature this CPU lacks (if any) is refused by the loader.
+  for (const std::string &f : dlc::rt::knownCpuFeatures()) {
+    if (std::find(host.begin(), host.end(), f) != host.end())
+      continue;
+    ArtifactSpec s = toy();
+    s.libraries[0].features = {f};
+    EXPECT_EQ(loadError(buildArtifact(s)),
+              "unavailable: artifact 'test.dlcm': library 0 (target_cpu "
+              "'x86-64') needs CPU feature '" + f + "', which this CPU lacks");
+    break;
+  }
+}
+
+TEST(Artifact, SessionRefusesWhatThisRuntimeCannotRun) {
+  ArtifactSpec s = toy();
+  s.devices.push_back({fb::DeviceKind::Cuda, 0, 64});
+  dlc_model_t *model;
+  DLC_ASSERT_OK(loadBytes(buildArtifact(s), &model));
+  dlc_session_t *session = nullptr;
+  dlc_status_t st = dlc_session_create(model, nullptr, &session);
+  EXPECT_EQ(dlc_status_code(st), DLC_STATUS_UNAVAILABLE);
+  EXPECT_STREQ(dlc_status_message(st),
+               "cuda:0: GPU devices are not supported by this runtime yet");
+  EXPECT_EQ(session, nullptr);
+  dlc_status_free(st);
+  dlc_model_release(model);
+
+  s = toy();
+  s.eventCount = 1;
+  s.schedules[0].steps.push_back({fb::StepKind::RecordEvent, 0, {}, 0});
+  DLC_ASSERT_OK(loadBytes(buildArtifact(s), &model));
+  st = dlc_session_create(model, nullptr, &session);
+  EXPECT_EQ(dlc_status_code(st), DLC_STATUS_UNIMPLEMENTED);
+  EXPECT_STREQ(dlc_status_message(st),
+               "model 'test.dlcm': step 4 of cpu is a RecordEvent step, which "
+               "this runtime does not run yet");
+  dlc_status_free(st);
+  dlc_model_release(model);
+}
+
+} // namespace

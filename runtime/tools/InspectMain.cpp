@@ -1,0 +1,203 @@
+//===- InspectMain.cpp - dlc inspect: what an artifact holds --------------===//
+//
+// Loads the artifact with load_code = 0 (verify only: inspecting a model
+// compiled for another CPU must work) and prints it from the verified
+// FlatBuffer, which the runtime's internals expose to its own tools.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuFeatures.h"
+#include "FlatUtil.h"
+#include "Model.h"
+#include "RuntimeTools.h"
+#include "ToolSupport.h"
+#include "dlc/runtime.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+
+using namespace dlc;
+using namespace dlc::rt;
+using namespace dlc::tools;
+
+namespace {
+
+std::string bufferLabel(const fb::Model &m, uint32_t index) {
+  std::string name = str(m.buffers()->Get(index)->name());
+  return "%" + std::to_string(index) + (name.empty() ? "" : "('" + name + "')");
+}
+
+void printSignature(const Model &model) {
+  std::printf("signature:\n");
+  for (int out = 0; out < 2; ++out) {
+    size_t n = out ? model.outputCount() : model.inputCount();
+    for (size_t i = 0; i < n; ++i) {
+      dlc_tensor_info_t info = out ? model.output(i) : model.input(i);
+      std::printf("  %-6s %zu '%s': %s, %zu bytes", out ? "output" : "input",
+                  i, info.name, typeString(info).c_str(), info.byte_size);
+      if (info.index_bound)
+        std::printf(", indices in [0, %lld)", (long long)info.index_bound);
+      std::printf("\n");
+    }
+  }
+}
+
+void printCode(const fb::Model &m) {
+  std::printf("libraries:\n");
+  for (uint32_t i = 0; i < count(m.libraries()); ++i) {
+    const fb::Library &l = *m.libraries()->Get(i);
+    std::vector<std::string> features;
+    std::string list;
+    for (uint32_t f = 0; f < count(l.cpu_features()); ++f) {
+      features.push_back(str(l.cpu_features()->Get(f)));
+      list += (f ? "," : "") + features.back();
+    }
+    std::string check = checkCpuFeatures(features, hostCpuFeatures());
+    std::printf("  %u: %s, target_cpu '%s', features [%s], %llu bytes "
+                "(segment %u); this CPU: %s\n",
+                i, str(l.target_triple()).c_str(), str(l.target_cpu()).c_str(),
+                list.c_str(),
+                (unsigned long long)m.segments()->Get(l.segment())->size(),
+                l.segment(), check.empty() ? "ok" : check.c_str());
+  }
+  std::printf("kernels:\n");
+  for (uint32_t i = 0; i < count(m.kernels()); ++i) {
+    const fb::Kernel &k = *m.kernels()->Get(i);
+    std::string ops;
+    for (uint32_t o = 0; o < count(k.ops()); ++o)
+      ops += (o ? ", " : "") + str(k.ops()->Get(o));
+    std::printf("  %u: '%s' = %s in library %u; ops: %s\n", i,
+                str(k.name()).c_str(), str(k.symbol()).c_str(), k.library(),
+                ops.empty() ? "-" : ops.c_str());
+  }
+}
+
+void printSchedules(const fb::Model &m) {
+  for (uint32_t s = 0; s < count(m.schedules()); ++s) {
+    const fb::DeviceSchedule &sched = *m.schedules()->Get(s);
+    std::printf("steps of %s (%u):\n",
+                deviceName(*m.devices()->Get(sched.device())).c_str(),
+                count(sched.steps()));
+    for (uint32_t i = 0; i < count(sched.steps()); ++i) {
+      const fb::Step &step = *sched.steps()->Get(i);
+      std::string bufs;
+      for (uint32_t b = 0; b < count(step.buffers()); ++b)
+        bufs += (b ? ", " : "") + bufferLabel(m, step.buffers()->Get(b));
+      switch (step.kind()) {
+      case fb::StepKind::Call:
+        std::printf("  %u: call '%s' (%s)\n", i,
+                    str(m.kernels()->Get(step.kernel())->name()).c_str(),
+                    bufs.c_str());
+        break;
+      case fb::StepKind::Copy:
+        std::printf("  %u: copy %s -> %s\n", i,
+                    bufferLabel(m, step.buffers()->Get(0)).c_str(),
+                    bufferLabel(m, step.buffers()->Get(1)).c_str());
+        break;
+      default:
+        std::printf("  %u: %s event %u\n", i,
+                    step.kind() == fb::StepKind::RecordEvent ? "record"
+                                                             : "wait",
+                    step.event());
+      }
+    }
+  }
+}
+
+void printMemory(const fb::Model &m) {
+  std::printf("memory:\n");
+  uint64_t constBytes = 0;
+  uint32_t constCount = 0;
+  for (uint32_t d = 0; d < count(m.devices()); ++d) {
+    uint64_t sum = 0;
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < count(m.buffers()); ++b) {
+      const fb::Buffer &buf = *m.buffers()->Get(b);
+      if (buf.device() == d && buf.constant_segment() < 0) {
+        sum += buf.size();
+        ++n;
+      }
+    }
+    const fb::Device &dev = *m.devices()->Get(d);
+    // The plan reuses memory of dead buffers: the arena can be smaller
+    // than the sum (or larger, from alignment padding).
+    std::printf("  %s: arena %llu bytes; %u buffers, %llu bytes if none "
+                "shared memory\n",
+                deviceName(dev).c_str(), (unsigned long long)dev.arena_size(),
+                n, (unsigned long long)sum);
+  }
+  for (uint32_t b = 0; b < count(m.buffers()); ++b)
+    if (m.buffers()->Get(b)->constant_segment() >= 0) {
+      constBytes += m.buffers()->Get(b)->size();
+      ++constCount;
+    }
+  std::printf("  constants: %u buffers, %llu bytes\n", constCount,
+              (unsigned long long)constBytes);
+}
+
+void printPlacement(const fb::Model &m) {
+  std::printf("placement (%u ops):\n", count(m.placement()));
+  // Per device: ops, and how many for each reason.
+  std::map<uint32_t, std::map<std::string, unsigned>> perDevice;
+  for (uint32_t i = 0; i < count(m.placement()); ++i) {
+    const fb::PlacementEntry &e = *m.placement()->Get(i);
+    ++perDevice[e.device()][str(e.reason())];
+  }
+  for (auto &[device, reasons] : perDevice) {
+    unsigned total = 0;
+    std::string list;
+    for (auto &[reason, n] : reasons) {
+      total += n;
+      list += (list.empty() ? "" : ", ") + reason + " " + std::to_string(n);
+    }
+    std::printf("  %s: %u ops (%s)\n",
+                deviceName(*m.devices()->Get(device)).c_str(), total,
+                list.c_str());
+  }
+  for (uint32_t i = 0; i < count(m.placement()); ++i) {
+    const fb::PlacementEntry &e = *m.placement()->Get(i);
+    std::printf("    %-8s %-10s %s %s\n",
+                deviceName(*m.devices()->Get(e.device())).c_str(),
+                str(e.reason()).c_str(), str(e.kind()).c_str(),
+                str(e.op()).c_str());
+  }
+}
+
+} // namespace
+
+int dlcInspectMain(int argc, char **argv) {
+  const char *prog = argc > 0 ? argv[0] : "dlc-inspect";
+  if (argc != 2 || argv[1][0] == '-') {
+    std::fprintf(stderr, "usage: %s --inspect MODEL.dlcm\n", prog);
+    return 2;
+  }
+  dlc_model_options_t options;
+  dlc_model_options_initialize(&options);
+  options.load_code = 0;
+  Model model;
+  if (Status s = Model::loadFile(argv[1], model, &options); !s.ok()) {
+    std::fprintf(stderr, "%s: %s\n", prog, s.message().c_str());
+    return 1;
+  }
+  const Artifact &a = *model.get()->artifact;
+  const fb::Model &m = a.model();
+  std::printf("artifact: %s (%zu bytes: FlatBuffer %zu, %u segments)\n",
+              a.name().c_str(), a.fileSize(), a.flatBufferSize(),
+              count(m.segments()));
+  std::printf("format: %u.%u (this runtime reads %d.0 to %d.%d)\n",
+              m.version_major(), m.version_minor(), DLC_RUNTIME_VERSION_MAJOR,
+              DLC_RUNTIME_VERSION_MAJOR, DLC_RUNTIME_VERSION_MINOR);
+  std::printf("producer: %s\n", str(m.producer()).c_str());
+  std::printf("devices:\n");
+  for (uint32_t d = 0; d < count(m.devices()); ++d)
+    std::printf("  %u: %s\n", d, deviceName(*m.devices()->Get(d)).c_str());
+  printSignature(model);
+  printCode(m);
+  printSchedules(m);
+  printMemory(m);
+  printPlacement(m);
+  std::fflush(stdout);
+  return 0;
+}

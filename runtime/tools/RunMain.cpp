@@ -1,0 +1,290 @@
+//===- RunMain.cpp - dlc-run: load an artifact, run it, print outputs -----===//
+
+#include "NpyFormat.h"
+#include "RuntimeTools.h"
+#include "ToolSupport.h"
+#include "dlc/random_inputs.h"
+#include "dlc/runtime.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+using namespace dlc;
+using namespace dlc::tools;
+
+namespace {
+
+struct RunOptions {
+  std::string model;
+  std::vector<std::pair<std::string, std::string>> inputs; // NAME, FILE
+  std::string outputDir;
+  int64_t iterations = 1, warmup = 0, threads = 0;
+  bool timed = false; // --iterations given: print the latency line.
+  uint64_t seed = 1;
+};
+
+const char *kUsage =
+    "usage: %s MODEL.dlcm [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
+    "          [--iterations=N] [--warmup=N] [--threads=N] [--seed=S]\n"
+    "       %s --inspect MODEL.dlcm\n"
+    "       %s --version\n"
+    "Inputs not given are random (seed S, default 1: the same numbers as\n"
+    "`dlc interpret --random-inputs`). Outputs are printed, and written as\n"
+    "DIR/NAME.npy with --output-dir. --iterations=N times N runs (set\n"
+    "inputs + run + read outputs) and prints the latency last.\n";
+
+int usage(const char *prog, const std::string &problem) {
+  std::fprintf(stderr, "%s: %s\n", prog, problem.c_str());
+  std::fprintf(stderr, kUsage, prog, prog, prog);
+  return 2;
+}
+
+/// Parses argv into `o`; returns "" or the problem.
+std::string parseArgs(int argc, char **argv, RunOptions &o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    // "--name=value" or "--name value".
+    auto value = [&](const char *name, std::string &out) {
+      std::string flag = std::string("--") + name;
+      if (arg.rfind(flag + "=", 0) == 0) {
+        out = arg.substr(flag.size() + 1);
+        return true;
+      }
+      if (arg == flag && i + 1 < argc) {
+        out = argv[++i];
+        return true;
+      }
+      return false;
+    };
+    auto number = [&](const std::string &text, const char *name, int64_t min,
+                      int64_t &out) -> std::string {
+      if (!parseInt(text, out) || out < min)
+        return std::string("--") + name + " expects an integer >= " +
+               std::to_string(min) + ", got '" + text + "'";
+      return "";
+    };
+    std::string v, err;
+    if (value("input", v)) {
+      size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0)
+        return "--input expects NAME=FILE.npy, got '" + v + "'";
+      o.inputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+    } else if (value("output-dir", v)) {
+      o.outputDir = v;
+    } else if (value("iterations", v)) {
+      err = number(v, "iterations", 1, o.iterations);
+      o.timed = true;
+    } else if (value("warmup", v)) {
+      err = number(v, "warmup", 0, o.warmup);
+    } else if (value("threads", v)) {
+      err = number(v, "threads", 0, o.threads);
+    } else if (value("seed", v)) {
+      int64_t seed;
+      err = number(v, "seed", 0, seed);
+      o.seed = uint64_t(seed);
+    } else if (arg.rfind("-", 0) == 0) {
+      return "unknown or incomplete option '" + arg + "'";
+    } else if (o.model.empty()) {
+      o.model = arg;
+    } else {
+      return "more than one model given ('" + o.model + "', '" + arg + "')";
+    }
+    if (!err.empty())
+      return err;
+  }
+  if (o.model.empty())
+    return "no model given";
+  if (o.threads > INT32_MAX)
+    return "--threads is too large";
+  return "";
+}
+
+/// Every descr the tools know, so that a wrong dtype is reported as such.
+const std::vector<npy::Descr> kAllDescrs = {
+    {"<f4", 4}, {"<f2", 2}, {"<u2", 2}, {"<i4", 4}, {"<i8", 8},
+    {"|b1", 1}, {"|u1", 1}, {"<f8", 8}, {"<i2", 2}, {"|i1", 1},
+    {"<u4", 4}, {"<u8", 8},
+};
+
+/// Reads input `info` from `path` into `out`; "" or the problem.
+std::string readInput(const dlc_tensor_info_t &info, const std::string &path,
+                      std::string &out) {
+  std::string bytes, error;
+  npy::Array array;
+  if (!npy::readFile(path, bytes, error) ||
+      !npy::parse(bytes, path, kAllDescrs, array, error))
+    return error;
+  std::vector<int64_t> shape(info.shape, info.shape + info.rank);
+  bool dtypeOk = array.descr == npyDescr(info.dtype) ||
+                 (info.dtype == DLC_DTYPE_I1 && array.descr == "|u1");
+  if (!dtypeOk || array.shape != shape)
+    return "input '" + std::string(info.name) + "' is " + typeString(info) +
+           " (" + npyDescr(info.dtype) + "), but '" + path + "' holds " +
+           array.descr + " " + npy::shapeString(array.shape);
+  out.assign(array.data);
+  if (info.dtype == DLC_DTYPE_I1)
+    for (char &c : out)
+      c = c ? 1 : 0;
+  return "";
+}
+
+/// Makes `dir` (one level) unless it exists.
+std::string makeDir(const std::string &dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) == 0)
+    return S_ISDIR(st.st_mode) ? "" : "'" + dir + "' is not a directory";
+  if (::mkdir(dir.c_str(), 0777) != 0)
+    return "cannot create directory '" + dir + "': " + std::strerror(errno);
+  return "";
+}
+
+int fail(const char *prog, const std::string &message) {
+  std::fprintf(stderr, "%s: %s\n", prog, message.c_str());
+  return 1;
+}
+
+} // namespace
+
+int dlcRunMain(int argc, char **argv) {
+  const char *prog = argc > 0 ? argv[0] : "dlc-run";
+  RunOptions o;
+  if (std::string problem = parseArgs(argc, argv, o); !problem.empty())
+    return usage(prog, problem);
+
+  Model model;
+  if (Status s = Model::loadFile(o.model, model); !s.ok())
+    return fail(prog, s.message());
+  dlc_session_options_t sessionOptions;
+  dlc_session_options_initialize(&sessionOptions);
+  sessionOptions.thread_count = static_cast<int32_t>(o.threads);
+  Session session;
+  if (Status s = Session::create(model, session, &sessionOptions); !s.ok())
+    return fail(prog, s.message());
+
+  // Inputs: from files, else random in signature order from one state.
+  // A file input still advances the state by its element count, so each
+  // random input is the same whichever others are given.
+  std::map<std::string, std::string> files;
+  for (auto &[name, path] : o.inputs) {
+    size_t index;
+    if (Status s(dlc_model_find_input(model.get(), name.c_str(), &index));
+        !s.ok()) {
+      std::string names;
+      for (size_t i = 0; i < model.inputCount(); ++i)
+        names += std::string(i ? ", " : "") + model.input(i).name;
+      return fail(prog, s.message() + " (inputs: " + names + ")");
+    }
+    if (!files.emplace(name, path).second)
+      return fail(prog, "input '" + name + "' given twice");
+  }
+  std::vector<std::string> inputs(model.inputCount());
+  uint64_t state = o.seed;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    dlc_tensor_info_t info = model.input(i);
+    size_t count = info.byte_size / dlc_dtype_size(info.dtype);
+    auto file = files.find(info.name);
+    if (file != files.end()) {
+      if (std::string e = readInput(info, file->second, inputs[i]); !e.empty())
+        return fail(prog, e);
+      state += uint64_t(count) * 0x9E3779B97F4A7C15ull;
+      continue;
+    }
+    inputs[i].resize(info.byte_size);
+    if (Status s(dlc_random_fill(info.dtype, info.index_bound, count, &state,
+                                 inputs[i].data()));
+        !s.ok())
+      return fail(prog, "input '" + std::string(info.name) + "': " + s.message());
+  }
+
+  // Each iteration: set inputs, run, copy the outputs out.
+  std::vector<std::string> outputs(model.outputCount());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    outputs[i].resize(model.output(i).byte_size);
+  auto iteration = [&]() -> Status {
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (Status s = session.setInput(i, inputs[i].data(), inputs[i].size());
+          !s.ok())
+        return s;
+    if (Status s = session.run(); !s.ok())
+      return s;
+    for (size_t i = 0; i < outputs.size(); ++i)
+      if (Status s(dlc_session_copy_output(session.get(), i, outputs[i].data(),
+                                           outputs[i].size()));
+          !s.ok())
+        return s;
+    return Status();
+  };
+  for (int64_t w = 0; w < o.warmup; ++w)
+    if (Status s = iteration(); !s.ok())
+      return fail(prog, s.message());
+  std::vector<double> millis;
+  for (int64_t it = 0; it < o.iterations; ++it) {
+    auto start = std::chrono::steady_clock::now();
+    if (Status s = iteration(); !s.ok())
+      return fail(prog, s.message());
+    millis.push_back(std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - start)
+                         .count());
+  }
+
+  if (!o.outputDir.empty())
+    if (std::string e = makeDir(o.outputDir); !e.empty())
+      return fail(prog, e);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    dlc_tensor_info_t info = model.output(i);
+    size_t count = info.byte_size / dlc_dtype_size(info.dtype);
+    std::string line = "output " + std::to_string(i) + " '" + info.name +
+                       "': " + typeString(info) + " = [";
+    for (size_t k = 0; k < std::min<size_t>(count, 8); ++k)
+      line += (k ? ", " : "") + formatElement(info.dtype, outputs[i].data(), k);
+    line += count > 8 ? ", ...]" : "]";
+    std::printf("%s\n", line.c_str());
+    if (o.outputDir.empty())
+      continue;
+    std::string path = o.outputDir + "/" + fileNameFor(info.name, i) + ".npy";
+    std::string error;
+    if (!npy::writeFile(path,
+                        npy::encode(npyDescr(info.dtype),
+                                    model.shape(info), outputs[i]),
+                        error))
+      return fail(prog, error);
+  }
+  if (o.timed) {
+    std::vector<double> sorted = millis;
+    std::sort(sorted.begin(), sorted.end());
+    size_t n = sorted.size();
+    double median =
+        n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    std::printf("latency: median %.3f ms (min %.3f ms, max %.3f ms, %zu "
+                "iterations)\n",
+                median, sorted.front(), sorted.back(), n);
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+int dlcRunToolMain(int argc, char **argv) {
+  const char *prog = argc > 0 ? argv[0] : "dlc-run";
+  if (argc == 2 && std::strcmp(argv[1], "--version") == 0) {
+    std::printf("dlc-run %s\n", dlc_runtime_version());
+    return 0;
+  }
+  if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 ||
+                    std::strcmp(argv[1], "-h") == 0)) {
+    std::printf(kUsage, prog, prog, prog);
+    return 0;
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "--inspect") == 0) {
+    std::vector<char *> args(argv, argv + argc);
+    args.erase(args.begin() + 1);
+    return dlcInspectMain(static_cast<int>(args.size()), args.data());
+  }
+  return dlcRunMain(argc, argv);
+}

@@ -1,0 +1,90 @@
+//===- ToolSupport.cpp - helpers shared by the runtime's tools ------------===//
+
+#include "ToolSupport.h"
+#include "Half.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace dlc::tools {
+
+const char *npyDescr(dlc_dtype_t dtype) {
+  switch (dtype) {
+  case DLC_DTYPE_F32: return "<f4";
+  case DLC_DTYPE_F16: return "<f2";
+  case DLC_DTYPE_BF16: return "<u2";
+  case DLC_DTYPE_I32: return "<i4";
+  case DLC_DTYPE_I64: return "<i8";
+  case DLC_DTYPE_I1: return "|b1";
+  }
+  return "?";
+}
+
+std::string typeString(const dlc_tensor_info_t &info) {
+  std::string s = std::string(dlc_dtype_name(info.dtype)) + " [";
+  for (size_t i = 0; i < info.rank; ++i)
+    s += (i ? "," : "") + std::to_string(info.shape[i]);
+  return s + "]";
+}
+
+std::string formatElement(dlc_dtype_t dtype, const void *data, size_t i) {
+  const auto *p = static_cast<const unsigned char *>(data);
+  char buf[64];
+  auto fmt = [&](double v) {
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  switch (dtype) {
+  case DLC_DTYPE_F32: {
+    float f;
+    std::memcpy(&f, p + 4 * i, 4);
+    return fmt(f);
+  }
+  case DLC_DTYPE_F16:
+  case DLC_DTYPE_BF16: {
+    uint16_t b;
+    std::memcpy(&b, p + 2 * i, 2);
+    return fmt(dtype == DLC_DTYPE_F16 ? rt::f16BitsToDouble(b)
+                                      : rt::bf16BitsToDouble(b));
+  }
+  case DLC_DTYPE_I32: {
+    int32_t v;
+    std::memcpy(&v, p + 4 * i, 4);
+    return std::to_string(v);
+  }
+  case DLC_DTYPE_I64: {
+    int64_t v;
+    std::memcpy(&v, p + 8 * i, 8);
+    return std::to_string(v);
+  }
+  case DLC_DTYPE_I1:
+    return p[i] ? "1" : "0";
+  }
+  return "?";
+}
+
+bool parseInt(const std::string &text, int64_t &out) {
+  if (text.empty())
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno || *end)
+    return false;
+  out = v;
+  return true;
+}
+
+std::string fileNameFor(const std::string &name, size_t index) {
+  std::string s = name.empty() ? "output_" + std::to_string(index) : name;
+  for (char &c : s)
+    if (c == '/' || c == ':' || c == '\\')
+      c = '_';
+  if (s == "." || s == "..")
+    s = "_" + s;
+  return s;
+}
+
+} // namespace dlc::tools
