@@ -70,8 +70,9 @@ struct BinaryLowering : OpConversionPattern<DlcOp> {
     Value result = buildElementwise(
         rewriter, op.getLoc(), {adaptor.getLhs(), adaptor.getRhs()}, type,
         [&](OpBuilder &b, Location loc, ValueRange args) {
-          Value v = BinaryKernel<DlcOp>::build(b, loc, toCompute(b, loc, args[0]),
-                                               toCompute(b, loc, args[1]));
+          Value l = toCompute(b, loc, args[0]);
+          Value r = toCompute(b, loc, args[1]);
+          Value v = BinaryKernel<DlcOp>::build(b, loc, l, r);
           return fromCompute(b, loc, v, elem);
         });
     rewriter.replaceOp(op, result);
@@ -136,9 +137,11 @@ Value unaryKernel(Operation *op, OpBuilder &b, Location loc, Value x) {
       .Case([&](ClipOp clip) -> Value {
         double lo = clip.getMin().convertToDouble();
         double hi = clip.getMax().convertToDouble();
-        if (isFloat) // NaN propagates through maximumf/minimumf.
-          return b.create<arith::MinimumFOp>(
-              loc, b.create<arith::MaximumFOp>(loc, x, cst(lo)), cst(hi));
+        if (isFloat) { // NaN propagates through maximumf/minimumf.
+          Value loV = cst(lo), hiV = cst(hi);
+          Value v = b.create<arith::MaximumFOp>(loc, x, loV);
+          return b.create<arith::MinimumFOp>(loc, v, hiV);
+        }
         // Integers: v < min ? trunc(min) : v > max ? trunc(max) : v, with the
         // bounds saturated to the type's range.
         unsigned width = t.getIntOrFloatBitWidth();

@@ -1,0 +1,33 @@
+// transpose, reshape, concat, slice, split and gather, run by the reference
+// interpreter and as lowered code (Inputs/check_numerics.py).
+// RUN: %python %S/Inputs/check_numerics.py %s | FileCheck %s
+
+// CHECK: OK movement:
+func.func @movement(%x: tensor<2x3x4xf32>, %y: tensor<2x1x4xf32>, %b: tensor<3x2xi1>) -> (tensor<4x2x3xf32>, tensor<3x8xf32>, tensor<4x6xf32>, tensor<f32>, tensor<2x4x4xf32>, tensor<1x2x2xf32>, tensor<2x1x4xf32>, tensor<2x2x4xf32>, tensor<2x3xi1>, tensor<6x1xi1>) {
+  %0 = dlc.transpose %x {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+  %1 = dlc.reshape %x : tensor<2x3x4xf32> -> tensor<3x8xf32>
+  %2 = dlc.reshape %0 : tensor<4x2x3xf32> -> tensor<4x6xf32>
+  %s = dlc.slice %x {starts = array<i64: 1, 2, 3>, ends = array<i64: 2, 3, 4>, steps = array<i64: 1, 1, 1>} : tensor<2x3x4xf32> -> tensor<1x1x1xf32>
+  %3 = dlc.reshape %s : tensor<1x1x1xf32> -> tensor<f32>
+  %4 = dlc.concat %x, %y {axis = -2 : i64} : (tensor<2x3x4xf32>, tensor<2x1x4xf32>) -> tensor<2x4x4xf32>
+  %5 = dlc.slice %x {starts = array<i64: 1, 0, 1>, ends = array<i64: 2, 3, 4>, steps = array<i64: 1, 2, 2>} : tensor<2x3x4xf32> -> tensor<1x2x2xf32>
+  %6:2 = dlc.split %x {axis = 1 : i64, sizes = array<i64: 1, 2>} : tensor<2x3x4xf32> -> tensor<2x1x4xf32>, tensor<2x2x4xf32>
+  %7 = dlc.transpose %b {perm = array<i64: 1, 0>} : tensor<3x2xi1> -> tensor<2x3xi1>
+  %8 = dlc.reshape %b : tensor<3x2xi1> -> tensor<6x1xi1>
+  return %0, %1, %2, %3, %4, %5, %6#0, %6#1, %7, %8 : tensor<4x2x3xf32>, tensor<3x8xf32>, tensor<4x6xf32>, tensor<f32>, tensor<2x4x4xf32>, tensor<1x2x2xf32>, tensor<2x1x4xf32>, tensor<2x2x4xf32>, tensor<2x3xi1>, tensor<6x1xi1>
+}
+
+// -----
+
+// Negative indices count from the end.
+// CHECK: OK gather:
+// RANGE: %ids -5 4
+// RANGE: %cols -3 2
+// RANGE: %one -5 4
+func.func @gather(%t: tensor<5x3xf32>, %ids: tensor<2x3xi64>, %cols: tensor<4xi32>, %h: tensor<2x3x2xf16>, %one: tensor<i64>) -> (tensor<2x3x3xf32>, tensor<5x4xf32>, tensor<2x4x2xf16>, tensor<3xf32>) {
+  %0 = dlc.gather %t, %ids {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2x3xi64>) -> tensor<2x3x3xf32>
+  %1 = dlc.gather %t, %cols {axis = 1 : i64} : (tensor<5x3xf32>, tensor<4xi32>) -> tensor<5x4xf32>
+  %2 = dlc.gather %h, %cols {axis = -2 : i64} : (tensor<2x3x2xf16>, tensor<4xi32>) -> tensor<2x4x2xf16>
+  %3 = dlc.gather %t, %one : (tensor<5x3xf32>, tensor<i64>) -> tensor<3xf32>
+  return %0, %1, %2, %3 : tensor<2x3x3xf32>, tensor<5x4xf32>, tensor<2x4x2xf16>, tensor<3xf32>
+}

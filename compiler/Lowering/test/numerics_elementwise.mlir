@@ -1,0 +1,122 @@
+// Every elementwise op, constant, copy and cast, run by the reference
+// interpreter and as lowered code (Inputs/check_numerics.py), on ragged shapes.
+// RUN: %python %S/Inputs/check_numerics.py %s | FileCheck %s
+
+// CHECK: OK binary_f32:
+func.func @binary_f32(%a: tensor<3x5xf32>, %b: tensor<5xf32>, %c: tensor<3x1xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>) {
+  %0 = dlc.add %a, %b : (tensor<3x5xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  %1 = dlc.sub %a, %c : (tensor<3x5xf32>, tensor<3x1xf32>) -> tensor<3x5xf32>
+  %2 = dlc.mul %a, %b : (tensor<3x5xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  %3 = dlc.div %a, %c : (tensor<3x5xf32>, tensor<3x1xf32>) -> tensor<3x5xf32>
+  %4 = dlc.max %a, %b : (tensor<3x5xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  %5 = dlc.min %c, %b : (tensor<3x1xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  %k = dlc.constant dense<0.75> : tensor<f32>
+  %6 = dlc.mul %a, %k : (tensor<3x5xf32>, tensor<f32>) -> tensor<3x5xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>
+}
+
+// -----
+
+// CHECK: OK pow_log_sqrt:
+// RANGE: %p 0.05 4.0
+func.func @pow_log_sqrt(%p: tensor<2x7xf32>, %e: tensor<7xf32>) -> (tensor<2x7xf32>, tensor<2x7xf32>, tensor<2x7xf32>, tensor<2x7xf32>) {
+  %0 = dlc.pow %p, %e : (tensor<2x7xf32>, tensor<7xf32>) -> tensor<2x7xf32>
+  %1 = dlc.log %p : tensor<2x7xf32>
+  %2 = dlc.sqrt %p : tensor<2x7xf32>
+  %3 = dlc.rsqrt %p : tensor<2x7xf32>
+  return %0, %1, %2, %3 : tensor<2x7xf32>, tensor<2x7xf32>, tensor<2x7xf32>, tensor<2x7xf32>
+}
+
+// -----
+
+// CHECK: OK unary_f32:
+func.func @unary_f32(%x: tensor<3x11xf32>) -> (tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>) {
+  %0 = dlc.neg %x : tensor<3x11xf32>
+  %1 = dlc.abs %x : tensor<3x11xf32>
+  %2 = dlc.exp %x : tensor<3x11xf32>
+  %3 = dlc.tanh %x : tensor<3x11xf32>
+  %4 = dlc.sigmoid %x : tensor<3x11xf32>
+  %5 = dlc.erf %x : tensor<3x11xf32>
+  %6 = dlc.relu %x : tensor<3x11xf32>
+  %7 = dlc.gelu %x : tensor<3x11xf32>
+  %8 = dlc.gelu %x {tanh_approximation = true} : tensor<3x11xf32>
+  %9 = dlc.clip %x {min = -1.0, max = 0.5} : tensor<3x11xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>
+}
+
+// -----
+
+// f16 computes in f32 and rounds once: (x / 3) * 3 rounds twice, per op.
+// CHECK: OK half:
+func.func @half(%x: tensor<2x9xf16>, %y: tensor<9xf16>) -> (tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>) {
+  %three = dlc.constant dense<3.0> : tensor<f16>
+  %0 = dlc.div %x, %three : (tensor<2x9xf16>, tensor<f16>) -> tensor<2x9xf16>
+  %1 = dlc.mul %0, %three : (tensor<2x9xf16>, tensor<f16>) -> tensor<2x9xf16>
+  %2 = dlc.add %x, %y : (tensor<2x9xf16>, tensor<9xf16>) -> tensor<2x9xf16>
+  %3 = dlc.gelu %x : tensor<2x9xf16>
+  %4 = dlc.sigmoid %x : tensor<2x9xf16>
+  %5 = dlc.clip %x {min = -0.3, max = 1.1} : tensor<2x9xf16>
+  %6 = dlc.exp %x : tensor<2x9xf16>
+  return %1, %2, %3, %4, %5, %6 : tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>
+}
+
+// -----
+
+// CHECK: OK bfloat:
+func.func @bfloat(%x: tensor<13xf32>) -> (tensor<13xbf16>, tensor<13xbf16>, tensor<13xf32>) {
+  %b = dlc.cast %x : tensor<13xf32> -> tensor<13xbf16>
+  %0 = dlc.tanh %b : tensor<13xbf16>
+  %1 = dlc.mul %b, %0 : tensor<13xbf16>
+  %2 = dlc.cast %1 : tensor<13xbf16> -> tensor<13xf32>
+  return %0, %1, %2 : tensor<13xbf16>, tensor<13xbf16>, tensor<13xf32>
+}
+
+// -----
+
+// CHECK: OK integers:
+// RANGE: %d 1 9
+func.func @integers(%a: tensor<3x4xi32>, %d: tensor<4xi32>, %l: tensor<3x4xi64>) -> (tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi64>, tensor<3x4xi64>) {
+  %0 = dlc.add %a, %d : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %1 = dlc.sub %a, %d : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %2 = dlc.mul %a, %d : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %3 = dlc.div %a, %d : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %4 = dlc.max %a, %d : (tensor<3x4xi32>, tensor<4xi32>) -> tensor<3x4xi32>
+  %5 = dlc.neg %a : tensor<3x4xi32>
+  %6 = dlc.abs %a : tensor<3x4xi32>
+  %7 = dlc.clip %a {min = -2.5, max = 3.5} : tensor<3x4xi32>
+  %8 = dlc.relu %l : tensor<3x4xi64>
+  %9 = dlc.min %l, %l : tensor<3x4xi64>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi32>, tensor<3x4xi64>, tensor<3x4xi64>
+}
+
+// -----
+
+// CHECK: OK casts:
+// RANGE: %x -40.0 40.0
+func.func @casts(%x: tensor<2x5xf32>, %i: tensor<2x5xi32>, %h: tensor<2x5xf16>) -> (tensor<2x5xi32>, tensor<2x5xi64>, tensor<2x5xf16>, tensor<2x5xi1>, tensor<2x5xf32>, tensor<2x5xi64>, tensor<2x5xi1>, tensor<2x5xf16>, tensor<2x5xbf16>, tensor<2x5xf32>, tensor<2x5xi32>, tensor<2x5xi32>) {
+  %0 = dlc.cast %x : tensor<2x5xf32> -> tensor<2x5xi32>
+  %1 = dlc.cast %x : tensor<2x5xf32> -> tensor<2x5xi64>
+  %2 = dlc.cast %x : tensor<2x5xf32> -> tensor<2x5xf16>
+  %3 = dlc.cast %i : tensor<2x5xi32> -> tensor<2x5xi1>
+  %4 = dlc.cast %3 : tensor<2x5xi1> -> tensor<2x5xf32>
+  %5 = dlc.cast %i : tensor<2x5xi32> -> tensor<2x5xi64>
+  %6 = dlc.cast %h : tensor<2x5xf16> -> tensor<2x5xi1>
+  %7 = dlc.cast %i : tensor<2x5xi32> -> tensor<2x5xf16>
+  %8 = dlc.cast %h : tensor<2x5xf16> -> tensor<2x5xbf16>
+  %9 = dlc.cast %h : tensor<2x5xf16> -> tensor<2x5xf32>
+  %10 = dlc.cast %3 : tensor<2x5xi1> -> tensor<2x5xi32>
+  %11 = dlc.cast %5 : tensor<2x5xi64> -> tensor<2x5xi32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11 : tensor<2x5xi32>, tensor<2x5xi64>, tensor<2x5xf16>, tensor<2x5xi1>, tensor<2x5xf32>, tensor<2x5xi64>, tensor<2x5xi1>, tensor<2x5xf16>, tensor<2x5xbf16>, tensor<2x5xf32>, tensor<2x5xi32>, tensor<2x5xi32>
+}
+
+// -----
+
+// CHECK: OK constants_copy:
+func.func @constants_copy(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<3xi64>, tensor<2xi1>) {
+  %c = dlc.constant dense<[[1.0, -2.0, 3.5], [0.25, 0.0, -7.0]]> : tensor<2x3xf32>
+  %i = dlc.constant dense<[5, -6, 7]> : tensor<3xi64>
+  %b = dlc.constant dense<[true, false]> : tensor<2xi1>
+  %0 = dlc.add %x, %c : tensor<2x3xf32>
+  %1 = dlc.copy %0 to cuda:1 : tensor<2x3xf32>
+  return %1, %i, %b : tensor<2x3xf32>, tensor<3xi64>, tensor<2xi1>
+}
