@@ -1,0 +1,86 @@
+// matmul, linear and conv2d: named linalg ops (or a generic for batched
+// matmul) into a filled accumulator of the compute type; bias and rounding
+// are separate elementwise generics.
+// RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-lower-to-linalg))' | FileCheck %s
+
+// CHECK-LABEL: func.func @matmul_2d
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8x2xf32>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x2xf32>
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<4x2xf32>)
+// CHECK: %[[M:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<4x8xf32>, tensor<8x2xf32>) outs(%[[F]] : tensor<4x2xf32>)
+// CHECK: return %[[M]]
+func.func @matmul_2d(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
+  %0 = dlc.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// Batch dims broadcast: lhs batch dim of size 1 reads index 0, the missing
+// leading rhs dim is dropped. f16 accumulates in f32, then rounds once.
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
+// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @matmul_batched_f16
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x3x3x4xf32>)
+// CHECK: %[[ACC:.*]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME: outs(%[[F]] : tensor<2x3x3x4xf32>)
+// CHECK: arith.extf
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: %[[R:.*]] = linalg.generic
+// CHECK-SAME: ins(%[[ACC]] : tensor<2x3x3x4xf32>)
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: return %[[R]]
+func.func @matmul_batched_f16(%a: tensor<2x1x3x5xf16>, %b: tensor<3x5x4xf16>) -> tensor<2x3x3x4xf16> {
+  %0 = dlc.matmul %a, %b : (tensor<2x1x3x5xf16>, tensor<3x5x4xf16>) -> tensor<2x3x3x4xf16>
+  return %0 : tensor<2x3x3x4xf16>
+}
+
+// -----
+
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @linear_f16
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x8xf16>, %[[W:.*]]: tensor<5x8xf16>, %[[B:.*]]: tensor<5xf16>)
+// CHECK: %[[X2:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x3x8xf16> into tensor<6x8xf16>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<6x5xf32>)
+// CHECK: %[[ACC:.*]] = linalg.matmul_transpose_b ins(%[[X2]], %[[W]] : tensor<6x8xf16>, tensor<5x8xf16>) outs(%[[F]] : tensor<6x5xf32>)
+// CHECK: %[[Y:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[COL]], #[[ID]]]
+// CHECK-SAME: ins(%[[ACC]], %[[B]] : tensor<6x5xf32>, tensor<5xf16>)
+// CHECK: %[[BF:.*]] = arith.extf
+// CHECK: %[[S:.*]] = arith.addf %{{.*}}, %[[BF]] : f32
+// CHECK: arith.truncf %[[S]] : f32 to f16
+// CHECK: %[[R:.*]] = tensor.expand_shape %[[Y]] {{\[}}[0, 1], [2]] output_shape [2, 3, 5]
+// CHECK: return %[[R]]
+func.func @linear_f16(%x: tensor<2x3x8xf16>, %w: tensor<5x8xf16>, %b: tensor<5xf16>) -> tensor<2x3x5xf16> {
+  %0 = dlc.linear %x, %w, %b : (tensor<2x3x8xf16>, tensor<5x8xf16>, tensor<5xf16>) -> tensor<2x3x5xf16>
+  return %0 : tensor<2x3x5xf16>
+}
+
+// -----
+
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x6x5xf32>, %[[W:.*]]: tensor<6x4x3x3xf32>, %[[B:.*]]: tensor<6xf32>, %[[G:.*]]: tensor<6x2x3x3xf32>)
+// CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: } : tensor<1x4x6x5xf32> to tensor<1x4x8x7xf32>
+// CHECK: %[[F:.*]] = linalg.fill
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%[[P]], %[[W]] : {{.*}}) outs(%[[F]] : tensor<1x6x3x5xf32>)
+// CHECK: %[[Y:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[CH]], #{{.*}}]
+// CHECK-SAME: ins(%[[C]], %[[B]] : tensor<1x6x3x5xf32>, tensor<6xf32>)
+// CHECK: arith.addf
+// Groups: grouped views and linalg.conv_2d_ngchw_gfchw.
+// CHECK: %[[P2:.*]] = tensor.pad %[[X]]
+// CHECK: %[[XG:.*]] = tensor.expand_shape %[[P2]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 8, 7]
+// CHECK: %[[WG:.*]] = tensor.expand_shape %[[G]] {{\[}}[0, 1], [2], [3], [4]] output_shape [2, 3, 2, 3, 3]
+// CHECK: %[[CG:.*]] = linalg.conv_2d_ngchw_gfchw {{.*}} ins(%[[XG]], %[[WG]] : tensor<1x2x2x8x7xf32>, tensor<2x3x2x3x3xf32>) outs(%{{.*}} : tensor<1x2x3x6x5xf32>)
+// CHECK: %[[YG:.*]] = tensor.collapse_shape %[[CG]] {{\[}}[0], [1, 2], [3], [4]] : tensor<1x2x3x6x5xf32> into tensor<1x6x6x5xf32>
+// CHECK: return %[[Y]], %[[YG]]
+func.func @conv(%x: tensor<1x4x6x5xf32>, %w: tensor<6x4x3x3xf32>, %b: tensor<6xf32>, %g: tensor<6x2x3x3xf32>) -> (tensor<1x6x3x5xf32>, tensor<1x6x6x5xf32>) {
+  %0 = dlc.conv2d %x, %w, %b {strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x5xf32>, tensor<6x4x3x3xf32>, tensor<6xf32>) -> tensor<1x6x3x5xf32>
+  %1 = dlc.conv2d %x, %g {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x5xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x5xf32>
+  return %0, %1 : tensor<1x6x3x5xf32>, tensor<1x6x6x5xf32>
+}
