@@ -13,8 +13,11 @@
 #include "compiler/Registration.h"
 #include "Interpreter/Interpreter.h"
 #include "Interpreter/Npy.h"
+#include "compiler/Pipeline/CompileModel.h"
 
 #include "dialects/dlc/DlcOps.h"
+#include "dlc/random_inputs.h"
+#include "RuntimeTools.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -42,6 +45,9 @@ constexpr const char *kUsage =
     "usage: dlc <command> [options]\n"
     "\n"
     "commands:\n"
+    "  compile MODEL.mlir     compile a model into an artifact (.dlcm)\n"
+    "  run MODEL.dlcm         run an artifact (the same as dlc-run)\n"
+    "  inspect MODEL.dlcm     show an artifact: devices, signature, kernels, steps, memory\n"
     "  verify MODEL.mlir      parse and verify a model, print a summary\n"
     "  interpret MODEL.mlir   run a model with the reference interpreter\n"
     "\n"
@@ -119,18 +125,18 @@ int verifyCommand(int argc, char **argv) {
   return 0;
 }
 
-/// Deterministic inputs in [-1, 1) (floats) or [0, 4) (integers): splitmix64.
+/// The inputs `dlc run` would draw for the same signature (dlc/random_inputs.h):
+/// floats in [-1, 1), integers in [0, bound) (bound 4 unless they index a gather).
 ::dlc::ref::Tensor randomTensor(::dlc::ref::DType dtype, llvm::ArrayRef<int64_t> shape,
-                              uint64_t &state) {
+                                int64_t indexBound, uint64_t &state) {
   ::dlc::ref::Tensor tensor = ::dlc::ref::Tensor::zeros(dtype, shape.vec());
+  double bound = indexBound > 0 ? indexBound : 4;
   for (double &v : tensor.data) {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    double unit = (z >> 11) * 0x1.0p-53;
-    v = ::dlc::ref::roundTo(dtype, ::dlc::ref::isFloat(dtype) ? 2 * unit - 1
-                                                          : std::floor(4 * unit));
+    double unit = dlc_random_unit(&state);
+    if (::dlc::ref::isFloat(dtype))
+      v = ::dlc::ref::roundTo(dtype, 2 * unit - 1);
+    else
+      v = ::dlc::ref::roundTo(dtype, std::floor(unit * bound));
   }
   return tensor;
 }
@@ -223,6 +229,10 @@ int interpretCommand(int argc, char **argv) {
       }
       inputs.push_back(std::move(*tensor));
       given.erase(it);
+      // As dlc run does: a given input still consumes its share of the random
+      // stream, so the other inputs get the same values either way.
+      for (int64_t e = 0; e < type.getNumElements(); ++e)
+        dlc_random_next(&state);
       continue;
     }
     FailureOr<::dlc::ref::DType> dtype = ::dlc::refDTypeOf(type.getElementType());
@@ -240,7 +250,8 @@ int interpretCommand(int argc, char **argv) {
                    << kMaxInterpretedElements << ")\n";
       return 1;
     }
-    inputs.push_back(randomTensor(*dtype, type.getShape(), state));
+    inputs.push_back(randomTensor(*dtype, type.getShape(),
+                                  ::dlc::gatherIndexBound(func.getArgument(i)), state));
   }
   if (!given.empty()) {
     llvm::errs() << "error: @" << entry << " has no input named '"
@@ -276,6 +287,92 @@ int interpretCommand(int argc, char **argv) {
   return 0;
 }
 
+int compileCommand(int argc, char **argv) {
+  cl::OptionCategory category("dlc compile options");
+  cl::opt<std::string> model(cl::Positional, cl::Required,
+                             cl::desc("<model.mlir>"), cl::cat(category));
+  cl::opt<std::string> output("o", cl::desc("The artifact to write"),
+                              cl::value_desc("model.dlcm"), cl::cat(category));
+  cl::opt<std::string> cpu(
+      "cpu",
+      cl::desc("Target CPU: native (this machine's, the default) or an LLVM "
+               "CPU name such as x86-64-v3 or znver4"),
+      cl::init("native"), cl::cat(category));
+  cl::opt<std::string> emit(
+      "emit",
+      cl::desc("Print an intermediate stage instead of writing an artifact: "
+               "mlir (the outlined kernels) or llvm (the optimised LLVM IR)"),
+      cl::value_desc("mlir|llvm"), cl::cat(category));
+  cl::opt<std::string> entry("entry", cl::desc("The function to compile"),
+                             cl::init("main"), cl::cat(category));
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "dlc compile: a model to an artifact (.dlcm)\n");
+  // Copies: LLD, linked in-process, resets every registered option when it
+  // runs, ours included.
+  const std::string modelPath = model, outputPath = output, emitStage = emit,
+                    entryName = entry, cpuName = cpu;
+  if (!emitStage.empty() && emitStage != "mlir" && emitStage != "llvm") {
+    llvm::errs() << "error: --emit expects mlir or llvm, got '" << emitStage << "'\n";
+    return 1;
+  }
+  if (emitStage.empty() && outputPath.empty()) {
+    llvm::errs() << "error: no output: pass -o model.dlcm (or --emit=mlir|llvm)\n";
+    return 1;
+  }
+
+  MLIRContext context;
+  setUpContext(context);
+  OwningOpRef<ModuleOp> module = loadModule(context, modelPath);
+  if (!module)
+    return 1;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  ::dlc::CompileOptions options;
+  options.entry = entryName;
+  options.cpu.cpu = cpuName;
+  std::string llvmIR;
+  llvm::raw_string_ostream llvmStream(llvmIR);
+  if (emitStage == "mlir")
+    options.emitKernels = &llvm::outs();
+  if (emitStage == "llvm")
+    options.emitLLVM = &llvmStream;
+  FailureOr<std::string> artifact = ::dlc::compileModel(*module, options);
+  if (failed(artifact))
+    return 1;
+  if (!emitStage.empty()) {
+    llvm::outs() << llvmIR;
+    return 0;
+  }
+  // Written to a temporary file beside the output and renamed over it: a
+  // failed write never leaves a truncated artifact in place of a good one.
+  auto temp = llvm::sys::fs::TempFile::create(outputPath + ".tmp-%%%%%%");
+  if (!temp) {
+    llvm::errs() << "error: cannot write '" << outputPath
+                 << "': " << llvm::toString(temp.takeError()) << "\n";
+    return 1;
+  }
+  {
+    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
+    os << *artifact;
+    os.flush();
+    if (os.has_error()) {
+      llvm::errs() << "error: cannot write '" << outputPath
+                   << "': " << os.error().message() << "\n";
+      os.clear_error();
+      llvm::consumeError(temp->discard());
+      return 1;
+    }
+  }
+  if (llvm::Error error = temp->keep(outputPath)) {
+    llvm::errs() << "error: cannot write '" << outputPath
+                 << "': " << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 } // namespace
 
 int ::dlc::dlcMain(int argc, char **argv) {
@@ -290,6 +387,13 @@ int ::dlc::dlcMain(int argc, char **argv) {
   std::vector<char *> args(argv + 1, argv + argc);
   args[0] = program.data();
   int subArgc = static_cast<int>(args.size());
+  // run and inspect are the runtime's own tools: dlc-run behaves the same.
+  if (command == "run")
+    return dlcRunMain(subArgc, args.data());
+  if (command == "inspect")
+    return dlcInspectMain(subArgc, args.data());
+  if (command == "compile")
+    return compileCommand(subArgc, args.data());
   if (command == "verify")
     return verifyCommand(subArgc, args.data());
   if (command == "interpret")

@@ -3,6 +3,7 @@
 #include "compiler/Registration.h"
 
 #include "dialects/dlc/DlcOps.h"
+#include "compiler/Lowering/CpuPipeline.h"
 #include "compiler/Lowering/Passes.h"
 #include "passes/Passes.h"
 
@@ -15,6 +16,7 @@
 void dlc::registerAllDlcDialects(mlir::DialectRegistry &registry) {
   registry.insert<dlc::DlcDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
+  registerCpuPipelineDialects(registry);
 }
 
 void dlc::registerAllDlcPasses() {

@@ -14,6 +14,9 @@ config.environment["PATH"] = os.pathsep.join(
     [config.dlc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%models", os.path.join(config.dlc_src_root, "test", "models")))
 config.substitutions.append(("%python", config.python_executable))
+# Compile + run + interpret + compare one function: %check-e2e MODEL ENTRY WORKDIR [flags]
+config.substitutions.append(("%check-e2e", "%s %s" % (
+    config.python_executable, os.path.join(config.dlc_src_root, "test", "e2e", "Inputs", "check_e2e.py"))))
 
 if config.dlc_have_cuda:
     config.available_features.add("cuda-toolkit")

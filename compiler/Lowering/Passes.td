@@ -26,4 +26,14 @@ def LowerDlcToLinalg : Pass<"dlc-lower-to-linalg", "mlir::func::FuncOp"> {
   ];
 }
 
+def ApproximateMath : Pass<"dlc-approximate-math", "mlir::func::FuncOp"> {
+  let summary = "Replaces math ops by polynomial approximations";
+  let description = [{
+    exp, log, tanh, erf, ... become arithmetic that vectorises, instead of
+    scalar libm calls; what has no approximation is left for libm.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"];
+}
+
 #endif // DLC_LOWERING_PASSES_TD

@@ -550,6 +550,20 @@ LogicalResult GatherOp::verify() {
   return verifyResultShape(*this, expected, getResult());
 }
 
+int64_t dlc::gatherIndexBound(Value value) {
+  int64_t bound = 0;
+  for (Operation *user : value.getUsers()) {
+    auto gather = dyn_cast<GatherOp>(user);
+    if (!gather || gather.getIndices() != value)
+      continue;
+    ArrayRef<int64_t> data = shapeOf(gather.getData());
+    int64_t axis = gather.getAxis() < 0 ? gather.getAxis() + data.size()
+                                        : gather.getAxis();
+    bound = bound == 0 ? data[axis] : std::min(bound, data[axis]);
+  }
+  return bound;
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor) {
   if (getInput().getType() == getType())
     return getInput();

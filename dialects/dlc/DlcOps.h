@@ -44,6 +44,10 @@ inline hash_code hash_value(dlc::DeviceKind kind) {
 #include "dialects/dlc/DlcOps.h.inc"
 
 namespace dlc {
+/// For a value used as gather indices: the smallest dimension it indexes (so
+/// that generated test inputs stay in range); 0 when no gather indexes it.
+int64_t gatherIndexBound(Value value);
+
 /// Parses `cpu` or `cuda:N` (no `#dlc.device<>` around it); null on error.
 DeviceAttr parseDeviceBody(AsmParser &parser);
 

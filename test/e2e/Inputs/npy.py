@@ -4,7 +4,7 @@ import ast
 import math
 import struct
 
-_FORMATS = {"<f4": "f", "<f2": "e", "<i4": "i", "<i8": "q", "|b1": "?"}
+_FORMATS = {"<f4": "f", "<f2": "e", "<i4": "i", "<i8": "q", "|b1": "?", "<u2": "H"}
 
 
 def write(path, values, shape, descr="<f4"):

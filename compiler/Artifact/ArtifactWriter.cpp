@@ -1,0 +1,164 @@
+//===- ArtifactWriter.cpp - writes .dlcm artifacts ------------------------===//
+
+#include "compiler/Artifact/ArtifactWriter.h"
+
+#include "dlc/runtime.h"
+#include "dlcm_generated.h"
+
+#include <zlib.h>
+
+namespace fb = dlc::artifact;
+using namespace dlc::artifact_writer;
+
+int64_t dlc::artifact_writer::dtypeSize(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::I64:
+    return 8;
+  case DType::I1:
+    return 1;
+  }
+  return 1;
+}
+
+const char *dlc::artifact_writer::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32: return "f32";
+  case DType::F16: return "f16";
+  case DType::BF16: return "bf16";
+  case DType::I32: return "i32";
+  case DType::I64: return "i64";
+  case DType::I1: return "i1";
+  }
+  return "?";
+}
+
+static constexpr uint64_t kSegmentAlignment = 64;
+
+static uint64_t alignUp(uint64_t value) {
+  return (value + kSegmentAlignment - 1) / kSegmentAlignment * kSegmentAlignment;
+}
+
+static std::vector<uint64_t> segmentOffsets(const Contents &contents,
+                                            uint64_t flatBufferEnd) {
+  std::vector<uint64_t> offsets;
+  uint64_t offset = alignUp(flatBufferEnd);
+  for (const std::string &segment : contents.segments) {
+    offsets.push_back(offset);
+    offset = alignUp(offset + segment.size());
+  }
+  return offsets;
+}
+
+// Builds the FlatBuffer given where the segments will be.
+static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
+                       const Contents &contents,
+                       const std::vector<uint64_t> &offsets) {
+  auto strings = [&](const std::vector<std::string> &values) {
+    std::vector<flatbuffers::Offset<flatbuffers::String>> out;
+    for (const std::string &v : values)
+      out.push_back(fbb.CreateString(v));
+    return fbb.CreateVector(out);
+  };
+
+  std::vector<flatbuffers::Offset<fb::Device>> devices;
+  for (const Device &d : contents.devices)
+    devices.push_back(fb::CreateDevice(
+        fbb, d.isCuda ? fb::DeviceKind::Cuda : fb::DeviceKind::Cpu, d.index,
+        d.arenaSize));
+
+  std::vector<flatbuffers::Offset<fb::Segment>> segments;
+  for (size_t i = 0; i < contents.segments.size(); ++i) {
+    const std::string &bytes = contents.segments[i];
+    uint32_t crc = crc32(0L, reinterpret_cast<const Bytef *>(bytes.data()),
+                         static_cast<uInt>(bytes.size()));
+    segments.push_back(fb::CreateSegment(fbb, offsets[i],
+                                         bytes.size(), crc));
+  }
+
+  std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
+  for (const Buffer &b : contents.buffers)
+    buffers.push_back(fb::CreateBuffer(
+        fbb, fbb.CreateString(b.name), static_cast<fb::DType>(b.dtype),
+        fbb.CreateVector(b.shape), b.device, b.offset, b.size,
+        b.constantSegment));
+
+  std::vector<flatbuffers::Offset<fb::Library>> libraries;
+  for (const Library &l : contents.libraries)
+    libraries.push_back(fb::CreateLibrary(
+        fbb, fb::LibraryKind::CpuSharedObject, l.segment,
+        fbb.CreateString(l.targetTriple), fbb.CreateString(l.targetCpu),
+        strings(l.cpuFeatures)));
+
+  std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
+  for (const Kernel &k : contents.kernels)
+    kernels.push_back(fb::CreateKernel(fbb, fbb.CreateString(k.name), k.library,
+                                       fbb.CreateString(k.symbol),
+                                       strings(k.ops)));
+
+  std::vector<flatbuffers::Offset<fb::DeviceSchedule>> schedules;
+  for (size_t device = 0; device < contents.schedules.size(); ++device) {
+    std::vector<flatbuffers::Offset<fb::Step>> steps;
+    for (const Step &s : contents.schedules[device])
+      steps.push_back(fb::CreateStep(fbb, static_cast<fb::StepKind>(s.kind),
+                                     s.kernel, fbb.CreateVector(s.buffers),
+                                     s.event));
+    schedules.push_back(fb::CreateDeviceSchedule(
+        fbb, static_cast<uint32_t>(device), fbb.CreateVector(steps)));
+  }
+
+  auto specs = [&](const std::vector<TensorSpec> &values) {
+    std::vector<flatbuffers::Offset<fb::TensorSpec>> out;
+    for (const TensorSpec &t : values)
+      out.push_back(fb::CreateTensorSpec(
+          fbb, fbb.CreateString(t.name), static_cast<fb::DType>(t.dtype),
+          fbb.CreateVector(t.shape), t.buffer, t.indexBound));
+    return fbb.CreateVector(out);
+  };
+  auto inputs = specs(contents.inputs);
+  auto outputs = specs(contents.outputs);
+
+  std::vector<flatbuffers::Offset<fb::PlacementEntry>> placement;
+  for (const PlacementEntry &p : contents.placement)
+    placement.push_back(fb::CreatePlacementEntry(
+        fbb, fbb.CreateString(p.op), fbb.CreateString(p.kind), p.device,
+        fbb.CreateString(p.reason)));
+
+  auto model = fb::CreateModel(
+      fbb, DLC_RUNTIME_VERSION_MAJOR, DLC_RUNTIME_VERSION_MINOR,
+      fbb.CreateString(contents.producer), fbb.CreateVector(devices),
+      fbb.CreateVector(segments), fbb.CreateVector(buffers),
+      fbb.CreateVector(libraries), fbb.CreateVector(kernels),
+      fbb.CreateVector(schedules), inputs, outputs,
+      fbb.CreateVector(placement), contents.eventCount);
+  fb::FinishSizePrefixedModelBuffer(fbb, model);
+}
+
+std::string dlc::artifact_writer::serialize(const Contents &contents) {
+  // The FlatBuffer records the segments' offsets, which depend on its own
+  // size: build, place the segments after it, and rebuild until the offsets
+  // no longer change (with every field written, the second build is final).
+  std::vector<uint64_t> offsets(contents.segments.size(), 0);
+  for (;;) {
+    flatbuffers::FlatBufferBuilder fbb;
+    fbb.ForceDefaults(true);
+    buildModel(fbb, contents, offsets);
+    std::vector<uint64_t> placed = segmentOffsets(contents, fbb.GetSize());
+    if (placed != offsets) {
+      offsets = std::move(placed);
+      continue;
+    }
+    std::string bytes(reinterpret_cast<const char *>(fbb.GetBufferPointer()),
+                      fbb.GetSize());
+    for (size_t i = 0; i < contents.segments.size(); ++i) {
+      bytes.resize(offsets[i], '\0');
+      bytes += contents.segments[i];
+    }
+    return bytes;
+  }
+}

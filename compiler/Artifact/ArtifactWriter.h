@@ -1,0 +1,90 @@
+//===- ArtifactWriter.h - writes .dlcm artifacts --------------------------===//
+//
+// The compiler's side of runtime/schema/dlcm.fbs: a plain description of a
+// compiled model, serialised as the size-prefixed FlatBuffer followed by the
+// 64-byte-aligned segments, each with its CRC-32.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_COMPILER_ARTIFACT_ARTIFACTWRITER_H
+#define DLC_COMPILER_ARTIFACT_ARTIFACTWRITER_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dlc::artifact_writer {
+
+/// Mirrors the schema's enums (dlc.artifact.DType / StepKind).
+enum class DType : int8_t { F32 = 0, F16 = 1, BF16 = 2, I32 = 3, I64 = 4, I1 = 5 };
+enum class StepKind : int8_t { Call = 0, Copy = 1, RecordEvent = 2, WaitEvent = 3 };
+
+int64_t dtypeSize(DType dtype);
+const char *dtypeName(DType dtype);
+
+struct Device {
+  bool isCuda = false;
+  int32_t index = 0;
+  uint64_t arenaSize = 0;
+};
+
+struct Buffer {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  uint32_t device = 0;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+  int32_t constantSegment = -1;
+};
+
+struct Library {
+  uint32_t segment = 0;
+  std::string targetTriple, targetCpu;
+  std::vector<std::string> cpuFeatures;
+};
+
+struct Kernel {
+  std::string name, symbol;
+  uint32_t library = 0;
+  std::vector<std::string> ops;
+};
+
+struct Step {
+  StepKind kind = StepKind::Call;
+  uint32_t kernel = 0;
+  std::vector<uint32_t> buffers;
+  uint32_t event = 0;
+};
+
+struct TensorSpec {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  uint32_t buffer = 0;
+  int64_t indexBound = 0;
+};
+
+struct PlacementEntry {
+  std::string op, kind, reason;
+  uint32_t device = 0;
+};
+
+struct Contents {
+  std::string producer;
+  std::vector<Device> devices;
+  std::vector<std::string> segments; // raw bytes; offsets and CRCs computed
+  std::vector<Buffer> buffers;
+  std::vector<Library> libraries;
+  std::vector<Kernel> kernels;
+  std::vector<std::vector<Step>> schedules; // one list per device, in order
+  std::vector<TensorSpec> inputs, outputs;
+  std::vector<PlacementEntry> placement;
+  uint32_t eventCount = 0;
+};
+
+/// The artifact's bytes.
+std::string serialize(const Contents &contents);
+
+} // namespace dlc::artifact_writer
+
+#endif // DLC_COMPILER_ARTIFACT_ARTIFACTWRITER_H

@@ -1,0 +1,126 @@
+//===- CpuPipeline.cpp - CPU kernels to LLVM dialect ----------------------===//
+//
+// The MLIR half of the CPU path (see CpuPipeline.h for the whole picture);
+// CpuCodegen.cpp does the LLVM half.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Lowering/CpuPipeline.h"
+#include "compiler/Lowering/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void dlc::registerCpuPipelineDialects(DialectRegistry &registry) {
+  registry.insert<bufferization::BufferizationDialect, memref::MemRefDialect,
+                  linalg::LinalgDialect, scf::SCFDialect, LLVM::LLVMDialect,
+                  vector::VectorDialect, cf::ControlFlowDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
+  tensor::registerTilingInterfaceExternalModels(registry);
+}
+
+// Adds `<name>_entry(ptr %buffers)`: loads one pointer per argument and calls
+// the kernel, whose memref arguments the bare-pointer convention made `ptr`s.
+static void addEntryWrapper(ModuleOp module, LLVM::LLVMFuncOp kernel) {
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPointToEnd(module.getBody());
+  Location loc = kernel.getLoc();
+  auto ptrType = LLVM::LLVMPointerType::get(module.getContext());
+  auto voidType = LLVM::LLVMVoidType::get(module.getContext());
+  auto entry = builder.create<LLVM::LLVMFuncOp>(
+      loc, (kernel.getName() + dlc::kEntrySuffix).str(),
+      LLVM::LLVMFunctionType::get(voidType, {ptrType}));
+  Block *body = entry.addEntryBlock(builder);
+  builder.setInsertionPointToStart(body);
+  SmallVector<Value> args;
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    Value slot = builder.create<LLVM::GEPOp>(
+        loc, ptrType, ptrType, body->getArgument(0),
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    args.push_back(builder.create<LLVM::LoadOp>(loc, ptrType, slot));
+  }
+  builder.create<LLVM::CallOp>(loc, kernel, args);
+  builder.create<LLVM::ReturnOp>(loc, ValueRange{});
+  // Only the wrappers are exported; the kernels themselves get inlined.
+  kernel.setLinkage(LLVM::Linkage::Internal);
+}
+
+LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
+  PassManager pm(module.getContext());
+  // Graph ops to linalg, elementwise chains fused into one loop nest.
+  pm.addNestedPass<func::FuncOp>(dlc::createLowerDlcToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  // Results are written straight into the destination buffers.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizationOptions bufferization;
+  bufferization.bufferizeFunctionBoundaries = false;
+  // Copies as linalg.copy, lowered to loops like the rest: memref.copy of a
+  // strided view would call memrefCopy from MLIR's C runner library.
+  bufferization.memCpyFn = [](OpBuilder &b, Location loc, Value from,
+                              Value to) -> LogicalResult {
+    b.create<linalg::CopyOp>(loc, from, to);
+    return success();
+  };
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
+  bufferization::BufferDeallocationPipelineOptions deallocation;
+  bufferization::buildBufferDeallocationPipeline(pm, deallocation);
+  // Loops, then the LLVM dialect.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addNestedPass<func::FuncOp>(dlc::createApproximateMath());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (failed(pm.run(module)))
+    return failure();
+
+  SmallVector<LLVM::LLVMFuncOp> kernels;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    if (!func.isExternal() && func.getLinkage() == LLVM::Linkage::External)
+      kernels.push_back(func);
+  for (LLVM::LLVMFuncOp kernel : kernels)
+    addEntryWrapper(module, kernel);
+  return success();
+}

@@ -1,0 +1,59 @@
+//===- CpuPipeline.h - CPU kernels to a shared object ---------------------===//
+//
+//   kernels (func.func on memrefs, destination-passing style, dlc ops inside)
+//     --dlc-lower-to-linalg, fuse elementwise chains-->    linalg on tensors
+//     --eliminate-empty-tensors, one-shot-bufferize-->      linalg on memrefs
+//     --loops, math approximations, to LLVM-->             LLVM dialect
+//     + one `<kernel>_entry(void **buffers)` wrapper per kernel (the runtime's ABI)
+//     --translate, optimise (O3), codegen for the target CPU--> object code
+//     --LLD, in process-->                                 ELF shared object bytes
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_COMPILER_LOWERING_CPUPIPELINE_H
+#define DLC_COMPILER_LOWERING_CPUPIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace dlc {
+
+struct CpuTargetOptions {
+  /// An LLVM CPU name ("znver4", "x86-64-v3") or "native" (this machine's).
+  std::string cpu = "native";
+};
+
+/// A compiled CPU library: what the artifact's Library table records.
+struct CpuLibrary {
+  std::string sharedObject;  // ELF bytes
+  std::string targetTriple;
+  std::string targetCpu;
+  /// The CPU features the code may use (LLVM spelling), for the runtime's check.
+  std::vector<std::string> cpuFeatures;
+};
+
+/// The suffix of the exported wrapper of each kernel: `extern "C" void
+/// <kernel>_entry(void **buffers)`, one pointer per memref argument in order.
+inline constexpr const char *kEntrySuffix = "_entry";
+
+/// The dialects and external interface models (bufferization of linalg,
+/// tensor, arith, ...) the CPU path needs; part of registerAllDlcDialects.
+void registerCpuPipelineDialects(mlir::DialectRegistry &registry);
+
+/// Lowers every kernel of `module` (public func.func ops whose arguments are
+/// statically shaped memrefs) to the LLVM dialect and adds the entry
+/// wrappers. Diagnostics go to the module's context.
+mlir::LogicalResult lowerCpuKernelsToLLVMDialect(mlir::ModuleOp module);
+
+/// Translates an LLVM-dialect module, optimises it, and links a shared object.
+/// With `llvmIR`, also prints the optimised LLVM IR there.
+mlir::FailureOr<CpuLibrary>
+compileCpuLibrary(mlir::ModuleOp module, const CpuTargetOptions &options,
+                  llvm::raw_ostream *llvmIR = nullptr);
+
+} // namespace dlc
+
+#endif // DLC_COMPILER_LOWERING_CPUPIPELINE_H

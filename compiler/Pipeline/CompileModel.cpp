@@ -1,0 +1,425 @@
+//===- CompileModel.cpp - a dlc model to a .dlcm artifact -----------------===//
+
+#include "compiler/Pipeline/CompileModel.h"
+#include "compiler/Artifact/ArtifactWriter.h"
+#include "compiler/Pipeline/MemoryPlanner.h"
+
+#include "dialects/dlc/DlcOps.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Config/llvm-config.h"
+
+using namespace mlir;
+namespace aw = dlc::artifact_writer;
+
+namespace {
+
+/// Dense constants this small are cloned into the kernels that use them
+/// rather than passed as buffers.
+constexpr int64_t kInlineConstantElements = 64;
+
+FailureOr<aw::DType> artifactDType(Type type, Location loc) {
+  if (type.isF32()) return aw::DType::F32;
+  if (type.isF16()) return aw::DType::F16;
+  if (type.isBF16()) return aw::DType::BF16;
+  if (type.isSignlessInteger(32)) return aw::DType::I32;
+  if (type.isSignlessInteger(64)) return aw::DType::I64;
+  if (type.isSignlessInteger(1)) return aw::DType::I1;
+  return emitError(loc) << "unsupported element type " << type;
+}
+
+/// The op's name: its location name (ONNX node names become these), else
+/// "<op>_<n>" by order of appearance.
+std::string nameOf(Operation *op, unsigned ordinal) {
+  Location loc = op->getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (isa<NameLoc>(inner)) {
+        loc = inner;
+        break;
+      }
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  return op->getName().stripDialect().str() + "_" + std::to_string(ordinal);
+}
+
+/// The bytes of a constant, one element after another as the runtime reads
+/// them (i1 as one byte each; MLIR packs them as bits).
+FailureOr<std::string> constantBytes(ElementsAttr attr, Location loc) {
+  auto type = cast<ShapedType>(attr.getType());
+  int64_t count = type.getNumElements();
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (type.getElementType().isInteger(1)) {
+      std::string bytes;
+      for (bool v : dense.getValues<bool>())
+        bytes.push_back(v ? 1 : 0);
+      return bytes;
+    }
+    ArrayRef<char> raw = dense.getRawData();
+    if (dense.isSplat()) {
+      std::string bytes;
+      bytes.reserve(raw.size() * count);
+      for (int64_t i = 0; i < count; ++i)
+        bytes.append(raw.data(), raw.size());
+      return bytes;
+    }
+    return std::string(raw.data(), raw.size());
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
+      ArrayRef<char> data = blob->getData();
+      return std::string(data.data(), data.size());
+    }
+    return emitError(loc) << "constant resource '"
+                           << resource.getRawHandle().getKey()
+                           << "' has no data";
+  }
+  return emitError(loc) << "unsupported constant attribute";
+}
+
+bool isElementwise(Operation *op) {
+  return isa<dlc::AddOp, dlc::SubOp, dlc::MulOp, dlc::DivOp, dlc::PowOp,
+             dlc::MaxOp, dlc::MinOp, dlc::NegOp, dlc::AbsOp, dlc::ExpOp,
+             dlc::LogOp, dlc::SqrtOp, dlc::RsqrtOp, dlc::TanhOp,
+             dlc::SigmoidOp, dlc::ErfOp, dlc::ReluOp, dlc::GeluOp, dlc::ClipOp,
+             dlc::CastOp>(op);
+}
+
+bool isInlinableConstant(Operation *op) {
+  auto constant = dyn_cast_or_null<dlc::ConstantOp>(op);
+  return constant && isa<DenseElementsAttr>(constant.getValue()) &&
+         cast<ShapedType>(constant.getType()).getNumElements() <=
+             kInlineConstantElements;
+}
+
+/// A group of ops that becomes one kernel.
+struct Group {
+  SmallVector<Operation *> ops;
+  SmallVector<Value> inputs, outputs;
+};
+
+/// Where the bytes of a buffer live: the arena (with a live range) or a
+/// constant segment.
+struct Storage {
+  uint64_t size = 0;
+  int64_t first = INT64_MAX, last = -1;
+  int32_t constantSegment = -1;
+};
+
+class ModelCompiler {
+public:
+  ModelCompiler(func::FuncOp func, const dlc::CompileOptions &options)
+      : func(func), options(options), ctx(func.getContext()) {}
+
+  FailureOr<std::string> run();
+
+private:
+  LogicalResult checkFunction();
+  LogicalResult formGroups();
+  LogicalResult closeGroup();
+  FailureOr<unsigned> bufferFor(Value value);
+  FailureOr<unsigned> newBuffer(Value value, int storage);
+  void outlineGroup(ModuleOp kernels, const Group &group, unsigned index);
+
+  func::FuncOp func;
+  const dlc::CompileOptions &options;
+  MLIRContext *ctx;
+
+  std::vector<Group> groups;
+  Group open;
+  std::vector<Storage> storages;
+  std::vector<aw::Buffer> buffers;
+  std::vector<int> bufferStorage;
+  llvm::DenseMap<Value, unsigned> valueBuffer;
+  std::vector<std::string> segments;
+  llvm::DenseMap<Operation *, unsigned> ordinals;
+};
+
+LogicalResult ModelCompiler::checkFunction() {
+  for (Type type : llvm::concat<const Type>(func.getArgumentTypes(),
+                                            func.getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return func.emitError() << "model inputs and outputs must be statically "
+                                 "shaped tensors, got "
+                              << type;
+  }
+  unsigned ordinal = 0;
+  for (Operation &op : func.getBody().front()) {
+    ordinals[&op] = ordinal++;
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (!isa<dlc::DlcDialect>(op.getDialect()))
+      return op.emitError() << "cannot compile '" << op.getName()
+                            << "': only dlc ops are supported in a model";
+    if (auto pin = dlc::getDevicePin(&op); pin && !pin.isCpu())
+      return op.emitError()
+             << "'" << nameOf(&op, ordinals[&op]) << "' is placed on "
+             << pin.str()
+             << ", but this compiler only has the CPU target so far";
+  }
+  return success();
+}
+
+FailureOr<unsigned> ModelCompiler::newBuffer(Value value, int storage) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Location loc = value.getLoc();
+  FailureOr<aw::DType> dtype = artifactDType(type.getElementType(), loc);
+  if (failed(dtype))
+    return failure();
+  aw::Buffer buffer;
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    buffer.name = "input:" + std::to_string(arg.getArgNumber());
+  else
+    buffer.name = nameOf(value.getDefiningOp(), ordinals[value.getDefiningOp()]);
+  buffer.dtype = *dtype;
+  buffer.shape.assign(type.getShape().begin(), type.getShape().end());
+  buffer.size = type.getNumElements() * aw::dtypeSize(*dtype);
+  if (storage < 0) {
+    storages.push_back(Storage{buffer.size});
+    storage = storages.size() - 1;
+  }
+  buffers.push_back(buffer);
+  bufferStorage.push_back(storage);
+  valueBuffer[value] = buffers.size() - 1;
+  return buffers.size() - 1;
+}
+
+// The buffer holding `value`, made on first use for constants.
+FailureOr<unsigned> ModelCompiler::bufferFor(Value value) {
+  auto it = valueBuffer.find(value);
+  if (it != valueBuffer.end())
+    return it->second;
+  auto constant = value.getDefiningOp<dlc::ConstantOp>();
+  if (!constant)
+    return emitError(value.getLoc()) << "internal error: value has no buffer";
+  FailureOr<std::string> bytes = constantBytes(constant.getValue(), constant.getLoc());
+  if (failed(bytes))
+    return failure();
+  segments.push_back(std::move(*bytes));
+  storages.push_back(Storage{segments.back().size()});
+  storages.back().constantSegment = segments.size() - 1;
+  return newBuffer(value, storages.size() - 1);
+}
+
+LogicalResult ModelCompiler::closeGroup() {
+  if (open.ops.empty())
+    return success();
+  llvm::SmallPtrSet<Operation *, 16> inGroup(open.ops.begin(), open.ops.end());
+  llvm::SetVector<Value> inputs, outputs;
+  for (Operation *op : open.ops) {
+    for (Value operand : op->getOperands())
+      if (!inGroup.contains(operand.getDefiningOp()) &&
+          !isInlinableConstant(operand.getDefiningOp()))
+        inputs.insert(operand);
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (!inGroup.contains(user))
+          outputs.insert(result);
+  }
+  open.inputs.assign(inputs.begin(), inputs.end());
+  open.outputs.assign(outputs.begin(), outputs.end());
+  for (Value input : open.inputs)
+    if (failed(bufferFor(input)))
+      return failure();
+  for (Value output : open.outputs)
+    if (failed(newBuffer(output, -1)))
+      return failure();
+  groups.push_back(std::move(open));
+  open = Group();
+  return success();
+}
+
+LogicalResult ModelCompiler::formGroups() {
+  for (BlockArgument arg : func.getArguments())
+    if (failed(newBuffer(arg, -1)))
+      return failure();
+  for (Operation &op : func.getBody().front()) {
+    if (isa<func::ReturnOp, dlc::ConstantOp>(op))
+      continue;
+    // On the host, reshape and copy are views of their input's bytes.
+    if (isa<dlc::ReshapeOp, dlc::CopyOp>(op)) {
+      if (failed(closeGroup()))
+        return failure();
+      Value input = op.getOperand(0);
+      FailureOr<unsigned> source = bufferFor(input);
+      if (failed(source) || failed(newBuffer(op.getResult(0), bufferStorage[*source])))
+        return failure();
+      continue;
+    }
+    bool joins = isElementwise(&op) && !open.ops.empty() &&
+                 llvm::any_of(op.getOperands(), [&](Value v) {
+                   return llvm::is_contained(open.ops, v.getDefiningOp());
+                 });
+    if (!joins && failed(closeGroup()))
+      return failure();
+    open.ops.push_back(&op);
+  }
+  return closeGroup();
+}
+
+void ModelCompiler::outlineGroup(ModuleOp kernels, const Group &group,
+                                 unsigned index) {
+  Location loc = group.ops.front()->getLoc();
+  SmallVector<Type> argTypes;
+  for (Value v : llvm::concat<const Value>(group.inputs, group.outputs)) {
+    auto type = cast<RankedTensorType>(v.getType());
+    argTypes.push_back(MemRefType::get(type.getShape(), type.getElementType()));
+  }
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(kernels.getBody());
+  auto kernel = builder.create<func::FuncOp>(
+      loc, "k" + std::to_string(index), FunctionType::get(ctx, argTypes, {}));
+  Block *entry = kernel.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+
+  IRMapping mapping;
+  for (auto [i, input] : llvm::enumerate(group.inputs))
+    mapping.map(input, builder.create<bufferization::ToTensorOp>(
+                           loc, input.getType(), entry->getArgument(i),
+                           /*restrict=*/true, /*writable=*/false));
+  for (Operation *op : group.ops) {
+    for (Value operand : op->getOperands())
+      if (!mapping.contains(operand) && isInlinableConstant(operand.getDefiningOp()))
+        builder.clone(*operand.getDefiningOp(), mapping);
+    builder.clone(*op, mapping);
+  }
+  for (auto [i, output] : llvm::enumerate(group.outputs)) {
+    auto store = builder.create<bufferization::MaterializeInDestinationOp>(
+        loc, TypeRange{}, mapping.lookup(output),
+        entry->getArgument(group.inputs.size() + i));
+    store.setRestrict(true);
+    store.setWritable(true);
+  }
+  builder.create<func::ReturnOp>(loc);
+}
+
+FailureOr<std::string> ModelCompiler::run() {
+  if (failed(checkFunction()) || failed(formGroups()))
+    return failure();
+
+  // One step per group on the CPU; liveness of every storage over the steps.
+  int64_t stepCount = groups.size();
+  std::vector<aw::Step> steps;
+  for (auto [index, group] : llvm::enumerate(groups)) {
+    aw::Step step;
+    step.kind = aw::StepKind::Call;
+    step.kernel = index;
+    for (Value v : llvm::concat<const Value>(group.inputs, group.outputs)) {
+      unsigned buffer = valueBuffer.lookup(v);
+      step.buffers.push_back(buffer);
+      Storage &storage = storages[bufferStorage[buffer]];
+      storage.first = std::min<int64_t>(storage.first, index);
+      storage.last = std::max<int64_t>(storage.last, index);
+    }
+    steps.push_back(std::move(step));
+  }
+  // Inputs are written before the first step; outputs read after the last.
+  for (BlockArgument arg : func.getArguments())
+    storages[bufferStorage[valueBuffer.lookup(arg)]].first = -1;
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (Value v : ret.getOperands()) {
+    FailureOr<unsigned> buffer = bufferFor(v);
+    if (failed(buffer))
+      return failure();
+    Storage &storage = storages[bufferStorage[*buffer]];
+    storage.last = stepCount;
+    storage.first = std::min<int64_t>(storage.first, stepCount);
+  }
+
+  std::vector<dlc::LiveRange> ranges;
+  std::vector<int> rangeStorage;
+  for (auto [i, storage] : llvm::enumerate(storages)) {
+    if (storage.constantSegment >= 0 || storage.last < 0)
+      continue;
+    ranges.push_back({storage.size, storage.first, storage.last});
+    rangeStorage.push_back(i);
+  }
+  dlc::MemoryPlan plan = dlc::planMemory(ranges);
+  std::vector<uint64_t> storageOffset(storages.size(), 0);
+  for (auto [i, storage] : llvm::enumerate(rangeStorage))
+    storageOffset[storage] = plan.offsets[i];
+  for (auto [i, buffer] : llvm::enumerate(buffers)) {
+    const Storage &storage = storages[bufferStorage[i]];
+    buffer.offset = storageOffset[bufferStorage[i]];
+    buffer.constantSegment = storage.constantSegment;
+  }
+
+  // The kernels, outlined and compiled into one shared object.
+  OwningOpRef<ModuleOp> kernels = ModuleOp::create(func.getLoc());
+  for (auto [index, group] : llvm::enumerate(groups))
+    outlineGroup(*kernels, group, index);
+  if (options.emitKernels) {
+    kernels->print(*options.emitKernels);
+    *options.emitKernels << "\n";
+    return std::string();
+  }
+  if (failed(dlc::lowerCpuKernelsToLLVMDialect(*kernels)))
+    return failure();
+  FailureOr<dlc::CpuLibrary> library =
+      dlc::compileCpuLibrary(*kernels, options.cpu, options.emitLLVM);
+  if (failed(library))
+    return failure();
+
+  aw::Contents contents;
+  contents.producer = "dlc 0.1 (LLVM " LLVM_VERSION_STRING ")";
+  contents.devices.push_back({false, 0, plan.arenaSize});
+  contents.segments = std::move(segments);
+  contents.segments.push_back(std::move(library->sharedObject));
+  contents.libraries.push_back({static_cast<uint32_t>(contents.segments.size() - 1),
+                                library->targetTriple, library->targetCpu,
+                                library->cpuFeatures});
+  for (auto [index, group] : llvm::enumerate(groups)) {
+    aw::Kernel kernel;
+    kernel.symbol = "k" + std::to_string(index) + dlc::kEntrySuffix;
+    kernel.name = "k" + std::to_string(index);
+    for (Operation *op : group.ops)
+      kernel.ops.push_back(nameOf(op, ordinals[op]));
+    contents.kernels.push_back(std::move(kernel));
+  }
+  contents.schedules.push_back(std::move(steps));
+  contents.buffers = std::move(buffers);
+
+  auto spec = [&](Value v, std::string name) {
+    unsigned buffer = valueBuffer.lookup(v);
+    const aw::Buffer &b = contents.buffers[buffer];
+    return aw::TensorSpec{std::move(name), b.dtype, b.shape, buffer, 0};
+  };
+  for (BlockArgument arg : func.getArguments()) {
+    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dlc.name");
+    contents.inputs.push_back(
+        spec(arg, name ? name.str() : "arg" + std::to_string(arg.getArgNumber())));
+  }
+  // Integer inputs used as gather indices: random inputs stay in range.
+  for (auto [i, arg] : llvm::enumerate(func.getArguments()))
+    contents.inputs[i].indexBound = dlc::gatherIndexBound(arg);
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    auto name = func.getResultAttrOfType<StringAttr>(i, "dlc.name");
+    contents.outputs.push_back(spec(v, name ? name.str() : "result" + std::to_string(i)));
+  }
+  for (Operation &op : func.getBody().front()) {
+    if (isa<func::ReturnOp>(op))
+      continue;
+    contents.placement.push_back({nameOf(&op, ordinals[&op]),
+                                  op.getName().getStringRef().str(),
+                                  dlc::getDevicePin(&op) ? "pinned" : "default", 0});
+  }
+  return aw::serialize(contents);
+}
+
+} // namespace
+
+FailureOr<std::string> dlc::compileModel(ModuleOp module,
+                                         const CompileOptions &options) {
+  auto func = module.lookupSymbol<func::FuncOp>(options.entry);
+  if (!func || func.isExternal())
+    return module.emitError() << "no function @" << options.entry
+                              << " with a body in the model";
+  ModelCompiler compiler(func, options);
+  return compiler.run();
+}

@@ -1,0 +1,42 @@
+//===- CompileModel.h - a dlc model to a .dlcm artifact -------------------===//
+//
+//   func @main of dlc ops
+//     -> kernels: connected ops grouped (an anchor such as a matmul or conv2d
+//        and the elementwise ops that follow it; elementwise chains), each
+//        outlined into a func in destination-passing style on memrefs
+//     -> buffers: arguments, constants (segments), kernel results; reshape and
+//        copy on the host are views of their input's storage, not steps
+//     -> memory plan (liveness over the step order, one arena per device)
+//     -> the kernels through the CPU pipeline to one shared object
+//     -> the artifact
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_COMPILER_PIPELINE_COMPILEMODEL_H
+#define DLC_COMPILER_PIPELINE_COMPILEMODEL_H
+
+#include "compiler/Lowering/CpuPipeline.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace dlc {
+
+struct CompileOptions {
+  std::string entry = "main";
+  CpuTargetOptions cpu;
+  /// Stop after printing the outlined kernels (`--emit=mlir`), or print the
+  /// optimised LLVM IR (`--emit=llvm`) here.
+  llvm::raw_ostream *emitKernels = nullptr;
+  llvm::raw_ostream *emitLLVM = nullptr;
+};
+
+/// Compiles the entry function of `module` into artifact bytes. Errors are
+/// reported as diagnostics on the offending op or function.
+mlir::FailureOr<std::string> compileModel(mlir::ModuleOp module,
+                                          const CompileOptions &options);
+
+} // namespace dlc
+
+#endif // DLC_COMPILER_PIPELINE_COMPILEMODEL_H

@@ -1,0 +1,87 @@
+// Contractions, convolutions, pooling, normalisation, softmax and reductions
+// compiled to native code against the reference interpreter (ragged shapes).
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %check-e2e %s matmul %t
+// RUN: %check-e2e %s matmul_batched %t
+// RUN: %check-e2e %s matmul_f16 %t
+// RUN: %check-e2e %s linear %t
+// RUN: %check-e2e %s linear_no_bias_gelu %t
+// RUN: %check-e2e %s conv %t
+// RUN: %check-e2e %s conv_grouped %t
+// RUN: %check-e2e %s pools %t
+// RUN: %check-e2e %s norms %t
+// RUN: %check-e2e %s softmax %t
+// RUN: %check-e2e %s reductions %t
+
+func.func @matmul(%a: tensor<33x67xf32>, %b: tensor<67x45xf32>) -> tensor<33x45xf32> {
+  %0 = dlc.matmul %a, %b : (tensor<33x67xf32>, tensor<67x45xf32>) -> tensor<33x45xf32>
+  return %0 : tensor<33x45xf32>
+}
+
+func.func @matmul_batched(%a: tensor<2x3x9x5xf32>, %b: tensor<3x5x7xf32>) -> tensor<2x3x9x7xf32> {
+  %0 = dlc.matmul %a, %b : (tensor<2x3x9x5xf32>, tensor<3x5x7xf32>) -> tensor<2x3x9x7xf32>
+  return %0 : tensor<2x3x9x7xf32>
+}
+
+func.func @matmul_f16(%a: tensor<7x40xf16>, %b: tensor<40x9xf16>) -> tensor<7x9xf16> {
+  %0 = dlc.matmul %a, %b : (tensor<7x40xf16>, tensor<40x9xf16>) -> tensor<7x9xf16>
+  return %0 : tensor<7x9xf16>
+}
+
+func.func @linear(%x: tensor<2x5x30xf32>, %w: tensor<17x30xf32>, %b: tensor<17xf32>) -> tensor<2x5x17xf32> {
+  %0 = dlc.linear %x, %w, %b : (tensor<2x5x30xf32>, tensor<17x30xf32>, tensor<17xf32>) -> tensor<2x5x17xf32>
+  return %0 : tensor<2x5x17xf32>
+}
+
+func.func @linear_no_bias_gelu(%x: tensor<9x31xf32>, %w: tensor<12x31xf32>) -> tensor<9x12xf32> {
+  %0 = dlc.linear %x, %w : (tensor<9x31xf32>, tensor<12x31xf32>) -> tensor<9x12xf32>
+  %1 = dlc.gelu %0 : tensor<9x12xf32>
+  return %1 : tensor<9x12xf32>
+}
+
+func.func @conv(%x: tensor<2x3x11x13xf32>, %w: tensor<5x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<2x5x5x6xf32> {
+  %0 = dlc.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 0, 1>}
+      : (tensor<2x3x11x13xf32>, tensor<5x3x3x3xf32>, tensor<5xf32>) -> tensor<2x5x5x6xf32>
+  %1 = dlc.relu %0 : tensor<2x5x5x6xf32>
+  return %1 : tensor<2x5x5x6xf32>
+}
+
+func.func @conv_grouped(%x: tensor<1x6x9x9xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x5x5xf32> {
+  %0 = dlc.conv2d %x, %w {groups = 3 : i64, dilations = array<i64: 2, 2>}
+      : (tensor<1x6x9x9xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x5x5xf32>
+  return %0 : tensor<1x6x5x5xf32>
+}
+
+func.func @pools(%x: tensor<2x3x9x10xf32>) -> (tensor<2x3x5x5xf32>, tensor<2x3x5x5xf32>, tensor<2x3x9x10xf32>, tensor<2x3x1x1xf32>) {
+  %0 = dlc.max_pool2d %x {kernel_shape = array<i64: 3, 2>, strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 1, 0>}
+      : tensor<2x3x9x10xf32> -> tensor<2x3x5x5xf32>
+  %1 = dlc.avg_pool2d %x {kernel_shape = array<i64: 3, 2>, strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 1, 0>}
+      : tensor<2x3x9x10xf32> -> tensor<2x3x5x5xf32>
+  %2 = dlc.avg_pool2d %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, count_include_pad = true}
+      : tensor<2x3x9x10xf32> -> tensor<2x3x9x10xf32>
+  %3 = dlc.global_avg_pool %x : tensor<2x3x9x10xf32> -> tensor<2x3x1x1xf32>
+  return %0, %1, %2, %3 : tensor<2x3x5x5xf32>, tensor<2x3x5x5xf32>, tensor<2x3x9x10xf32>, tensor<2x3x1x1xf32>
+}
+
+func.func @norms(%x: tensor<2x3x5x7xf32>, %g: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>,
+                 %v: tensor<3xf32>, %lg: tensor<5x7xf32>, %lb: tensor<5x7xf32>) -> (tensor<2x3x5x7xf32>, tensor<2x3x5x7xf32>) {
+  %av = dlc.abs %v : tensor<3xf32>
+  %0 = dlc.batch_norm %x, %g, %b, %m, %av {epsilon = 1.0e-3 : f64}
+      : (tensor<2x3x5x7xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5x7xf32>
+  %1 = dlc.layer_norm %x, %lg, %lb {axis = 2 : i64} : (tensor<2x3x5x7xf32>, tensor<5x7xf32>, tensor<5x7xf32>) -> tensor<2x3x5x7xf32>
+  return %0, %1 : tensor<2x3x5x7xf32>, tensor<2x3x5x7xf32>
+}
+
+func.func @softmax(%x: tensor<3x11x5xf32>) -> (tensor<3x11x5xf32>, tensor<3x11x5xf32>) {
+  %0 = dlc.softmax %x {axis = 1 : i64} : tensor<3x11x5xf32>
+  %1 = dlc.softmax %x : tensor<3x11x5xf32>
+  return %0, %1 : tensor<3x11x5xf32>, tensor<3x11x5xf32>
+}
+
+func.func @reductions(%x: tensor<4x5x6xf32>) -> (tensor<4x1x6xf32>, tensor<5xf32>, tensor<f32>, tensor<4x5x1xf32>) {
+  %0 = dlc.reduce_sum %x {axes = array<i64: 1>, keepdims = true} : tensor<4x5x6xf32> -> tensor<4x1x6xf32>
+  %1 = dlc.reduce_mean %x {axes = array<i64: 0, -1>} : tensor<4x5x6xf32> -> tensor<5xf32>
+  %2 = dlc.reduce_max %x : tensor<4x5x6xf32> -> tensor<f32>
+  %3 = dlc.reduce_max %x {axes = array<i64: 2>, keepdims = true} : tensor<4x5x6xf32> -> tensor<4x5x1xf32>
+  return %0, %1, %2, %3 : tensor<4x1x6xf32>, tensor<5xf32>, tensor<f32>, tensor<4x5x1xf32>
+}
