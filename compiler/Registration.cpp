@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 void dlc::registerAllDlcDialects(mlir::DialectRegistry &registry) {
@@ -26,4 +28,8 @@ void dlc::registerAllDlcPasses() {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
+  mlir::registerLoopInvariantSubsetHoisting();
+  // The upstream passes of the CPU path, to reproduce its stages in lit tests.
+  mlir::registerLinalgPasses();
+  mlir::bufferization::registerBufferizationPasses();
 }

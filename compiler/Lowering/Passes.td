@@ -36,4 +36,33 @@ def ApproximateMath : Pass<"dlc-approximate-math", "mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"];
 }
 
+def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Tiles f32 matmuls to an 8x32 register tile and vectorises them";
+  let description = [{
+    On tensors, before bufferization: M and N tiled to 8x32 with the fill of
+    C fused, K tiled by 1, each tile vectorised to a vector.contract (masked
+    at ragged edges). See TileAndVectorize.cpp.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def HoistVectorTransfers : Pass<"dlc-hoist-vector-transfers", "mlir::func::FuncOp"> {
+  let summary = "Keeps loop-invariant vector tiles in registers across loops";
+  let description = [{
+    After bufferization: the C tile of a vectorised matmul is read before
+    and written after its K loop instead of in every iteration.
+  }];
+}
+
+def LowerVectors : Pass<"dlc-lower-vectors", "mlir::func::FuncOp"> {
+  let summary = "Lowers vector contractions to outer products and FMAs";
+  let description = [{
+    vector.contract to vector.outerproduct to vector.fma, transfers of rank
+    above 1 unrolled, masks and transposes lowered: what convert-vector-to-llvm
+    expects, shaped for the FMA units.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif // DLC_LOWERING_PASSES_TD

@@ -1,0 +1,204 @@
+//===- TileAndVectorize.cpp - register-tiled, vectorised f32 matmuls -------===//
+//
+// A linalg.matmul (C += A B, f32) becomes, on tensors:
+//
+//   scf.for %i step 8, scf.for %j step 32        (one 8x32 tile of C)
+//     fill 8x32 (fused: C stays in registers)     -> vector.transfer_write
+//     scf.for %k step 1                           (K tiled by 1)
+//       8x1 A, 1x32 B, 8x32 C                     -> vector.contract
+//
+// The contraction is later lowered to outer products (8 broadcasts of A
+// times two 16-wide rows of B: 16 FMAs per k) and, after bufferization, the
+// C tile's loads and stores are hoisted out of the K loop
+// (HoistVectorTransfers), so the K loop is pure FMAs. Tiles at ragged edges
+// are peeled off the tile loops: the full tiles are static and vectorised, the
+// ragged last row and column of tiles run as scalar loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Lowering/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_TILEANDVECTORIZE
+#define GEN_PASS_DEF_HOISTVECTORTRANSFERS
+#define GEN_PASS_DEF_LOWERVECTORS
+#include "compiler/Lowering/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+namespace {
+
+/// The register tile: 8 rows of C, two 16-wide AVX-512 vectors per row.
+constexpr int64_t kTileM = 8, kTileN = 32;
+
+bool isStaticF32Matmul(linalg::MatmulOp op) {
+  for (Value v : op->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+      return false;
+  }
+  return true;
+}
+
+/// Tiles M and N to the register tile, fusing the fill of C, and peels the
+/// tile loops so that every full tile has a static shape; the ragged last
+/// row and column of tiles are left to scalar loops.
+LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
+  MLIRContext *ctx = matmul.getContext();
+  scf::SCFTileAndFuseOptions outer;
+  outer.tilingOptions.setTileSizes(
+      getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>{kTileM, kTileN, 0}));
+  rewriter.setInsertionPoint(matmul);
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(matmul.getOperation()), outer);
+  if (failed(tiled))
+    return failure();
+  for (OpResult result : matmul->getResults())
+    if (Value replacement = tiled->replacements.lookup(result))
+      rewriter.replaceAllUsesWith(result, replacement);
+  for (LoopLikeOpInterface loop : tiled->loops) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    scf::ForOp partial;
+    if (forOp)
+      (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
+  return success();
+}
+
+/// A full register tile: C is at most 8x32 and every shape is static.
+bool isFullTile(linalg::LinalgOp op) {
+  if (op.hasDynamicShape())
+    return false;
+  auto c = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  return c.getRank() == 2 && c.getDimSize(0) <= kTileM && c.getDimSize(1) <= kTileN;
+}
+
+/// K by 1 (each step one rank-1 update of the C tile), then vector code.
+LogicalResult vectorizeTile(RewriterBase &rewriter, linalg::MatmulOp tile) {
+  scf::SCFTilingOptions inner;
+  inner.setTileSizes(getAsIndexOpFoldResult(tile.getContext(),
+                                            ArrayRef<int64_t>{0, 0, 1}));
+  rewriter.setInsertionPoint(tile);
+  FailureOr<scf::SCFTilingResult> kTiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(tile.getOperation()), inner);
+  if (failed(kTiled))
+    return failure();
+  rewriter.replaceOp(tile, kTiled->replacements);
+  return linalg::vectorize(rewriter, kTiled->tiledOps.back());
+}
+
+/// Folds the constant tile sizes that peeling exposed into static shapes.
+LogicalResult canonicalize(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  for (RegisteredOperationName op : root->getContext()->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, root->getContext());
+  linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+  return applyPatternsAndFoldGreedily(root, std::move(patterns));
+}
+
+struct TileAndVectorizePass
+    : dlc::impl::TileAndVectorizeBase<TileAndVectorizePass> {
+  void runOnOperation() override {
+    SmallVector<linalg::MatmulOp> matmuls;
+    getOperation().walk([&](linalg::MatmulOp op) {
+      if (isStaticF32Matmul(op))
+        matmuls.push_back(op);
+    });
+    if (matmuls.empty())
+      return;
+    IRRewriter rewriter(&getContext());
+    for (linalg::MatmulOp matmul : matmuls)
+      if (failed(tileAndPeel(rewriter, matmul))) {
+        matmul.emitError("cannot tile this matmul");
+        return signalPassFailure();
+      }
+    if (failed(canonicalize(getOperation())))
+      return signalPassFailure();
+
+    // Full tiles (and their fills) become vector code.
+    SmallVector<linalg::MatmulOp> tiles;
+    SmallVector<linalg::FillOp> fills;
+    getOperation().walk([&](Operation *op) {
+      if (auto tile = dyn_cast<linalg::MatmulOp>(op);
+          tile && isStaticF32Matmul(tile) && isFullTile(tile))
+        tiles.push_back(tile);
+      if (auto fill = dyn_cast<linalg::FillOp>(op);
+          fill && isFullTile(fill) && op->getParentOfType<scf::ForOp>())
+        fills.push_back(fill);
+    });
+    for (linalg::MatmulOp tile : tiles)
+      if (failed(vectorizeTile(rewriter, tile))) {
+        tile.emitError("cannot vectorise this matmul tile");
+        return signalPassFailure();
+      }
+    for (linalg::FillOp fill : fills)
+      (void)linalg::vectorize(rewriter, fill);
+
+    // Clean up the loops and slices, and turn the vectorised reductions into
+    // vector.contract.
+    RewritePatternSet patterns(&getContext());
+    // Broadcasts hidden in transfer permutation maps become vector.broadcast,
+    // which the contraction then absorbs into its indexing maps.
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    vector::populateSinkVectorBroadcastPatterns(patterns);
+    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+struct HoistVectorTransfersPass
+    : dlc::impl::HoistVectorTransfersBase<HoistVectorTransfersPass> {
+  void runOnOperation() override {
+    linalg::hoistRedundantVectorTransfers(getOperation());
+  }
+};
+
+/// vector.contract -> outer products -> FMAs; transfers -> loads and stores.
+struct LowerVectorsPass : dlc::impl::LowerVectorsBase<LowerVectorsPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    vector::VectorTransformsOptions options;
+    options.setVectorTransformsOptions(vector::VectorContractLowering::OuterProduct);
+    options.setVectorTransposeLowering(vector::VectorTransposeLowering::EltWise);
+    {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorContractLoweringPatterns(patterns, options);
+      vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+      vector::populateVectorMaskOpLoweringPatterns(patterns);
+      vector::populateVectorShapeCastLoweringPatterns(patterns);
+      vector::populateVectorTransposeLoweringPatterns(patterns, options);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerParallel);
+      vector::populateVectorBroadcastLoweringPatterns(patterns);
+      if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+    {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorOuterProductLoweringPatterns(patterns);
+      vector::populateVectorTransferLoweringPatterns(patterns, /*maxTransferRank=*/1);
+      vector::populateVectorInsertExtractStridedSliceTransforms(patterns);
+      if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
