@@ -21,4 +21,16 @@ def ReportCost : Pass<"dlc-report-cost", "mlir::func::FuncOp"> {
   let dependentDialects = ["::dlc::DlcDialect"];
 }
 
+def LinearToMatmul : Pass<"dlc-linear-to-matmul", "mlir::func::FuncOp"> {
+  let summary = "Rewrites constant-weight linear ops as matmul with Wᵀ and a bias add";
+  let description = [{
+    `linear(x, W, b)` with a constant `W [N, K]` becomes
+    `reshape(add(matmul(reshape(x), Wᵀ), b))`, with `Wᵀ [K, N]` computed at
+    compile time, so that the CPU's matmul streams B along rows. The old
+    weight constant stays for other users and is erased when unused. Pins are
+    kept on every new op.
+  }];
+  let dependentDialects = ["::dlc::DlcDialect"];
+}
+
 #endif // DLC_PASSES_TD

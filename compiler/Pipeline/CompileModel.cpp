@@ -3,6 +3,9 @@
 #include "compiler/Pipeline/CompileModel.h"
 #include "compiler/Artifact/ArtifactWriter.h"
 #include "compiler/Pipeline/MemoryPlanner.h"
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
 
 #include "dialects/dlc/DlcOps.h"
 
@@ -420,6 +423,11 @@ FailureOr<std::string> dlc::compileModel(ModuleOp module,
   if (!func || func.isExternal())
     return module.emitError() << "no function @" << options.entry
                               << " with a body in the model";
+  // Graph rewrites of the CPU path.
+  PassManager pm(module.getContext());
+  pm.addNestedPass<func::FuncOp>(dlc::createLinearToMatmul());
+  if (failed(pm.run(module)))
+    return failure();
   ModelCompiler compiler(func, options);
   return compiler.run();
 }

@@ -1,0 +1,119 @@
+//===- LinearToMatmul.cpp - constant-weight linear as matmul + bias -------===//
+//
+// PyTorch stores a Linear weight as [out, in], so `dlc.linear` computes
+// x · Wᵀ. A transposed operand makes the CPU's matmul read B down columns;
+// with a constant weight the transpose is free at compile time:
+//
+//   %y = dlc.linear %x, %w, %b : (tensor<2x128x256xf32>, tensor<768x256xf32>,
+//                                 tensor<768xf32>) -> tensor<2x128x768xf32>
+// becomes
+//   %x2 = dlc.reshape %x : tensor<2x128x256xf32> -> tensor<256x256xf32>
+//   %wt = dlc.constant dense_resource<w.T> : tensor<256x768xf32>  // Wᵀ
+//   %m  = dlc.matmul %x2, %wt : (...) -> tensor<256x768xf32>
+//   %mb = dlc.add %m, %b : (tensor<256x768xf32>, tensor<768xf32>) -> ...
+//   %y  = dlc.reshape %mb : tensor<256x768xf32> -> tensor<2x128x768xf32>
+//
+// Reshapes are views on the CPU, and the bias add fuses into the matmul's
+// kernel as its epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_LINEARTOMATMUL
+#include "passes/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+
+/// The raw little-endian bytes of a constant's elements, or failure.
+FailureOr<ArrayRef<char>> rawBytes(ElementsAttr attr) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.isSplat())
+      return failure(); // a splat transposes to itself: handled by the caller
+    return dense.getRawData();
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+  return failure();
+}
+
+/// Wᵀ of a constant [N, K] weight as an attribute of type [K, N].
+FailureOr<ElementsAttr> transposeWeight(ElementsAttr weight, StringRef name) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  int64_t n = type.getDimSize(0), k = type.getDimSize(1);
+  auto transposedType = RankedTensorType::get({k, n}, type.getElementType());
+  if (auto dense = dyn_cast<DenseElementsAttr>(weight); dense && dense.isSplat())
+    return ElementsAttr(dense.reshape(transposedType));
+  FailureOr<ArrayRef<char>> bytes = rawBytes(weight);
+  int64_t width = type.getElementTypeBitWidth() / 8;
+  if (failed(bytes) || static_cast<int64_t>(bytes->size()) != n * k * width)
+    return failure();
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(bytes->size(), 64);
+  MutableArrayRef<char> out = blob.getMutableData();
+  for (int64_t row = 0; row < n; ++row)
+    for (int64_t col = 0; col < k; ++col)
+      std::memcpy(&out[(col * n + row) * width], &(*bytes)[(row * k + col) * width],
+                  width);
+  return ElementsAttr(DenseResourceElementsAttr::get(
+      transposedType, (name + ".T").str(), std::move(blob)));
+}
+
+struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LinearOp linear,
+                                PatternRewriter &rewriter) const override {
+    auto weightOp = linear.getWeight().getDefiningOp<ConstantOp>();
+    if (!weightOp)
+      return rewriter.notifyMatchFailure(linear, "the weight is not a constant");
+    std::string name = "linear.weight";
+    if (auto loc = dyn_cast<NameLoc>(weightOp.getLoc()))
+      name = loc.getName().str();
+    FailureOr<ElementsAttr> transposed = transposeWeight(weightOp.getValue(), name);
+    if (failed(transposed))
+      return rewriter.notifyMatchFailure(linear, "cannot read the weight's data");
+
+    Location loc = linear.getLoc();
+    DeviceAttr pin = linear.getDeviceAttr();
+    auto input = cast<RankedTensorType>(linear.getInput().getType());
+    auto result = cast<RankedTensorType>(linear.getType());
+    int64_t k = input.getShape().back(), n = result.getShape().back();
+    int64_t m = input.getNumElements() / std::max<int64_t>(k, 1);
+    Type element = input.getElementType();
+
+    Value x = linear.getInput();
+    if (input.getRank() != 2)
+      x = rewriter.create<ReshapeOp>(loc, RankedTensorType::get({m, k}, element), x, pin);
+    Value wt = rewriter.create<ConstantOp>(weightOp.getLoc(), transposed->getType(),
+                                           *transposed, DeviceAttr());
+    auto flatType = RankedTensorType::get({m, n}, element);
+    Value y = rewriter.create<MatmulOp>(loc, flatType, x, wt, pin);
+    if (Value bias = linear.getBias())
+      y = rewriter.create<AddOp>(loc, flatType, y, bias, pin);
+    if (result.getRank() != 2)
+      y = rewriter.create<ReshapeOp>(loc, result, y, pin);
+    rewriter.replaceOp(linear, y);
+    return success();
+  }
+};
+
+struct LinearToMatmulPass : dlc::impl::LinearToMatmulBase<LinearToMatmulPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ConstantWeightLinear>(&getContext());
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
