@@ -87,6 +87,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(dlc::createReuseProducerBuffer());
   // Matmuls to register tiles of vector code.
   pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize());
   // The C tile's read and write leave the K loop: it lives in registers.

@@ -47,6 +47,15 @@ def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def ReuseProducerBuffer : Pass<"dlc-reuse-producer-buffer", "mlir::func::FuncOp"> {
+  let summary = "Elementwise ops write over the single-use result they consume";
+  let description = [{
+    `generic ins(%mm, %b) outs(%empty)` becomes `generic ins(%b) outs(%mm)`
+    when %mm has one use and the same type: epilogues update a matmul's or
+    convolution's result in place, and no temporary is allocated.
+  }];
+}
+
 def HoistVectorTransfers : Pass<"dlc-hoist-vector-transfers", "mlir::func::FuncOp"> {
   let summary = "Keeps loop-invariant vector tiles in registers across loops";
   let description = [{

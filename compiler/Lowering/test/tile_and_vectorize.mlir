@@ -1,0 +1,20 @@
+// RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-tile-and-vectorize), loop-invariant-subset-hoisting, canonicalize)' | FileCheck %s
+
+// 20x16 by 16x40: full 8x32 tiles become vector code with C carried in
+// registers through the K loop; the ragged last row and column of tiles are
+// peeled off and stay as (scalar) linalg.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C:.*]] = %{{.*}}) -> (vector<8x32xf32>)
+// CHECK: vector.contract {{.*}} %[[C]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// The last 8 columns are a static tile too.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C8:.*]] = %{{.*}}) -> (vector<8x8xf32>)
+// CHECK: vector.contract {{.*}} %[[C8]] : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
+// The last 4 rows, of dynamic width, stay linalg.
+// CHECK: linalg.matmul {{.*}} -> tensor<4x?xf32>
+func.func @matmul(%a: tensor<20x16xf32>, %b: tensor<16x40xf32>) -> tensor<20x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x40xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<20x40xf32>) -> tensor<20x40xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<20x16xf32>, tensor<16x40xf32>) outs(%acc : tensor<20x40xf32>) -> tensor<20x40xf32>
+  return %mm : tensor<20x40xf32>
+}
