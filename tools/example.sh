@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Quick start, step one: installs what is needed, builds, and runs the main job on an
-# example model (verify it, then run it in the reference interpreter).
+# example model: compile it to native code, run it, and compare with the reference
+# interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
 bash tools/build.sh
-build/bin/dlc verify test/models/mlp.mlir
-build/bin/dlc interpret test/models/mlp.mlir --random-inputs --output-dir build/example-out
-echo "outputs written to build/example-out/"
+mkdir -p build/example
+build/bin/dlc compile test/models/mlp.mlir -o build/example/mlp.dlcm
+build/bin/dlc run build/example/mlp.dlcm --output-dir build/example/out --iterations=100
+build/bin/dlc interpret test/models/mlp.mlir --random-inputs --output-dir build/example/reference > /dev/null
+echo "outputs: build/example/out/ (native), build/example/reference/ (reference interpreter)"
