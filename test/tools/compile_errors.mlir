@@ -1,0 +1,28 @@
+// dlc compile's errors: each names the thing at fault and exits non-zero, and
+// a failed compile never replaces an existing artifact.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: not dlc compile %s 2>&1 | FileCheck %s --check-prefix=NO-OUT
+// NO-OUT: error: no output: pass -o model.dlcm (or --emit=mlir|llvm)
+// RUN: not dlc compile %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=EMIT
+// EMIT: error: --emit expects mlir or llvm, got 'ptx'
+// RUN: not dlc compile %s --entry=gpu -o %t/gpu.dlcm 2>&1 | FileCheck %s --check-prefix=GPU
+// GPU: compile_errors.mlir:[[@LINE+12]]:8: error: 'softmax_0' is placed on cuda:1, but this compiler only has the CPU target so far
+// RUN: not dlc compile %s --entry=main --cpu=pentium9 -o %t/cpu.dlcm 2>&1 | FileCheck %s --check-prefix=CPU
+// CPU: error: unknown target CPU 'pentium9' (try an LLVM CPU name such as x86-64-v3, znver4 or native)
+// RUN: not dlc compile %s --entry=nothing -o %t/x.dlcm 2>&1 | FileCheck %s --check-prefix=ENTRY
+// ENTRY: error: no function @nothing with a body in the model
+// A good artifact stays in place when a later compile to the same path fails.
+// RUN: dlc compile %s --entry=main -o %t/keep.dlcm
+// RUN: cp %t/keep.dlcm %t/keep.orig
+// RUN: not dlc compile %s --entry=gpu -o %t/keep.dlcm
+// RUN: cmp %t/keep.dlcm %t/keep.orig
+
+func.func @gpu(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = dlc.softmax %x {device = #dlc.device<cuda:1>} : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = dlc.relu %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
