@@ -88,6 +88,8 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(dlc::createReuseProducerBuffer());
+  pm.addNestedPass<func::FuncOp>(dlc::createConvToMatmul());
+  pm.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
   pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize());
   // The C tile's read and write leave the K loop: it lives in registers.

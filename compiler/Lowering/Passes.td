@@ -47,6 +47,16 @@ def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def ConvToMatmul : Pass<"dlc-conv-to-matmul", "mlir::func::FuncOp"> {
+  let summary = "Rewrites f32 NCHW convolutions as im2col and matmul";
+  let description = [{
+    Per image, the input windows are copied into a (C*KH*KW) x (OH*OW)
+    matrix and multiplied by the filter seen as F x (C*KH*KW), so that the
+    convolution runs on the tiled, vectorised matmul. See ConvToMatmul.cpp.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def ReuseProducerBuffer : Pass<"dlc-reuse-producer-buffer", "mlir::func::FuncOp"> {
   let summary = "Elementwise ops write over the single-use result they consume";
   let description = [{
