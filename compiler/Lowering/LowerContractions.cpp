@@ -15,8 +15,8 @@
 //        ins(%acc, %b) ... { truncf(acc + extf(b)) } -> tensor<6x5xf16>
 //   %y = tensor.expand_shape %r [[0, 1], [2]] : tensor<6x5xf16> into tensor<2x3x5xf16>
 //
-// matmul: linalg.matmul for rank 2, otherwise a generic over
-// (batch..., m, n, k) whose batch maps broadcast. conv2d: tensor.pad, then
+// matmul: linalg.matmul for rank 2, otherwise one linalg.matmul per batch
+// element in loops over the (broadcasting) batch dims. conv2d: tensor.pad, then
 // linalg.conv_2d_nchw_fchw (groups = 1) or linalg.conv_2d_ngchw_gfchw on
 // grouped views.
 //
@@ -24,6 +24,8 @@
 
 #include "compiler/Lowering/LoweringUtils.h"
 #include "dialects/dlc/DlcOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -78,46 +80,62 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
                                           ValueRange{lhs, rhs}, ValueRange{acc})
                 .getResult(0);
     } else {
-      // Loops (batch..., m, n, k); each operand's batch dims broadcast.
-      MLIRContext *ctx = rewriter.getContext();
-      int64_t loops = rank + 1;
-      auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+      // One linalg.matmul per batch element, in loops over the batch dims, so
+      // that each gets the register-tiled, vectorised matmul; an operand's
+      // size-1 (or missing) batch dims broadcast.
       SmallVector<int64_t> batch(type.getShape().drop_back(2));
-      auto operandMap = [&](Value v, AffineExpr row, AffineExpr col) {
-        auto shape = cast<RankedTensorType>(v.getType()).getShape();
-        AffineMap bm = broadcastMap(ctx, shape.drop_back(2), batch);
-        SmallVector<AffineExpr> exprs(bm.getResults());
-        exprs.push_back(row);
-        exprs.push_back(col);
-        return AffineMap::get(loops, 0, exprs, ctx);
+      int64_t batchRank = batch.size();
+      int64_t m = type.getDimSize(rank - 2), n = type.getDimSize(rank - 1);
+      Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+      Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+      SmallVector<Value> lbs(batchRank, zero), steps(batchRank, one), ubs;
+      for (int64_t size : batch)
+        ubs.push_back(rewriter.create<arith::ConstantIndexOp>(loc, size));
+      // The 2-D matrix of `v` at batch position `ivs`, rank-reduced.
+      auto matrix = [&](OpBuilder &b, Location l, Value v, ValueRange ivs) {
+        auto vType = cast<RankedTensorType>(v.getType());
+        int64_t vRank = vType.getRank(), vBatch = vRank - 2;
+        SmallVector<OpFoldResult> offsets, sizes, strides(vRank, b.getIndexAttr(1));
+        for (int64_t j = 0; j < vBatch; ++j) {
+          int64_t i = j + (batchRank - vBatch);
+          bool broadcast = vType.getDimSize(j) == 1 && batch[i] != 1;
+          offsets.push_back(broadcast ? OpFoldResult(b.getIndexAttr(0))
+                                      : OpFoldResult(ivs[i]));
+          sizes.push_back(b.getIndexAttr(1));
+        }
+        for (int64_t j = vBatch; j < vRank; ++j) {
+          offsets.push_back(b.getIndexAttr(0));
+          sizes.push_back(b.getIndexAttr(vType.getDimSize(j)));
+        }
+        auto matrixType = RankedTensorType::get(vType.getShape().take_back(2),
+                                                vType.getElementType());
+        return b.create<tensor::ExtractSliceOp>(l, matrixType, v, offsets, sizes,
+                                                strides);
       };
-      AffineExpr m = d(rank - 2), n = d(rank - 1), k = d(rank);
-      SmallVector<AffineExpr> outExprs;
-      for (int64_t i = 0; i < rank; ++i)
-        outExprs.push_back(d(i));
-      SmallVector<AffineMap> maps = {operandMap(lhs, m, k),
-                                     operandMap(rhs, k, n),
-                                     AffineMap::get(loops, 0, outExprs, ctx)};
-      SmallVector<utils::IteratorType> iterators(loops,
-                                                 utils::IteratorType::parallel);
-      iterators.back() = utils::IteratorType::reduction;
-      acc = rewriter
-                .create<linalg::GenericOp>(
-                    loc, TypeRange{acc.getType()}, ValueRange{lhs, rhs},
-                    ValueRange{acc}, maps, iterators,
-                    [&](OpBuilder &b, Location l, ValueRange args) {
-                      Value a = toCompute(b, l, args[0]);
-                      Value c = toCompute(b, l, args[1]);
-                      Value r;
-                      if (isa<FloatType>(a.getType()))
-                        r = b.create<arith::AddFOp>(
-                            l, args[2], b.create<arith::MulFOp>(l, a, c));
-                      else
-                        r = b.create<arith::AddIOp>(
-                            l, args[2], b.create<arith::MulIOp>(l, a, c));
-                      b.create<linalg::YieldOp>(l, r);
-                    })
-                .getResult(0);
+      scf::LoopNest nest = scf::buildLoopNest(
+          rewriter, loc, lbs, ubs, steps, ValueRange{acc},
+          [&](OpBuilder &b, Location l, ValueRange ivs,
+              ValueRange iterArgs) -> scf::ValueVector {
+            Value accAll = iterArgs[0];
+            auto accType = cast<RankedTensorType>(accAll.getType());
+            SmallVector<OpFoldResult> offsets(ivs.begin(), ivs.end());
+            SmallVector<OpFoldResult> sizes(batchRank, b.getIndexAttr(1));
+            offsets.append({b.getIndexAttr(0), b.getIndexAttr(0)});
+            sizes.append({b.getIndexAttr(m), b.getIndexAttr(n)});
+            SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+            auto tileType = RankedTensorType::get({m, n}, accType.getElementType());
+            Value tile = b.create<tensor::ExtractSliceOp>(l, tileType, accAll,
+                                                          offsets, sizes, strides);
+            Value product =
+                b.create<linalg::MatmulOp>(
+                     l, TypeRange{tileType},
+                     ValueRange{matrix(b, l, lhs, ivs), matrix(b, l, rhs, ivs)},
+                     ValueRange{tile})
+                    .getResult(0);
+            return {b.create<tensor::InsertSliceOp>(l, product, accAll, offsets,
+                                                    sizes, strides)};
+          });
+      acc = nest.results.front();
     }
     rewriter.replaceOp(op, finishAccumulator(rewriter, loc, acc, nullptr, 0,
                                              type));

@@ -35,7 +35,7 @@ struct LowerDlcToLinalgPass
     ConversionTarget target(getContext());
     target.addIllegalDialect<DlcDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, tensor::TensorDialect, scf::SCFDialect>();
     RewritePatternSet patterns(&getContext());
     populateDlcToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -23,6 +23,7 @@ def LowerDlcToLinalg : Pass<"dlc-lower-to-linalg", "mlir::func::FuncOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::scf::SCFDialect",
   ];
 }
 

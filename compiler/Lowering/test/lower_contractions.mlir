@@ -1,5 +1,5 @@
-// matmul, linear and conv2d: named linalg ops (or a generic for batched
-// matmul) into a filled accumulator of the compute type; bias and rounding
+// matmul, linear and conv2d: named linalg ops (batched matmul: one matmul
+// per batch element in loops) into a filled accumulator of the compute type; bias and rounding
 // are separate elementwise generics.
 // RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-lower-to-linalg))' | FileCheck %s
 
@@ -17,19 +17,19 @@ func.func @matmul_2d(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32
 
 // -----
 
-// Batch dims broadcast: lhs batch dim of size 1 reads index 0, the missing
+// Batch dims broadcast: one linalg.matmul per batch element in loops over
+// the batch dims; the lhs batch dim of size 1 reads index 0, the missing
 // leading rhs dim is dropped. f16 accumulates in f32, then rounds once.
-// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, 0, d2, d4)>
-// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4, d3)>
-// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @matmul_batched_f16
+// CHECK-SAME: (%[[L:.*]]: tensor<2x1x3x5xf16>, %[[RB:.*]]: tensor<3x5x4xf16>)
 // CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x3x3x4xf32>)
-// CHECK: %[[ACC:.*]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-// CHECK-SAME: outs(%[[F]] : tensor<2x3x3x4xf32>)
-// CHECK: arith.extf
-// CHECK: arith.extf
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// CHECK: %[[ACC:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[A0:.*]] = %[[F]])
+// CHECK: scf.for %[[J:.*]] = {{.*}} iter_args(%[[A1:.*]] = %[[A0]])
+// CHECK: %[[T:.*]] = tensor.extract_slice %[[A1]][%[[I]], %[[J]], 0, 0] [1, 1, 3, 4]
+// CHECK: %[[LM:.*]] = tensor.extract_slice %[[L]][%[[I]], 0, 0, 0] [1, 1, 3, 5]
+// CHECK: %[[RM:.*]] = tensor.extract_slice %[[RB]][%[[J]], 0, 0] [1, 5, 4]
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[LM]], %[[RM]] : tensor<3x5xf16>, tensor<5x4xf16>) outs(%[[T]] : tensor<3x4xf32>)
+// CHECK: tensor.insert_slice %[[P]] into %[[A1]][%[[I]], %[[J]], 0, 0]
 // CHECK: %[[R:.*]] = linalg.generic
 // CHECK-SAME: ins(%[[ACC]] : tensor<2x3x3x4xf32>)
 // CHECK: arith.truncf %{{.*}} : f32 to f16
