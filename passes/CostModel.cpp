@@ -1,0 +1,47 @@
+//===- CostModel.cpp - roofline op times and link transfer times ----------===//
+
+#include "passes/CostModel.h"
+
+#include "dialects/dlc/DlcOps.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+std::string dlc::opName(Operation *op, unsigned ordinal) {
+  Location loc = op->getLoc();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (isa<NameLoc>(inner)) {
+        loc = inner;
+        break;
+      }
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  return opKind(op).str() + "_" + std::to_string(ordinal);
+}
+
+int64_t dlc::valueBytes(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape())
+    return 0;
+  int64_t width = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return type.getNumElements() * width;
+}
+
+double dlc::opTimeUs(Operation *op, const DeviceProfile &device) {
+  auto cost = dyn_cast<CostOpInterface>(op);
+  if (!cost || isa<ConstantOp, CopyOp>(op))
+    return 0;
+  Type element;
+  if (op->getNumResults())
+    element = getElementTypeOrSelf(op->getResult(0).getType());
+  double peak = device.flopsF32;
+  if (element && element.isF16())
+    peak = device.flopsF16;
+  else if (element && element.isBF16())
+    peak = device.flopsBF16;
+  double compute = double(cost.getFlops()) / peak;
+  double memory = double(cost.getBytesAccessed()) / device.bandwidthBytesPerS;
+  return 1e6 * std::max(compute, memory) + device.launchOverheadUs;
+}

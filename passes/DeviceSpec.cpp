@@ -1,0 +1,331 @@
+//===- DeviceSpec.cpp - built-in profiles and the JSON device spec --------===//
+
+#include "passes/DeviceSpec.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cmath>
+
+using namespace dlc;
+using llvm::Expected;
+using llvm::StringRef;
+
+namespace {
+llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+} // namespace
+
+std::string DeviceId::str() const {
+  return cuda ? "cuda:" + std::to_string(index) : "cpu";
+}
+
+Expected<DeviceId> dlc::parseDeviceId(StringRef text) {
+  text = text.trim();
+  if (text == "cpu")
+    return DeviceId{false, 0};
+  int64_t index;
+  StringRef number = text;
+  if (number.consume_front("cuda:") && !number.empty() &&
+      !number.getAsInteger(10, index) && index >= 0)
+    return DeviceId{true, index};
+  return fail("unknown device '" + text + "' (expected cpu or cuda:N, N >= 0)");
+}
+
+Expected<std::vector<DeviceId>> dlc::parseDeviceList(StringRef text) {
+  llvm::SmallVector<StringRef> parts;
+  text.split(parts, ',', -1, /*KeepEmpty=*/false);
+  std::vector<DeviceId> ids;
+  for (StringRef part : parts) {
+    Expected<DeviceId> id = parseDeviceId(part);
+    if (!id)
+      return id.takeError();
+    if (llvm::is_contained(ids, *id))
+      return fail("device '" + id->str() + "' is listed twice");
+    ids.push_back(*id);
+  }
+  if (ids.empty())
+    return fail("no devices given (expected e.g. cpu,cuda:0)");
+  return ids;
+}
+
+//===----------------------------------------------------------------------===//
+// Built-in profiles; sources in passes/README.md.
+//===----------------------------------------------------------------------===//
+
+DeviceProfile dlc::builtinCpuProfile() {
+  DeviceProfile cpu;
+  cpu.id = DeviceId{false, 0};
+  cpu.memoryBytes = int64_t(256) << 30;
+  cpu.flopsF32 = 2.0e12;
+  cpu.flopsF16 = 1.0e12; // converted to f32 for arithmetic (F16C)
+  cpu.flopsBF16 = 2.0e12;
+  cpu.bandwidthBytesPerS = 200e9;
+  cpu.launchOverheadUs = 1.0;
+  return cpu;
+}
+
+DeviceProfile dlc::builtinH200Profile(int64_t index) {
+  DeviceProfile gpu;
+  gpu.id = DeviceId{true, index};
+  gpu.memoryBytes = 141'000'000'000;
+  gpu.flopsF32 = 60e12;
+  gpu.flopsF16 = 989e12;
+  gpu.flopsBF16 = 989e12;
+  gpu.bandwidthBytesPerS = 4.8e12;
+  gpu.launchOverheadUs = 5.0;
+  return gpu;
+}
+
+LinkProfile dlc::builtinPcieLink() { return LinkProfile{55e9, 10.0}; }
+LinkProfile dlc::builtinNvlinkLink() { return LinkProfile{450e9, 2.0}; }
+
+int DeviceSpec::find(const DeviceId &id) const {
+  for (auto [i, device] : llvm::enumerate(devices))
+    if (device.id == id)
+      return i;
+  return -1;
+}
+
+std::string DeviceSpec::names() const {
+  std::string out;
+  for (const DeviceProfile &device : devices)
+    out += (out.empty() ? "" : ", ") + device.id.str();
+  return out;
+}
+
+DeviceSpec DeviceSpec::builtin(const std::vector<DeviceId> &ids) {
+  DeviceSpec spec;
+  spec.devices.push_back(builtinCpuProfile());
+  for (const DeviceId &id : ids)
+    if (id.cuda)
+      spec.devices.push_back(builtinH200Profile(id.index));
+  size_t n = spec.devices.size();
+  spec.links.assign(n, std::vector<LinkProfile>(n));
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = 0; j < n; ++j)
+      if (i != j)
+        spec.links[i][j] = (i == 0 || j == 0) ? builtinPcieLink() : builtinNvlinkLink();
+  return spec;
+}
+
+Expected<DeviceSpec> DeviceSpec::select(const std::vector<DeviceId> &ids,
+                                        StringRef source) const {
+  std::vector<int> order;
+  int cpu = find(DeviceId{false, 0});
+  if (cpu < 0)
+    return fail(source + ": no cpu device (the function's arguments and results live on it)");
+  order.push_back(cpu);
+  for (const DeviceId &id : ids) {
+    int at = find(id);
+    if (at < 0)
+      return fail("unknown device '" + id.str() + "': " + source + " has " + names());
+    if (at != cpu)
+      order.push_back(at);
+  }
+  DeviceSpec out;
+  for (int i : order)
+    out.devices.push_back(devices[i]);
+  out.links.assign(order.size(), std::vector<LinkProfile>(order.size()));
+  for (size_t i = 0; i < order.size(); ++i)
+    for (size_t j = 0; j < order.size(); ++j)
+      out.links[i][j] = links[order[i]][order[j]];
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON (schema in passes/README.md)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct JsonReader {
+  StringRef source;
+
+  llvm::Error error(const std::string &field, const llvm::Twine &message) {
+    return fail(source + ": " + field + ": " + message);
+  }
+
+  /// A required non-negative number.
+  Expected<double> number(const llvm::json::Object &object, StringRef key,
+                          const std::string &where, bool positive) {
+    const llvm::json::Value *value = object.get(key);
+    std::string field = where + "." + key.str();
+    if (!value)
+      return error(field, "missing field");
+    std::optional<double> number = value->getAsNumber();
+    if (!number)
+      return error(field, "expected a number");
+    if (*number < 0 || (positive && *number == 0) || !std::isfinite(*number))
+      return error(field, llvm::Twine("must be ") +
+                              (positive ? "positive" : "non-negative") +
+                              ", got " + std::to_string(*number));
+    return *number;
+  }
+};
+
+} // namespace
+
+Expected<DeviceSpec> DeviceSpec::parseJson(StringRef json, StringRef source) {
+  JsonReader reader{source};
+  Expected<llvm::json::Value> root = llvm::json::parse(json);
+  if (!root)
+    return fail(source + ": invalid JSON: " + llvm::toString(root.takeError()));
+  const llvm::json::Object *top = root->getAsObject();
+  if (!top)
+    return fail(source + ": expected a JSON object with 'devices' and 'links'");
+  for (const auto &entry : *top)
+    if (entry.first != "devices" && entry.first != "links")
+      return reader.error(entry.first.str(), "unknown field (expected devices, links)");
+  const llvm::json::Array *devices = top->getArray("devices");
+  if (!devices)
+    return reader.error("devices", top->get("devices") ? "expected an array"
+                                                        : "missing field");
+  if (devices->empty())
+    return reader.error("devices", "no devices");
+
+  DeviceSpec spec;
+  static const char *const known[] = {"kind",  "index", "memory_bytes",
+                                      "flops", "bandwidth_bytes_per_s",
+                                      "launch_overhead_us", "supported_ops"};
+  for (auto [i, value] : llvm::enumerate(*devices)) {
+    std::string where = "devices[" + std::to_string(i) + "]";
+    const llvm::json::Object *object = value.getAsObject();
+    if (!object)
+      return reader.error(where, "expected an object");
+    for (const auto &entry : *object)
+      if (!llvm::is_contained(known, entry.first.str()))
+        return reader.error(where + "." + entry.first.str(), "unknown field");
+    DeviceProfile device;
+    std::optional<StringRef> kind = object->getString("kind");
+    if (!kind)
+      return reader.error(where + ".kind", object->get("kind")
+                                               ? "expected \"cpu\" or \"cuda\""
+                                               : "missing field");
+    if (*kind != "cpu" && *kind != "cuda")
+      return reader.error(where + ".kind",
+                          "unknown device kind '" + *kind + "' (expected cpu or cuda)");
+    device.id.cuda = *kind == "cuda";
+    if (const llvm::json::Value *index = object->get("index")) {
+      std::optional<int64_t> n = index->getAsInteger();
+      if (!n || *n < 0)
+        return reader.error(where + ".index", "expected an integer >= 0");
+      if (!device.id.cuda && *n != 0)
+        return reader.error(where + ".index", "the cpu takes no index");
+      device.id.index = *n;
+    } else if (device.id.cuda) {
+      return reader.error(where + ".index", "missing field");
+    }
+    if (spec.find(device.id) >= 0)
+      return reader.error(where, "device '" + device.id.str() + "' is listed twice");
+    where += " (" + device.id.str() + ")";
+
+    Expected<double> memory = reader.number(*object, "memory_bytes", where, false);
+    if (!memory)
+      return memory.takeError();
+    device.memoryBytes = static_cast<int64_t>(*memory);
+    const llvm::json::Object *flops = object->getObject("flops");
+    if (!flops)
+      return reader.error(where + ".flops", object->get("flops")
+                                                ? "expected an object {f32, f16, bf16}"
+                                                : "missing field");
+    for (const auto &entry : *flops)
+      if (entry.first != "f32" && entry.first != "f16" && entry.first != "bf16")
+        return reader.error(where + ".flops." + entry.first.str(),
+                            "unknown dtype (expected f32, f16, bf16)");
+    double *slots[] = {&device.flopsF32, &device.flopsF16, &device.flopsBF16};
+    const char *names[] = {"f32", "f16", "bf16"};
+    for (int k = 0; k < 3; ++k) {
+      Expected<double> rate = reader.number(*flops, names[k], where + ".flops", true);
+      if (!rate)
+        return rate.takeError();
+      *slots[k] = *rate;
+    }
+    Expected<double> bandwidth =
+        reader.number(*object, "bandwidth_bytes_per_s", where, true);
+    if (!bandwidth)
+      return bandwidth.takeError();
+    device.bandwidthBytesPerS = *bandwidth;
+    if (object->get("launch_overhead_us")) {
+      Expected<double> launch =
+          reader.number(*object, "launch_overhead_us", where, false);
+      if (!launch)
+        return launch.takeError();
+      device.launchOverheadUs = *launch;
+    }
+    if (const llvm::json::Value *ops = object->get("supported_ops")) {
+      const llvm::json::Array *list = ops->getAsArray();
+      if (!list)
+        return reader.error(where + ".supported_ops", "expected an array of op names");
+      device.supportedOps.emplace();
+      for (const llvm::json::Value &op : *list) {
+        std::optional<StringRef> name = op.getAsString();
+        if (!name)
+          return reader.error(where + ".supported_ops", "expected op names as strings");
+        StringRef kind = *name;
+        kind.consume_front("dlc.");
+        device.supportedOps->insert(kind);
+      }
+    }
+    spec.devices.push_back(std::move(device));
+  }
+
+  // links: {"bandwidth_bytes_per_s": N x N, "latency_us": N x N}, rows and
+  // columns in the order of `devices`; the diagonal is ignored.
+  size_t n = spec.devices.size();
+  spec.links.assign(n, std::vector<LinkProfile>(n));
+  const llvm::json::Object *links = top->getObject("links");
+  if (!links) {
+    if (n == 1)
+      return spec;
+    return reader.error("links", top->get("links") ? "expected an object" : "missing field");
+  }
+  for (const auto &entry : *links)
+    if (entry.first != "bandwidth_bytes_per_s" && entry.first != "latency_us")
+      return reader.error("links." + entry.first.str(),
+                          "unknown field (expected bandwidth_bytes_per_s, latency_us)");
+  for (StringRef key : {StringRef("bandwidth_bytes_per_s"), StringRef("latency_us")}) {
+    std::string field = "links." + key.str();
+    const llvm::json::Array *rows = links->getArray(key);
+    if (!rows)
+      return reader.error(field, links->get(key) ? "expected an array of rows"
+                                                 : "missing field");
+    if (rows->size() != n)
+      return reader.error(field, "expected " + std::to_string(n) +
+                                     " rows (one per device), got " +
+                                     std::to_string(rows->size()));
+    for (size_t i = 0; i < n; ++i) {
+      std::string rowField = field + "[" + std::to_string(i) + "]";
+      const llvm::json::Array *row = (*rows)[i].getAsArray();
+      if (!row || row->size() != n)
+        return reader.error(rowField, "expected " + std::to_string(n) + " numbers");
+      for (size_t j = 0; j < n; ++j) {
+        std::optional<double> v = (*row)[j].getAsNumber();
+        std::string cell = rowField + "[" + std::to_string(j) + "] (" +
+                           spec.devices[i].id.str() + " -> " +
+                           spec.devices[j].id.str() + ")";
+        if (!v || *v < 0 || !std::isfinite(*v))
+          return reader.error(cell, "expected a non-negative number");
+        if (i == j)
+          continue;
+        if (key == "bandwidth_bytes_per_s") {
+          if (*v == 0)
+            return reader.error(cell, "bandwidth must be positive");
+          spec.links[i][j].bandwidthBytesPerS = *v;
+        } else {
+          spec.links[i][j].latencyUs = *v;
+        }
+      }
+    }
+  }
+  return spec;
+}
+
+Expected<DeviceSpec> DeviceSpec::loadJson(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return fail("cannot read device spec '" + path + "': " + buffer.getError().message());
+  return parseJson((*buffer)->getBuffer(), path);
+}

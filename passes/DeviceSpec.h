@@ -1,0 +1,96 @@
+//===- DeviceSpec.h - what each logical device can do ---------------------===//
+//
+// A device spec lists the logical devices placement may use (`cpu`,
+// `cuda:N`), what each can do (memory, peak FLOP/s per dtype, memory
+// bandwidth, launch overhead, the op kinds its backend runs) and the links
+// between them (bandwidth, latency). Built-in profiles describe a host CPU and
+// H200-class GPUs joined by PCIe 5 (CPU <-> GPU) and NVLink (GPU <-> GPU);
+// `--device-spec=FILE.json` describes any other machine. The figures, their
+// sources and the JSON schema are in passes/README.md.
+//
+// No MLIR here: the spec is plain data, parsed with llvm::json.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_PASSES_DEVICESPEC_H
+#define DLC_PASSES_DEVICESPEC_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlc {
+
+/// A logical device's name as `--devices` and the dumps spell it.
+struct DeviceId {
+  bool cuda = false;
+  int64_t index = 0;
+  std::string str() const;
+  bool operator==(const DeviceId &o) const {
+    return cuda == o.cuda && index == o.index;
+  }
+};
+
+/// Parses `cpu` or `cuda:N`.
+llvm::Expected<DeviceId> parseDeviceId(llvm::StringRef text);
+
+/// Parses `--devices=cpu,cuda:0,...`: no duplicates, at least one device.
+llvm::Expected<std::vector<DeviceId>> parseDeviceList(llvm::StringRef text);
+
+struct DeviceProfile {
+  DeviceId id;
+  int64_t memoryBytes = 0;
+  /// Peak FLOP/s for f32, f16 and bf16 (integer ops run at the f32 rate).
+  double flopsF32 = 0, flopsF16 = 0, flopsBF16 = 0;
+  double bandwidthBytesPerS = 0;
+  double launchOverheadUs = 0;
+  /// The op kinds this device's backend runs (`matmul`, no dialect prefix);
+  /// nullopt: every op.
+  std::optional<llvm::StringSet<>> supportedOps;
+
+  bool supports(llvm::StringRef opKind) const {
+    return !supportedOps || supportedOps->contains(opKind);
+  }
+};
+
+struct LinkProfile {
+  double bandwidthBytesPerS = 0;
+  double latencyUs = 0;
+};
+
+struct DeviceSpec {
+  std::vector<DeviceProfile> devices;
+  /// links[i][j]: from devices[i] to devices[j]; the diagonal is unused.
+  std::vector<std::vector<LinkProfile>> links;
+
+  /// The position of `id` in `devices`, or -1.
+  int find(const DeviceId &id) const;
+  std::string names() const;
+
+  /// Built-in profiles for `ids` (the CPU is added first when missing: the
+  /// function's arguments and results live there).
+  static DeviceSpec builtin(const std::vector<DeviceId> &ids);
+  /// A spec from JSON text (`source` names it in errors).
+  static llvm::Expected<DeviceSpec> parseJson(llvm::StringRef json,
+                                              llvm::StringRef source);
+  static llvm::Expected<DeviceSpec> loadJson(llvm::StringRef path);
+
+  /// The spec restricted to `ids` (plus the CPU), in that order; an id the
+  /// spec lacks is an error naming it.
+  llvm::Expected<DeviceSpec> select(const std::vector<DeviceId> &ids,
+                                    llvm::StringRef source) const;
+};
+
+/// The built-in profiles (also documented in passes/README.md).
+DeviceProfile builtinCpuProfile();
+DeviceProfile builtinH200Profile(int64_t index);
+LinkProfile builtinPcieLink();
+LinkProfile builtinNvlinkLink();
+
+} // namespace dlc
+
+#endif // DLC_PASSES_DEVICESPEC_H
