@@ -100,18 +100,30 @@ bool isInlinableConstant(Operation *op) {
              kInlineConstantElements;
 }
 
-/// A group of ops that becomes one kernel.
+/// A group of ops on one device that becomes one kernel.
 struct Group {
+  unsigned device = 0;
   SmallVector<Operation *> ops;
   SmallVector<Value> inputs, outputs;
+};
+
+/// What the schedule runs, in the model's order: a kernel (a group) or a copy
+/// between devices.
+struct Item {
+  int group = -1; // else a copy
+  Value source, destination;
 };
 
 /// Where the bytes of a buffer live: the arena (with a live range) or a
 /// constant segment.
 struct Storage {
   uint64_t size = 0;
-  int64_t first = INT64_MAX, last = -1;
+  unsigned device = 0;
+  int64_t first = INT64_MAX, last = -1; // positions in its device's step list
   int32_t constantSegment = -1;
+  /// Written by another device's stream (a copy): it never shares bytes, so
+  /// the two streams need no ordering beyond the copy's event.
+  bool writtenAcrossDevices = false;
 };
 
 class ModelCompiler {
@@ -123,6 +135,8 @@ public:
 
 private:
   LogicalResult checkFunction();
+  unsigned deviceIndex(dlc::DeviceAttr device);
+  unsigned deviceOf(Value value);
   LogicalResult formGroups();
   LogicalResult closeGroup();
   FailureOr<unsigned> bufferFor(Value value);
@@ -133,7 +147,10 @@ private:
   const dlc::CompileOptions &options;
   MLIRContext *ctx;
 
+  std::vector<dlc::DeviceAttr> devices; // cpu first
+  llvm::DenseMap<Operation *, unsigned> opDevice;
   std::vector<Group> groups;
+  std::vector<Item> items;
   Group open;
   std::vector<Storage> storages;
   std::vector<aw::Buffer> buffers;
@@ -142,6 +159,21 @@ private:
   std::vector<std::string> segments;
   llvm::DenseMap<Operation *, unsigned> ordinals;
 };
+
+unsigned ModelCompiler::deviceIndex(dlc::DeviceAttr device) {
+  for (auto [i, known] : llvm::enumerate(devices))
+    if (known == device)
+      return i;
+  devices.push_back(device);
+  return devices.size() - 1;
+}
+
+// Arguments live on the CPU; every other value on its op's device (a copy's
+// result on its destination).
+unsigned ModelCompiler::deviceOf(Value value) {
+  Operation *op = value.getDefiningOp();
+  return op ? opDevice.lookup(op) : 0;
+}
 
 LogicalResult ModelCompiler::checkFunction() {
   for (Type type : llvm::concat<const Type>(func.getArgumentTypes(),
@@ -152,6 +184,7 @@ LogicalResult ModelCompiler::checkFunction() {
                                  "shaped tensors, got "
                               << type;
   }
+  devices.push_back(dlc::DeviceAttr::get(ctx, dlc::DeviceKind::Cpu, 0));
   unsigned ordinal = 0;
   for (Operation &op : func.getBody().front()) {
     ordinals[&op] = ordinal++;
@@ -160,12 +193,27 @@ LogicalResult ModelCompiler::checkFunction() {
     if (!isa<dlc::DlcDialect>(op.getDialect()))
       return op.emitError() << "cannot compile '" << op.getName()
                             << "': only dlc ops are supported in a model";
-    if (auto pin = dlc::getDevicePin(&op); pin && !pin.isCpu())
-      return op.emitError()
-             << "'" << nameOf(&op, ordinals[&op]) << "' is placed on "
-             << pin.str()
-             << ", but this compiler only has the CPU target so far";
+    dlc::DeviceAttr device = dlc::getDevicePin(&op);
+    opDevice[&op] = device ? deviceIndex(device) : 0;
+    if (isa<dlc::CopyOp>(op))
+      continue;
+    // Values cross devices only through dlc.copy (placement inserts them).
+    for (Value operand : op.getOperands())
+      if (deviceOf(operand) != opDevice[&op])
+        return op.emitError()
+               << "'" << nameOf(&op, ordinals[&op]) << "' runs on "
+               << devices[opDevice[&op]].str() << " but its operand lives on "
+               << devices[deviceOf(operand)].str()
+               << ": values cross devices only through dlc.copy "
+                  "(dlc-insert-copies inserts them)";
   }
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (Value v : ret.getOperands())
+    if (deviceOf(v) != 0)
+      return ret.emitError() << "model outputs must live on the cpu, but one "
+                                "lives on "
+                             << devices[deviceOf(v)].str()
+                             << ": copy it back with dlc.copy";
   return success();
 }
 
@@ -184,9 +232,10 @@ FailureOr<unsigned> ModelCompiler::newBuffer(Value value, int storage) {
   buffer.shape.assign(type.getShape().begin(), type.getShape().end());
   buffer.size = type.getNumElements() * aw::dtypeSize(*dtype);
   if (storage < 0) {
-    storages.push_back(Storage{buffer.size});
+    storages.push_back(Storage{buffer.size, deviceOf(value)});
     storage = storages.size() - 1;
   }
+  buffer.device = storages[storage].device;
   buffers.push_back(buffer);
   bufferStorage.push_back(storage);
   valueBuffer[value] = buffers.size() - 1;
@@ -205,7 +254,7 @@ FailureOr<unsigned> ModelCompiler::bufferFor(Value value) {
   if (failed(bytes))
     return failure();
   segments.push_back(std::move(*bytes));
-  storages.push_back(Storage{segments.back().size()});
+  storages.push_back(Storage{segments.back().size(), deviceOf(value)});
   storages.back().constantSegment = segments.size() - 1;
   return newBuffer(value, storages.size() - 1);
 }
@@ -233,6 +282,7 @@ LogicalResult ModelCompiler::closeGroup() {
   for (Value output : open.outputs)
     if (failed(newBuffer(output, -1)))
       return failure();
+  items.push_back(Item{static_cast<int>(groups.size()), {}, {}});
   groups.push_back(std::move(open));
   open = Group();
   return success();
@@ -245,8 +295,10 @@ LogicalResult ModelCompiler::formGroups() {
   for (Operation &op : func.getBody().front()) {
     if (isa<func::ReturnOp, dlc::ConstantOp>(op))
       continue;
-    // On the host, reshape and copy are views of their input's bytes.
-    if (isa<dlc::ReshapeOp, dlc::CopyOp>(op)) {
+    // Reshapes, and copies within a device, are views of their input's bytes.
+    auto copy = dyn_cast<dlc::CopyOp>(op);
+    bool crossDevice = copy && deviceOf(copy.getInput()) != opDevice[&op];
+    if (isa<dlc::ReshapeOp>(op) || (copy && !crossDevice)) {
       if (failed(closeGroup()))
         return failure();
       Value input = op.getOperand(0);
@@ -255,12 +307,23 @@ LogicalResult ModelCompiler::formGroups() {
         return failure();
       continue;
     }
+    if (crossDevice) {
+      if (failed(closeGroup()) || failed(bufferFor(copy.getInput())) ||
+          failed(newBuffer(copy.getResult(), -1)))
+        return failure();
+      storages[bufferStorage[valueBuffer.lookup(copy.getResult())]]
+          .writtenAcrossDevices = true;
+      items.push_back(Item{-1, copy.getInput(), copy.getResult()});
+      continue;
+    }
     bool joins = isElementwise(&op) && !open.ops.empty() &&
+                 open.device == opDevice[&op] &&
                  llvm::any_of(op.getOperands(), [&](Value v) {
                    return llvm::is_contained(open.ops, v.getDefiningOp());
                  });
     if (!joins && failed(closeGroup()))
       return failure();
+    open.device = opDevice[&op];
     open.ops.push_back(&op);
   }
   return closeGroup();
@@ -306,47 +369,85 @@ FailureOr<std::string> ModelCompiler::run() {
   if (failed(checkFunction()) || failed(formGroups()))
     return failure();
 
-  // One step per group on the CPU; liveness of every storage over the steps.
-  int64_t stepCount = groups.size();
-  std::vector<aw::Step> steps;
-  for (auto [index, group] : llvm::enumerate(groups)) {
-    aw::Step step;
-    step.kind = aw::StepKind::Call;
-    step.kernel = index;
+  // Per device, its steps in the model's order. A copy runs on the source
+  // device's stream (every read of a buffer then happens on its own device,
+  // in that device's order) and records an event that the destination waits
+  // for before its first use.
+  std::vector<std::vector<aw::Step>> schedules(devices.size());
+  llvm::DenseMap<int, uint32_t> storageEvent;           // written by a copy
+  std::vector<llvm::DenseSet<uint32_t>> waited(devices.size());
+  uint32_t eventCount = 0;
+  auto use = [&](unsigned buffer, unsigned device) {
+    Storage &storage = storages[bufferStorage[buffer]];
+    int64_t position = schedules[device].size();
+    storage.first = std::min<int64_t>(storage.first, position);
+    storage.last = std::max<int64_t>(storage.last, position);
+  };
+  for (const Item &item : items) {
+    if (item.group < 0) {
+      unsigned from = deviceOf(item.source);
+      unsigned source = valueBuffer.lookup(item.source);
+      unsigned destination = valueBuffer.lookup(item.destination);
+      use(source, from);
+      schedules[from].push_back(aw::Step{aw::StepKind::Copy, 0, {source, destination}, 0});
+      storageEvent[bufferStorage[destination]] = eventCount;
+      schedules[from].push_back(aw::Step{aw::StepKind::RecordEvent, 0, {}, eventCount});
+      ++eventCount;
+      continue;
+    }
+    const Group &group = groups[item.group];
+    unsigned device = group.device;
+    aw::Step call{aw::StepKind::Call, static_cast<uint32_t>(item.group), {}, 0};
     for (Value v : llvm::concat<const Value>(group.inputs, group.outputs)) {
       unsigned buffer = valueBuffer.lookup(v);
-      step.buffers.push_back(buffer);
-      Storage &storage = storages[bufferStorage[buffer]];
-      storage.first = std::min<int64_t>(storage.first, index);
-      storage.last = std::max<int64_t>(storage.last, index);
+      auto event = storageEvent.find(bufferStorage[buffer]);
+      if (event != storageEvent.end() && waited[device].insert(event->second).second)
+        schedules[device].push_back(aw::Step{aw::StepKind::WaitEvent, 0, {}, event->second});
+      call.buffers.push_back(buffer);
     }
-    steps.push_back(std::move(step));
+    for (unsigned buffer : call.buffers)
+      use(buffer, device);
+    schedules[device].push_back(std::move(call));
   }
-  // Inputs are written before the first step; outputs read after the last.
-  for (BlockArgument arg : func.getArguments())
-    storages[bufferStorage[valueBuffer.lookup(arg)]].first = -1;
+  // Outputs are read after every stream is done: a copy back to the CPU made
+  // on another stream is waited on by the CPU's list.
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (Value v : ret.getOperands()) {
     FailureOr<unsigned> buffer = bufferFor(v);
     if (failed(buffer))
       return failure();
-    Storage &storage = storages[bufferStorage[*buffer]];
-    storage.last = stepCount;
-    storage.first = std::min<int64_t>(storage.first, stepCount);
+    auto event = storageEvent.find(bufferStorage[*buffer]);
+    if (event != storageEvent.end() && waited[0].insert(event->second).second)
+      schedules[0].push_back(aw::Step{aw::StepKind::WaitEvent, 0, {}, event->second});
   }
+  for (Value v : ret.getOperands()) {
+    Storage &storage = storages[bufferStorage[valueBuffer.lookup(v)]];
+    storage.last = INT64_MAX;
+    storage.first = std::min<int64_t>(storage.first, schedules[storage.device].size());
+  }
+  // Inputs are written before the first step.
+  for (BlockArgument arg : func.getArguments())
+    storages[bufferStorage[valueBuffer.lookup(arg)]].first = -1;
 
-  std::vector<dlc::LiveRange> ranges;
-  std::vector<int> rangeStorage;
-  for (auto [i, storage] : llvm::enumerate(storages)) {
-    if (storage.constantSegment >= 0 || storage.last < 0)
-      continue;
-    ranges.push_back({storage.size, storage.first, storage.last});
-    rangeStorage.push_back(i);
+  // One arena per device, planned over that device's step order.
+  std::vector<uint64_t> storageOffset(storages.size(), 0), arenaSizes(devices.size(), 0);
+  for (unsigned device = 0; device < devices.size(); ++device) {
+    std::vector<dlc::LiveRange> ranges;
+    std::vector<int> rangeStorage;
+    for (auto [i, storage] : llvm::enumerate(storages)) {
+      if (storage.device != device || storage.constantSegment >= 0 || storage.last < 0)
+        continue;
+      if (storage.writtenAcrossDevices)
+        ranges.push_back({storage.size, -1, INT64_MAX});
+      else
+        ranges.push_back({storage.size, storage.first, storage.last});
+      rangeStorage.push_back(i);
+    }
+    dlc::MemoryPlan plan = dlc::planMemory(ranges);
+    for (auto [i, storage] : llvm::enumerate(rangeStorage))
+      storageOffset[storage] = plan.offsets[i];
+    arenaSizes[device] = plan.arenaSize;
   }
-  dlc::MemoryPlan plan = dlc::planMemory(ranges);
-  std::vector<uint64_t> storageOffset(storages.size(), 0);
-  for (auto [i, storage] : llvm::enumerate(rangeStorage))
-    storageOffset[storage] = plan.offsets[i];
   for (auto [i, buffer] : llvm::enumerate(buffers)) {
     const Storage &storage = storages[bufferStorage[i]];
     buffer.offset = storageOffset[bufferStorage[i]];
@@ -371,7 +472,9 @@ FailureOr<std::string> ModelCompiler::run() {
 
   aw::Contents contents;
   contents.producer = "dlc 0.1 (LLVM " LLVM_VERSION_STRING ")";
-  contents.devices.push_back({false, 0, plan.arenaSize});
+  for (auto [i, device] : llvm::enumerate(devices))
+    contents.devices.push_back({device.isCuda(), static_cast<int32_t>(device.getIndex()),
+                                arenaSizes[i]});
   contents.segments = std::move(segments);
   contents.segments.push_back(std::move(library->sharedObject));
   contents.libraries.push_back({static_cast<uint32_t>(contents.segments.size() - 1),
@@ -385,7 +488,8 @@ FailureOr<std::string> ModelCompiler::run() {
       kernel.ops.push_back(nameOf(op, ordinals[op]));
     contents.kernels.push_back(std::move(kernel));
   }
-  contents.schedules.push_back(std::move(steps));
+  contents.schedules = std::move(schedules);
+  contents.eventCount = eventCount;
   contents.buffers = std::move(buffers);
 
   auto spec = [&](Value v, std::string name) {
@@ -408,9 +512,13 @@ FailureOr<std::string> ModelCompiler::run() {
   for (Operation &op : func.getBody().front()) {
     if (isa<func::ReturnOp>(op))
       continue;
+    // The placement pass records why; without it an op is pinned or default.
+    std::string reason = dlc::getDevicePin(&op) ? "pinned" : "default";
+    if (auto recorded = op.getAttrOfType<StringAttr>("dlc.reason"))
+      reason = recorded.str();
     contents.placement.push_back({nameOf(&op, ordinals[&op]),
-                                  op.getName().getStringRef().str(),
-                                  dlc::getDevicePin(&op) ? "pinned" : "default", 0});
+                                  op.getName().getStringRef().str(), reason,
+                                  opDevice.lookup(&op)});
   }
   return aw::serialize(contents);
 }

@@ -6,7 +6,7 @@
 // RUN: not dlc compile %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: error: --emit expects mlir or llvm, got 'ptx'
 // RUN: not dlc compile %s --entry=gpu -o %t/gpu.dlcm 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: compile_errors.mlir:[[@LINE+12]]:8: error: 'softmax_0' is placed on cuda:1, but this compiler only has the CPU target so far
+// GPU: compile_errors.mlir:[[@LINE+12]]:8: error: 'softmax_0' runs on cuda:1 but its operand lives on cpu: values cross devices only through dlc.copy (dlc-insert-copies inserts them)
 // RUN: not dlc compile %s --entry=main --cpu=pentium9 -o %t/cpu.dlcm 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: error: unknown target CPU 'pentium9' (try an LLVM CPU name such as x86-64-v3, znver4 or native)
 // RUN: not dlc compile %s --entry=nothing -o %t/x.dlcm 2>&1 | FileCheck %s --check-prefix=ENTRY
@@ -24,5 +24,14 @@ func.func @gpu(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = dlc.relu %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// An output left on a GPU.
+// RUN: not dlc compile %s --entry=gpu_output -o %t/out.dlcm 2>&1 | FileCheck %s --check-prefix=OUT
+// OUT: compile_errors.mlir:[[@LINE+4]]:3: error: model outputs must live on the cpu, but one lives on cuda:0: copy it back with dlc.copy
+func.func @gpu_output(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %g = dlc.copy %x to cuda:0 : tensor<4x8xf32>
+  %0 = dlc.relu %g {device = #dlc.device<cuda:0>} : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
