@@ -357,6 +357,7 @@ dlc_status_t Artifact::verifyCode() {
 }
 
 dlc_status_t Artifact::verifySchedules() {
+  std::map<uint32_t, StepRef> recorders; // By event.
   const auto *schedules = root->schedules();
   const auto *buffers = root->buffers();
   std::vector<bool> seen(count(root->devices()));
@@ -396,6 +397,13 @@ dlc_status_t Artifact::verifySchedules() {
                         << " of device " << b.device()
                         << " to a kernel: a kernel sees only its own device";
         }
+        if (step.output_count() > nbuf)
+          return Error(DLC_STATUS_DATA_LOSS) << at() << "has output_count " << step.output_count()
+                      << " but " << nbuf << " buffers";
+        for (uint32_t j = nbuf - step.output_count(); j < nbuf; ++j)
+          if (buffers->Get(step.buffers()->Get(j))->constant_segment() >= 0)
+            return Error(DLC_STATUS_DATA_LOSS) << at() << "writes constant buffer "
+                        << step.buffers()->Get(j);
         break;
       case fb::StepKind::Copy: {
         if (nbuf != 2)
@@ -409,6 +417,10 @@ dlc_status_t Artifact::verifySchedules() {
         if (dst.constant_segment() >= 0)
           return Error(DLC_STATUS_DATA_LOSS) << at() << "copies into constant buffer "
                       << step.buffers()->Get(1);
+        if (src.device() != sched.device() && dst.device() != sched.device())
+          return Error(DLC_STATUS_DATA_LOSS) << at() << "copies from device " << src.device()
+                      << " to device " << dst.device()
+                      << ": a copy runs on the stream of its source or its destination";
         break;
       }
       case fb::StepKind::RecordEvent:
@@ -416,11 +428,74 @@ dlc_status_t Artifact::verifySchedules() {
         if (step.event() >= root->event_count())
           return Error(DLC_STATUS_DATA_LOSS) << at() << "names event " << step.event() << " of "
                       << root->event_count();
+        if (step.kind() == fb::StepKind::RecordEvent) {
+          auto [it, fresh] = recorders.emplace(step.event(), StepRef{sched.device(), i});
+          if (!fresh)
+            return Error(DLC_STATUS_DATA_LOSS) << at() << "records event " << step.event()
+                        << ", which step " << it->second.step << " of device "
+                        << it->second.device << " records too (an event is recorded once per run)";
+        }
         break;
       default:
         return Error(DLC_STATUS_DATA_LOSS) << at() << "has an unknown kind " << int(step.kind());
       }
     }
+  }
+  return verifyEvents(recorders);
+}
+
+/// Every waited event is recorded, and the step lists can all finish: runs
+/// the lists symbolically, each until it waits for an event not recorded yet,
+/// waking the waiters of each event as it is recorded. A list left blocked is
+/// a wait nothing satisfies (a cycle of waits, or a record after its own
+/// wait on one stream): the run would hang, so the artifact is refused.
+dlc_status_t Artifact::verifyEvents(const std::map<uint32_t, StepRef> &recorders) {
+  const auto *schedules = root->schedules();
+  for (uint32_t s = 0; s < count(schedules); ++s) {
+    const fb::DeviceSchedule &sched = *schedules->Get(s);
+    for (uint32_t i = 0; i < count(sched.steps()); ++i) {
+      const fb::Step &step = *sched.steps()->Get(i);
+      if (step.kind() == fb::StepKind::WaitEvent && !recorders.count(step.event()))
+        return Error(DLC_STATUS_DATA_LOSS)
+               << "artifact '" << label << "': step " << i << " of device " << sched.device()
+               << " waits for event " << step.event() << ", which no step records";
+    }
+  }
+  std::vector<uint32_t> position(count(schedules), 0);
+  std::vector<bool> recorded(root->event_count(), false);
+  std::vector<std::vector<uint32_t>> waiters(root->event_count());
+  std::vector<uint32_t> ready;
+  for (uint32_t s = 0; s < count(schedules); ++s)
+    ready.push_back(s);
+  while (!ready.empty()) {
+    uint32_t s = ready.back();
+    ready.pop_back();
+    const auto *steps = schedules->Get(s)->steps();
+    for (uint32_t &i = position[s]; i < count(steps); ++i) {
+      const fb::Step &step = *steps->Get(i);
+      if (step.kind() == fb::StepKind::WaitEvent && !recorded[step.event()]) {
+        waiters[step.event()].push_back(s);
+        break;
+      }
+      if (step.kind() == fb::StepKind::RecordEvent) {
+        recorded[step.event()] = true;
+        for (uint32_t w : waiters[step.event()])
+          ready.push_back(w);
+        waiters[step.event()].clear();
+      }
+    }
+  }
+  for (uint32_t s = 0; s < count(schedules); ++s) {
+    const fb::DeviceSchedule &sched = *schedules->Get(s);
+    if (position[s] == count(sched.steps()))
+      continue;
+    uint32_t event = sched.steps()->Get(position[s])->event();
+    const StepRef &r = recorders.at(event);
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << label << "': the schedule cannot finish: step " << position[s]
+           << " of device " << sched.device() << " waits for event " << event
+           << ", recorded by step " << r.step << " of device " << r.device
+           << ", which never runs (a cycle of waits, or a record after its wait)";
   }
   return nullptr;
 }

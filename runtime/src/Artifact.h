@@ -16,6 +16,7 @@
 #include "dlcm_generated.h"
 
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -60,7 +61,11 @@ private:
   dlc_status_t verifySegments();
   dlc_status_t verifyBuffers();
   dlc_status_t verifyCode();
+  struct StepRef {
+    uint32_t device, step;
+  };
   dlc_status_t verifySchedules();
+  dlc_status_t verifyEvents(const std::map<uint32_t, StepRef> &recorders);
   dlc_status_t verifySignature();
 
   std::string label;

@@ -1,126 +1,274 @@
-//===- Session.cpp - dlc_session_t: arenas, inputs, run, outputs ----------===//
+//===- Session.cpp - dlc_session_t: binding, memory, inputs, run, outputs -===//
 //
-// Creating a session turns the schedule into a flat program: every buffer
-// index is resolved once to a pointer (arena base + offset, or the constant's
-// bytes in the model), so run() only calls kernels and copies memory.
+// Creating a session binds the devices, allocates each slot's arenas and
+// turns the schedule into one program per device (Session.h); the streams
+// that run them are in Executor.cpp.
+//
+// Simulated GPUs: the arena is its own allocation, filled with 0xFF bytes
+// (NaN as f32/f16/bf16, -1 as integers) at creation, and every buffer a step
+// is about to write on it is filled again right before that step (unless the
+// buffer is a model input or the step also reads it). That approximates
+// "poisoned wherever the memory plan frees a range for reuse": a step that
+// reads a range before its write, or after another buffer reused it, reads
+// NaNs. Inputs on a simulated GPU start zeroed, as on the CPU. Constants
+// used by a simulated GPU's kernels (or placed on it) are copied into a
+// separate block of that GPU at session creation, so that its kernels are
+// handed pointers into its own memory only.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Error.h"
 #include "FlatUtil.h"
-#include "Model.h"
+#include "Session.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <sys/mman.h>
 
 using namespace dlc::rt;
 
+Arena::~Arena() {
+  if (base)
+    ::munmap(base, size);
+}
+
+dlc_status_t Arena::allocate(size_t bytes, int fill, const std::string &what) {
+  if (!bytes)
+    return nullptr;
+  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return Error(DLC_STATUS_OUT_OF_MEMORY)
+           << "cannot allocate " << what << " (" << bytes << " bytes)";
+  base = static_cast<uint8_t *>(p);
+  size = bytes;
+  if (fill)
+    std::memset(base, fill, bytes);
+  return nullptr;
+}
+
+dlc_session_s::~dlc_session_s() {
+  for (auto &slot : slots)
+    if (slot->inFlight)
+      dlc_status_free(finish(*this, *slot));
+  stopWorkers(*this);
+  dlc_model_release(model);
+}
+
 namespace {
 
-/// One device's memory: anonymous pages, zeroed and page (so 64-byte)
-/// aligned; reserved lazily, so a large arena costs what is touched.
-struct Arena {
-  uint8_t *base = nullptr;
-  size_t size = 0;
-  Arena() = default;
-  Arena(const Arena &) = delete;
-  ~Arena() {
-    if (base)
-      ::munmap(base, size);
+constexpr int kPoison = 0xFF;
+
+dlc_status_t checkOptions(const dlc_session_options_t &o) {
+  if (o.thread_count < 0)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "session options: thread_count " << o.thread_count
+           << " is negative";
+  if (o.gpu_binding != DLC_GPU_BINDING_REAL &&
+      o.gpu_binding != DLC_GPU_BINDING_SIM)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "session options: gpu_binding " << o.gpu_binding
+           << " is not a dlc_gpu_binding_t (0 real, 1 sim)";
+  if (o.max_in_flight < 1 || o.max_in_flight > 64)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "session options: max_in_flight " << o.max_in_flight
+           << " is not in [1, 64]";
+  return nullptr;
+}
+
+/// Binds every device, or says which GPUs cannot be bound.
+dlc_status_t bindDevices(dlc_session_s &s) {
+  const fb::Model &m = s.model->artifact->model();
+  std::vector<std::string> gpus;
+  for (uint32_t d = 0; d < count(m.devices()); ++d) {
+    bool gpu = m.devices()->Get(d)->kind() != fb::DeviceKind::Cpu;
+    if (gpu)
+      gpus.push_back(s.model->deviceNames[d]);
+    s.bindings.push_back(gpu ? Binding::SimGpu : Binding::Cpu);
   }
-};
+  if (gpus.empty() || s.options.gpu_binding == DLC_GPU_BINDING_SIM)
+    return nullptr;
+  Error e(DLC_STATUS_UNAVAILABLE);
+  e << "model '" << s.model->artifact->name() << "' needs " << gpus.size()
+    << (gpus.size() == 1 ? " GPU (" : " GPUs (");
+  for (size_t i = 0; i < gpus.size(); ++i)
+    e << (i ? ", " : "") << gpus[i];
+  e << ") and this machine has 0 that this runtime can drive (this version "
+       "binds no real CUDA device); simulate them with gpu_binding = "
+       "DLC_GPU_BINDING_SIM (dlc-run --gpu=sim)";
+  return e;
+}
 
-struct Op {
-  fb::StepKind kind;
-  KernelFn fn = nullptr;
-  std::vector<void *> args; // Call: the kernel's buffers; Copy: src, dst.
-  size_t bytes = 0;         // Copy.
-};
-
-} // namespace
-
-struct dlc_session_s {
-  std::atomic<int> refs{1};
-  dlc_model_t *model = nullptr;
-  std::vector<std::unique_ptr<Arena>> arenas; // By device index.
-  std::vector<uint8_t *> buffers;             // By buffer index.
-  std::vector<Op> program;
-
-  ~dlc_session_s() { dlc_model_release(model); }
-};
-
-namespace {
-
-dlc_status_t build(dlc_session_s &s, const dlc_session_options_t &options) {
+/// Copies, per simulated GPU, the constants its kernels use or that are
+/// placed on it into one block of its own. `copies[d][b]` is device d's
+/// copy of constant b (null: none, use the model's bytes).
+dlc_status_t copyConstants(dlc_session_s &s,
+                           std::vector<std::vector<uint8_t *>> &copies) {
   const Artifact &a = *s.model->artifact;
   const fb::Model &m = a.model();
-  const std::string &name = a.name();
-  if (!s.model->codeLoaded)
-    return Error(DLC_STATUS_INVALID_ARGUMENT)
-           << "model '" << name
-           << "' was loaded without its code (load_code = 0): it cannot run";
-  if (options.thread_count < 0)
-    return Error(DLC_STATUS_INVALID_ARGUMENT)
-           << "session options: thread_count " << options.thread_count
-           << " is negative";
-  if (options.gpu_binding != 0)
-    return Error(DLC_STATUS_INVALID_ARGUMENT)
-           << "session options: gpu_binding must be 0 in this version";
-  for (uint32_t d = 0; d < count(m.devices()); ++d) {
-    const fb::Device &dev = *m.devices()->Get(d);
-    if (dev.kind() != fb::DeviceKind::Cpu)
-      return Error(DLC_STATUS_UNAVAILABLE)
-             << deviceName(dev)
-             << ": GPU devices are not supported by this runtime yet";
-  }
-  for (uint32_t d = 0; d < count(m.devices()); ++d) {
-    auto arena = std::make_unique<Arena>();
-    uint64_t size = m.devices()->Get(d)->arena_size();
-    if (size) {
-      void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (p == MAP_FAILED)
-        return Error(DLC_STATUS_OUT_OF_MEMORY)
-               << "model '" << name << "': cannot allocate the arena of "
-               << s.model->deviceNames[d] << " (" << size << " bytes)";
-      arena->base = static_cast<uint8_t *>(p);
-      arena->size = size;
+  uint32_t nbuf = count(m.buffers());
+  copies.assign(s.bindings.size(), std::vector<uint8_t *>(nbuf, nullptr));
+  s.constants.resize(s.bindings.size());
+  for (uint32_t d = 0; d < s.bindings.size(); ++d) {
+    s.constants[d] = std::make_unique<Arena>();
+    if (s.bindings[d] != Binding::SimGpu)
+      continue;
+    std::vector<bool> used(nbuf, false);
+    for (uint32_t b = 0; b < nbuf; ++b)
+      used[b] = m.buffers()->Get(b)->device() == d;
+    for (uint32_t k = 0; k < count(m.schedules()); ++k) {
+      const fb::DeviceSchedule &sched = *m.schedules()->Get(k);
+      if (sched.device() != d)
+        continue;
+      for (uint32_t i = 0; i < count(sched.steps()); ++i) {
+        const fb::Step &step = *sched.steps()->Get(i);
+        if (step.kind() == fb::StepKind::Call)
+          for (uint32_t j = 0; j < count(step.buffers()); ++j)
+            used[step.buffers()->Get(j)] = true;
+      }
     }
-    s.arenas.push_back(std::move(arena));
+    size_t total = 0;
+    for (uint32_t b = 0; b < nbuf; ++b)
+      if (used[b] && m.buffers()->Get(b)->constant_segment() >= 0)
+        total += (m.buffers()->Get(b)->size() + 63) / 64 * 64;
+    DLC_RETURN_IF_ERROR(s.constants[d]->allocate(
+        total, 0, "the constants of " + s.model->deviceNames[d]));
+    size_t at = 0;
+    for (uint32_t b = 0; b < nbuf; ++b) {
+      const fb::Buffer &buf = *m.buffers()->Get(b);
+      if (!used[b] || buf.constant_segment() < 0)
+        continue;
+      copies[d][b] = s.constants[d]->base + at;
+      if (buf.size())
+        std::memcpy(copies[d][b], a.segmentData(buf.constant_segment()),
+                    buf.size());
+      at += (buf.size() + 63) / 64 * 64;
+    }
   }
-  for (uint32_t i = 0; i < count(m.buffers()); ++i) {
-    const fb::Buffer &b = *m.buffers()->Get(i);
-    if (b.constant_segment() >= 0)
+  return nullptr;
+}
+
+/// Allocates one slot's memory and resolves every step against it.
+dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
+                       const std::vector<std::vector<uint8_t *>> &copies) {
+  const Artifact &a = *s.model->artifact;
+  const fb::Model &m = a.model();
+  uint32_t nbuf = count(m.buffers());
+  std::vector<bool> isInput(nbuf, false);
+  for (uint32_t i = 0; i < count(m.inputs()); ++i)
+    isInput[m.inputs()->Get(i)->buffer()] = true;
+  for (uint32_t d = 0; d < s.bindings.size(); ++d) {
+    auto arena = std::make_unique<Arena>();
+    DLC_RETURN_IF_ERROR(arena->allocate(
+        m.devices()->Get(d)->arena_size(),
+        s.bindings[d] == Binding::SimGpu ? kPoison : 0,
+        "the arena of " + s.model->deviceNames[d] + " for model '" +
+            a.name() + "'"));
+    slot.arenas.push_back(std::move(arena));
+  }
+  for (uint32_t b = 0; b < nbuf; ++b) {
+    const fb::Buffer &buf = *m.buffers()->Get(b);
+    if (buf.constant_segment() >= 0) {
       // Kernels only read constants; the const_cast is the ABI's void **.
-      s.buffers.push_back(
-          const_cast<uint8_t *>(a.segmentData(b.constant_segment())));
-    else
-      s.buffers.push_back(s.arenas[b.device()]->base
-                              ? s.arenas[b.device()]->base + b.offset()
-                              : nullptr);
+      slot.buffers.push_back(
+          const_cast<uint8_t *>(a.segmentData(buf.constant_segment())));
+      continue;
+    }
+    uint8_t *base = slot.arenas[buf.device()]->base;
+    slot.buffers.push_back(base ? base + buf.offset() : nullptr);
+    if (isInput[b] && base && s.bindings[buf.device()] == Binding::SimGpu)
+      std::memset(slot.buffers.back(), 0, buf.size());
   }
+  // A buffer's pointer as seen from device d's stream.
+  auto pointer = [&](uint32_t d, uint32_t b) -> void * {
+    return copies[d][b] ? copies[d][b] : slot.buffers[b];
+  };
+  auto poisoned = [&](uint32_t b) {
+    const fb::Buffer &buf = *m.buffers()->Get(b);
+    return s.bindings[buf.device()] == Binding::SimGpu && !isInput[b] &&
+           buf.constant_segment() < 0 && buf.size() && slot.buffers[b];
+  };
+  slot.programs.resize(s.bindings.size());
   for (uint32_t k = 0; k < count(m.schedules()); ++k) {
     const fb::DeviceSchedule &sched = *m.schedules()->Get(k);
+    uint32_t d = sched.device();
     for (uint32_t i = 0; i < count(sched.steps()); ++i) {
       const fb::Step &step = *sched.steps()->Get(i);
       Op op;
       op.kind = step.kind();
-      for (uint32_t j = 0; j < count(step.buffers()); ++j)
-        op.args.push_back(s.buffers[step.buffers()->Get(j)]);
+      op.index = i;
+      op.step = &step;
+      op.event = step.event();
+      uint32_t n = count(step.buffers());
+      auto arg = [&](uint32_t j) { return step.buffers()->Get(j); };
       if (step.kind() == fb::StepKind::Call) {
         op.fn = s.model->kernels[step.kernel()];
+        for (uint32_t j = 0; j < n; ++j)
+          op.args.push_back(pointer(d, arg(j)));
+        // Outputs: as stated, else the last argument (the compiler's order
+        // is inputs, then outputs); not poisoned when also read.
+        uint32_t outputs = step.output_count() ? step.output_count() : 1;
+        for (uint32_t j = n >= outputs ? n - outputs : 0; j < n; ++j) {
+          bool alsoRead = false;
+          for (uint32_t r = 0; r < n - outputs; ++r)
+            alsoRead |= arg(r) == arg(j);
+          if (poisoned(arg(j)) && !alsoRead)
+            op.poison.emplace_back(slot.buffers[arg(j)],
+                                   m.buffers()->Get(arg(j))->size());
+        }
       } else if (step.kind() == fb::StepKind::Copy) {
-        op.bytes = m.buffers()->Get(step.buffers()->Get(0))->size();
-      } else {
-        return Error(DLC_STATUS_UNIMPLEMENTED)
-               << "model '" << name << "': step " << i << " of "
-               << s.model->deviceNames[sched.device()] << " is a "
-               << fb::EnumNameStepKind(step.kind())
-               << " step, which this runtime does not run yet";
+        const fb::Buffer &src = *m.buffers()->Get(arg(0));
+        op.args = {pointer(src.device(), arg(0)), slot.buffers[arg(1)]};
+        op.bytes = src.size();
+        if (poisoned(arg(1)) && arg(0) != arg(1))
+          op.poison.emplace_back(slot.buffers[arg(1)], op.bytes);
       }
-      s.program.push_back(std::move(op));
+      slot.programs[d].push_back(std::move(op));
     }
   }
+  slot.events = std::make_unique<Event[]>(m.event_count());
+  for (uint32_t i = 0; i < count(m.outputs()); ++i) {
+    const fb::Buffer &buf =
+        *m.buffers()->Get(m.outputs()->Get(i)->buffer());
+    void *host = nullptr;
+    if (s.bindings[buf.device()] != Binding::Cpu &&
+        buf.constant_segment() < 0) {
+      host = std::aligned_alloc(64, (buf.size() + 63) / 64 * 64 + 64);
+      if (!host)
+        return Error(DLC_STATUS_OUT_OF_MEMORY) << "out of memory";
+    }
+    slot.hostOutputs.emplace_back(static_cast<uint8_t *>(host), std::free);
+  }
+  if (s.options.check_ordering)
+    slot.checker = std::make_unique<OrderingChecker>(*s.model);
+  return nullptr;
+}
+
+dlc_status_t build(dlc_session_s &s) {
+  const fb::Model &m = s.model->artifact->model();
+  if (!s.model->codeLoaded)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "model '" << s.model->artifact->name()
+           << "' was loaded without its code (load_code = 0): it cannot run";
+  DLC_RETURN_IF_ERROR(checkOptions(s.options));
+  DLC_RETURN_IF_ERROR(bindDevices(s));
+  std::vector<std::vector<uint8_t *>> copies;
+  DLC_RETURN_IF_ERROR(copyConstants(s, copies));
+  for (int32_t k = 0; k < s.options.max_in_flight; ++k) {
+    s.slots.push_back(std::make_unique<Slot>());
+    DLC_RETURN_IF_ERROR(buildSlot(s, *s.slots.back(), copies));
+  }
+  for (uint32_t k = 0; k < count(m.schedules()); ++k) {
+    const fb::DeviceSchedule &sched = *m.schedules()->Get(k);
+    if (count(sched.steps()))
+      s.activeDevices.push_back(sched.device());
+  }
+  for (uint32_t d : s.activeDevices)
+    if (s.inlineDevice < 0 || s.bindings[d] == Binding::Cpu)
+      s.inlineDevice = d;
+  s.stats.resize(s.bindings.size());
+  s.created = s.lastEnd = Clock::now();
+  startWorkers(s, /*includingInline=*/false);
   return nullptr;
 }
 
@@ -130,21 +278,38 @@ dlc_status_t checkSession(const dlc_session_t *session, const char *fn) {
   return nullptr;
 }
 
-/// The buffer of input/output `index`, with its size.
-dlc_status_t tensorBuffer(dlc_session_t *s, bool output, size_t index,
-                          uint8_t *&ptr, size_t &bytes) {
+/// The synchronous calls use slot 0, which submitted runs may be using.
+dlc_status_t checkIdle(const dlc_session_t *s, const char *fn) {
+  if (s->nextTicket != s->oldestTicket)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << fn << ": " << s->nextTicket - s->oldestTicket
+           << " submitted runs are in flight; wait for them first";
+  return nullptr;
+}
+
+const fb::TensorSpec &spec(const dlc_session_t *s, bool output, size_t index) {
+  const fb::Model &m = s->model->artifact->model();
+  return *(output ? m.outputs() : m.inputs())->Get(uint32_t(index));
+}
+
+dlc_status_t checkIndex(dlc_session_t *s, bool output, size_t index) {
   const auto &infos = output ? s->model->outputs : s->model->inputs;
   if (index >= infos.size())
     return Error(DLC_STATUS_NOT_FOUND)
            << "model '" << s->model->artifact->name() << "' has no "
            << (output ? "output " : "input ") << index << " (it has "
            << infos.size() << ")";
-  const fb::Model &m = s->model->artifact->model();
-  uint32_t buffer =
-      (output ? m.outputs() : m.inputs())->Get(static_cast<uint32_t>(index))
-          ->buffer();
-  ptr = s->buffers[buffer];
-  bytes = infos[index].info.byte_size;
+  return nullptr;
+}
+
+/// Where input/output `index` of `slot` is, in host memory, with its size.
+dlc_status_t tensorBuffer(dlc_session_t *s, Slot &slot, bool output,
+                          size_t index, uint8_t *&ptr, size_t &bytes) {
+  DLC_RETURN_IF_ERROR(checkIndex(s, output, index));
+  ptr = slot.buffers[spec(s, output, index).buffer()];
+  if (output && slot.hostOutputs[index])
+    ptr = slot.hostOutputs[index].get();
+  bytes = (output ? s->model->outputs : s->model->inputs)[index].info.byte_size;
   return nullptr;
 }
 
@@ -158,11 +323,23 @@ dlc_status_t checkBytes(dlc_session_t *s, bool output, size_t index,
          << info.name << "') has " << expected << " bytes, got " << got;
 }
 
+/// Copies the outputs that live on GPUs back to the slot's host buffers.
+void copyBack(dlc_session_t *s, Slot &slot) {
+  for (size_t i = 0; i < slot.hostOutputs.size(); ++i)
+    if (slot.hostOutputs[i])
+      std::memcpy(slot.hostOutputs[i].get(),
+                  slot.buffers[spec(s, true, i).buffer()],
+                  s->model->outputs[i].info.byte_size);
+}
+
 } // namespace
 
 extern "C" void dlc_session_options_initialize(dlc_session_options_t *options) {
   options->thread_count = 0;
-  options->gpu_binding = 0;
+  options->gpu_binding = DLC_GPU_BINDING_REAL;
+  options->check_ordering = 0;
+  options->profile = 0;
+  options->max_in_flight = 1;
 }
 
 extern "C" dlc_status_t dlc_session_create(dlc_model_t *model,
@@ -173,12 +350,13 @@ extern "C" dlc_status_t dlc_session_create(dlc_model_t *model,
       return Error(DLC_STATUS_INVALID_ARGUMENT)
              << "dlc_session_create: null argument";
     *out_session = nullptr;
-    dlc_session_options_t defaults;
-    dlc_session_options_initialize(&defaults);
     auto session = std::make_unique<dlc_session_s>();
+    dlc_session_options_initialize(&session->options);
+    if (options)
+      session->options = *options;
     dlc_model_retain(model);
     session->model = model;
-    DLC_RETURN_IF_ERROR(build(*session, options ? *options : defaults));
+    DLC_RETURN_IF_ERROR(build(*session));
     *out_session = session.release();
     return nullptr;
   });
@@ -202,9 +380,11 @@ extern "C" dlc_status_t dlc_session_set_input(dlc_session_t *session,
                                               size_t index, const void *data,
                                               size_t bytes) {
   DLC_RETURN_IF_ERROR(checkSession(session, "dlc_session_set_input"));
+  DLC_RETURN_IF_ERROR(checkIdle(session, "dlc_session_set_input"));
   uint8_t *ptr;
   size_t size;
-  DLC_RETURN_IF_ERROR(tensorBuffer(session, false, index, ptr, size));
+  DLC_RETURN_IF_ERROR(
+      tensorBuffer(session, *session->slots[0], false, index, ptr, size));
   DLC_RETURN_IF_ERROR(
       checkBytes(session, false, index, size, bytes, "dlc_session_set_input"));
   if (size && !data)
@@ -217,12 +397,10 @@ extern "C" dlc_status_t dlc_session_set_input(dlc_session_t *session,
 
 extern "C" dlc_status_t dlc_session_run(dlc_session_t *session) {
   DLC_RETURN_IF_ERROR(checkSession(session, "dlc_session_run"));
-  for (Op &op : session->program) {
-    if (op.kind == fb::StepKind::Call)
-      op.fn(op.args.data());
-    else if (op.bytes)
-      std::memmove(op.args[1], op.args[0], op.bytes);
-  }
+  DLC_RETURN_IF_ERROR(checkIdle(session, "dlc_session_run"));
+  Slot &slot = *session->slots[0];
+  DLC_RETURN_IF_ERROR(runSync(*session, slot));
+  copyBack(session, slot);
   return nullptr;
 }
 
@@ -232,9 +410,11 @@ extern "C" dlc_status_t dlc_session_output(dlc_session_t *session, size_t index,
   if (!data || !bytes)
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << "dlc_session_output: null output pointer";
+  DLC_RETURN_IF_ERROR(checkIdle(session, "dlc_session_output"));
   uint8_t *ptr;
   size_t size;
-  DLC_RETURN_IF_ERROR(tensorBuffer(session, true, index, ptr, size));
+  DLC_RETURN_IF_ERROR(
+      tensorBuffer(session, *session->slots[0], true, index, ptr, size));
   *data = ptr;
   *bytes = size;
   return nullptr;
@@ -244,9 +424,11 @@ extern "C" dlc_status_t dlc_session_copy_output(dlc_session_t *session,
                                                 size_t index, void *dst,
                                                 size_t bytes) {
   DLC_RETURN_IF_ERROR(checkSession(session, "dlc_session_copy_output"));
+  DLC_RETURN_IF_ERROR(checkIdle(session, "dlc_session_copy_output"));
   uint8_t *ptr;
   size_t size;
-  DLC_RETURN_IF_ERROR(tensorBuffer(session, true, index, ptr, size));
+  DLC_RETURN_IF_ERROR(
+      tensorBuffer(session, *session->slots[0], true, index, ptr, size));
   DLC_RETURN_IF_ERROR(checkBytes(session, true, index, size, bytes,
                                  "dlc_session_copy_output"));
   if (size && !dst)
@@ -254,5 +436,95 @@ extern "C" dlc_status_t dlc_session_copy_output(dlc_session_t *session,
            << "dlc_session_copy_output: null destination";
   if (size)
     std::memcpy(dst, ptr, size);
+  return nullptr;
+}
+
+extern "C" dlc_status_t dlc_session_submit(dlc_session_t *session,
+                                           const void *const *inputs,
+                                           const size_t *input_bytes,
+                                           size_t input_count,
+                                           uint64_t *out_ticket) {
+  const char *fn = "dlc_session_submit";
+  DLC_RETURN_IF_ERROR(checkSession(session, fn));
+  return guard([&]() -> dlc_status_t {
+    dlc_session_s &s = *session;
+    size_t n = s.model->inputs.size();
+    if (!out_ticket || (n && (!inputs || !input_bytes)))
+      return Error(DLC_STATUS_INVALID_ARGUMENT) << fn << ": null argument";
+    if (input_count != n)
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << fn << ": model '" << s.model->artifact->name() << "' has " << n
+             << " inputs, got " << input_count;
+    uint64_t inFlight = s.nextTicket - s.oldestTicket;
+    if (inFlight >= uint64_t(s.options.max_in_flight))
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << fn << ": " << inFlight << " runs are in flight (max_in_flight "
+             << s.options.max_in_flight << "); wait for run " << s.oldestTicket
+             << " first";
+    Slot &slot = *s.slots[s.nextTicket % s.slots.size()];
+    for (size_t i = 0; i < n; ++i) {
+      uint8_t *ptr;
+      size_t size;
+      DLC_RETURN_IF_ERROR(tensorBuffer(session, slot, false, i, ptr, size));
+      DLC_RETURN_IF_ERROR(checkBytes(session, false, i, size, input_bytes[i], fn));
+      if (size && !inputs[i])
+        return Error(DLC_STATUS_INVALID_ARGUMENT)
+               << fn << ": null data for input " << i;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      uint8_t *ptr;
+      size_t size;
+      DLC_RETURN_IF_ERROR(tensorBuffer(session, slot, false, i, ptr, size));
+      if (size)
+        std::memcpy(ptr, inputs[i], size);
+    }
+    slot.ticket = s.nextTicket;
+    slot.inFlight = true;
+    submit(s, slot);
+    *out_ticket = s.nextTicket++;
+    return nullptr;
+  });
+}
+
+extern "C" dlc_status_t dlc_session_wait(dlc_session_t *session,
+                                         uint64_t ticket, void *const *outputs,
+                                         const size_t *output_bytes,
+                                         size_t output_count) {
+  const char *fn = "dlc_session_wait";
+  DLC_RETURN_IF_ERROR(checkSession(session, fn));
+  dlc_session_s &s = *session;
+  if (ticket != s.oldestTicket || ticket >= s.nextTicket)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << fn << ": run " << ticket << " is not the oldest run in flight ("
+           << (s.oldestTicket == s.nextTicket
+                   ? std::string("none is")
+                   : "run " + std::to_string(s.oldestTicket) + " is")
+           << "): results come back in submission order";
+  size_t n = s.model->outputs.size();
+  if (n && (!outputs || !output_bytes))
+    return Error(DLC_STATUS_INVALID_ARGUMENT) << fn << ": null argument";
+  if (output_count != n)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << fn << ": model '" << s.model->artifact->name() << "' has " << n
+           << " outputs, got " << output_count;
+  for (size_t i = 0; i < n; ++i) {
+    DLC_RETURN_IF_ERROR(checkBytes(session, true, i,
+                                   s.model->outputs[i].info.byte_size,
+                                   output_bytes[i], fn));
+    if (output_bytes[i] && !outputs[i])
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << fn << ": null destination for output " << i;
+  }
+  Slot &slot = *s.slots[ticket % s.slots.size()];
+  dlc_status_t status = finish(s, slot);
+  slot.inFlight = false;
+  ++s.oldestTicket;
+  if (status)
+    return status;
+  // Straight from device memory to the caller's: the copy back to the host.
+  for (size_t i = 0; i < n; ++i)
+    if (output_bytes[i])
+      std::memcpy(outputs[i], slot.buffers[spec(session, true, i).buffer()],
+                  output_bytes[i]);
   return nullptr;
 }

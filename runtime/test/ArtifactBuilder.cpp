@@ -69,7 +69,7 @@ std::string flatBuffer(const ArtifactSpec &s,
     std::vector<flatbuffers::Offset<fb::Step>> steps;
     for (const StepSpec &st : sched.steps)
       steps.push_back(fb::CreateStepDirect(b, st.kind, st.kernel, &st.buffers,
-                                           st.event));
+                                           st.event, st.outputCount));
     schedules.push_back(
         fb::CreateDeviceScheduleDirect(b, sched.device, &steps));
   }

@@ -61,6 +61,7 @@ struct StepSpec {
   uint32_t kernel = 0;
   std::vector<uint32_t> buffers;
   uint32_t event = 0;
+  uint32_t outputCount = 0; // Call: the last outputCount buffers are written.
 };
 
 struct ScheduleSpec {
@@ -83,7 +84,7 @@ struct PlacementSpec {
 };
 
 struct ArtifactSpec {
-  uint16_t versionMajor = 0, versionMinor = 1;
+  uint16_t versionMajor = 0, versionMinor = 2;
   std::string producer = "dlc runtime tests";
   std::vector<DeviceSpec> devices;
   std::vector<SegmentSpec> segments;

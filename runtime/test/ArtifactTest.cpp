@@ -78,15 +78,15 @@ TEST(Artifact, FlatBufferVerifierRejectsGarbage) {
 TEST(Artifact, Versions) {
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 0; })),
             "ok");
-  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 2; })),
-            "unimplemented: artifact 'test.dlcm' has format version 0.2; this "
-            "runtime (version 0.1) reads versions 0.0 to 0.1");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 3; })),
+            "unimplemented: artifact 'test.dlcm' has format version 0.3; this "
+            "runtime (version 0.2) reads versions 0.0 to 0.2");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
               s.versionMajor = 1;
               s.versionMinor = 0;
             })),
             "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
-            "runtime (version 0.1) reads versions 0.0 to 0.1");
+            "runtime (version 0.2) reads versions 0.0 to 0.2");
 }
 
 TEST(Artifact, SegmentErrors) {
@@ -291,29 +291,32 @@ TEST(Artifact, HostFeaturesAreKnownAndCovered) {
   }
 }
 
-TEST(Artifact, SessionRefusesWhatThisRuntimeCannotRun) {
+TEST(Artifact, SessionRefusesGpusItCannotBind) {
   ArtifactSpec s = toy();
   s.devices.push_back({fb::DeviceKind::Cuda, 0, 64});
+  s.devices.push_back({fb::DeviceKind::Cuda, 1, 64});
   dlc_model_t *model;
   DLC_ASSERT_OK(loadBytes(buildArtifact(s), &model));
   dlc_session_t *session = nullptr;
   dlc_status_t st = dlc_session_create(model, nullptr, &session);
   EXPECT_EQ(dlc_status_code(st), DLC_STATUS_UNAVAILABLE);
   EXPECT_STREQ(dlc_status_message(st),
-               "cuda:0: GPU devices are not supported by this runtime yet");
+               "model 'test.dlcm' needs 2 GPUs (cuda:0, cuda:1) and this "
+               "machine has 0 that this runtime can drive (this version binds "
+               "no real CUDA device); simulate them with gpu_binding = "
+               "DLC_GPU_BINDING_SIM (dlc-run --gpu=sim)");
   EXPECT_EQ(session, nullptr);
   dlc_status_free(st);
-  dlc_model_release(model);
-
-  s = toy();
-  s.eventCount = 1;
-  s.schedules[0].steps.push_back({fb::StepKind::RecordEvent, 0, {}, 0});
-  DLC_ASSERT_OK(loadBytes(buildArtifact(s), &model));
-  st = dlc_session_create(model, nullptr, &session);
-  EXPECT_EQ(dlc_status_code(st), DLC_STATUS_UNIMPLEMENTED);
-  EXPECT_STREQ(dlc_status_message(st),
-               "model 'test.dlcm': step 4 of cpu is a RecordEvent step, which "
-               "this runtime does not run yet");
+  dlc_session_options_t options;
+  dlc_session_options_initialize(&options);
+  options.gpu_binding = DLC_GPU_BINDING_SIM;
+  DLC_ASSERT_OK(dlc_session_create(model, &options, &session));
+  DLC_EXPECT_OK(dlc_session_run(session));
+  dlc_session_release(session);
+  options.gpu_binding = 5;
+  st = dlc_session_create(model, &options, &session);
+  EXPECT_STREQ(dlc_status_message(st), "session options: gpu_binding 5 is "
+                                       "not a dlc_gpu_binding_t (0 real, 1 sim)");
   dlc_status_free(st);
   dlc_model_release(model);
 }

@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define DLC_RUNTIME_VERSION_MAJOR 0
-#define DLC_RUNTIME_VERSION_MINOR 1
+#define DLC_RUNTIME_VERSION_MINOR 2
 
 /*===-- Status --------------------------------------------------------------===*/
 
@@ -168,22 +168,52 @@ dlc_status_t dlc_model_device_info(const dlc_model_t *model, size_t index,
 
 typedef struct dlc_session_s dlc_session_t;
 
+/* What each logical GPU (cuda:N) of an artifact binds to. Never a silent
+ * fallback: without a binding that covers every GPU, session creation fails
+ * with UNAVAILABLE naming how many GPUs the artifact needs and how many the
+ * machine has. */
+typedef enum dlc_gpu_binding_e {
+  /* Real GPUs. This version drives none (CUDA comes in a later version):
+   * an artifact with a cuda:N device fails with UNAVAILABLE. */
+  DLC_GPU_BINDING_REAL = 0,
+  /* Simulated GPUs: each cuda:N gets its own arena (a separate allocation,
+   * poisoned with 0xFF bytes), its own stream thread running the host code
+   * of its kernels, and copies of the constants its kernels use. */
+  DLC_GPU_BINDING_SIM = 1,
+} dlc_gpu_binding_t;
+
 typedef struct dlc_session_options_t {
   /* Worker threads for CPU work; 0 (default): the runtime decides. Kernels
-   * of this version are single-threaded and steps run in order, so this is
-   * accepted but not yet used. */
+   * of this version are single-threaded (each device's steps run on one
+   * stream thread), so this is accepted but not yet used. */
   int32_t thread_count;
-  /* Reserved for the binding of GPUs (issue 5); must be 0. */
+  /* A dlc_gpu_binding_t; default DLC_GPU_BINDING_REAL. */
   int32_t gpu_binding;
+  /* 1: verify at run time that every step's reads are ordered after the
+   * writes they read and its writes after the accesses they overwrite
+   * (stream order or events); a run that breaks the rule fails with
+   * DATA_LOSS naming the step, the buffer and the devices. Slow: for tests
+   * and debugging. Default 0. */
+  int32_t check_ordering;
+  /* 1: time every step (per-device statistics, dlc_session_device_stats)
+   * and keep a trace (dlc_session_write_trace). Default 0. */
+  int32_t profile;
+  /* How many runs may be in flight at once through dlc_session_submit;
+   * each has its own activation memory (arenas). Default 1, at most 64. */
+  int32_t max_in_flight;
 } dlc_session_options_t;
 
 void dlc_session_options_initialize(dlc_session_options_t *options);
 
-/* Creates a session: allocates each device's arena once (64-byte aligned,
- * zeroed) and resolves constant buffers to the model's bytes. Retains
- * `model`. `options` may be NULL. Fails with UNAVAILABLE for devices this
- * runtime does not support (GPUs, in this version), UNIMPLEMENTED for steps
- * it cannot run. Thread-safe with respect to the model. */
+/* Creates a session: binds each logical device (the CPU; each cuda:N as
+ * options->gpu_binding says), allocates each device's arena once per
+ * in-flight slot (64-byte aligned; zeroed on the CPU, poisoned on simulated
+ * GPUs except for the inputs, which start zeroed), resolves every buffer to
+ * a pointer, and starts one stream thread per device that has steps (a
+ * synchronous run executes one of them, the CPU's when it has steps, on the
+ * caller's thread). Retains `model`. `options` may be NULL. Fails with
+ * UNAVAILABLE when a GPU cannot be bound. Thread-safe with respect to the
+ * model. */
 dlc_status_t dlc_session_create(dlc_model_t *model,
                                 const dlc_session_options_t *options,
                                 dlc_session_t **out_session);
@@ -200,10 +230,17 @@ dlc_model_t *dlc_session_model(const dlc_session_t *session);
  * the C++ wrapper checks it). One thread at a time per session. */
 dlc_status_t dlc_session_set_input(dlc_session_t *session, size_t index,
                                    const void *data, size_t bytes);
-/* Runs every device's steps in order. Inputs not set keep their previous
- * contents (zeros in a new session). One thread at a time per session. */
+/* Runs every device's step list, each on its device's stream and in
+ * order, the streams concurrently, ordered across devices by events; returns
+ * when all are done. Inputs not set keep their previous contents (zeros in a
+ * new session). A failing step fails the run with a status naming the step
+ * and its device; the other streams stop at their next step or wait (no
+ * deadlock) and the session can run again. Fails with INVALID_ARGUMENT while
+ * runs submitted with dlc_session_submit are in flight. One thread at a time
+ * per session. */
 dlc_status_t dlc_session_run(dlc_session_t *session);
-/* Points *data at output `index`'s bytes and sets *bytes to its byte_size.
+/* Points *data at output `index`'s bytes (in host memory: outputs on a GPU
+ * are copied back at the end of each run) and sets *bytes to its byte_size.
  * The pointer stays valid until the next dlc_session_run or
  * dlc_session_set_input on this session, or its release. */
 dlc_status_t dlc_session_output(dlc_session_t *session, size_t index,
@@ -211,6 +248,52 @@ dlc_status_t dlc_session_output(dlc_session_t *session, size_t index,
 /* Copies output `index` into `dst`; `bytes` must be its byte_size. */
 dlc_status_t dlc_session_copy_output(dlc_session_t *session, size_t index,
                                      void *dst, size_t bytes);
+
+/*===-- Pipelined runs ------------------------------------------------------===*/
+
+/* Starts a run on copies of `inputs` (one pointer and byte count per model
+ * input, in order, each byte count the input's byte_size) in the next of the
+ * session's max_in_flight slots, and returns without waiting: *out_ticket
+ * numbers the run (0, 1, 2, ... per session). Each device's stream runs the
+ * runs in submission order, so stage k of run i overlaps stage k+1 of run
+ * i-1. Fails with INVALID_ARGUMENT when max_in_flight runs are already in
+ * flight (wait for the oldest first). One thread at a time per session. */
+dlc_status_t dlc_session_submit(dlc_session_t *session,
+                                const void *const *inputs,
+                                const size_t *input_bytes, size_t input_count,
+                                uint64_t *out_ticket);
+/* Waits for run `ticket`, which must be the oldest in flight (results come
+ * back in order), copies its outputs into `outputs` (one pointer and byte
+ * count per model output, each the output's byte_size) and frees its slot.
+ * Returns the run's status; the slot is freed whether it failed or not. */
+dlc_status_t dlc_session_wait(dlc_session_t *session, uint64_t ticket,
+                              void *const *outputs, const size_t *output_bytes,
+                              size_t output_count);
+
+/*===-- Statistics and traces ------------------------------------------------===*/
+
+typedef struct dlc_device_stats_t {
+  const char *name;      /* "cpu", "cuda:0"; valid while the session lives */
+  const char *binding;   /* "cpu", "sim" */
+  uint64_t runs;         /* runs this device took part in */
+  uint64_t steps;        /* steps executed */
+  uint64_t busy_ns;      /* in kernels and copies (profile = 1 only) */
+  uint64_t copy_ns;      /* in copies, part of busy_ns (profile = 1 only) */
+  uint64_t wait_ns;      /* blocked in WaitEvent steps (profile = 1 only) */
+  uint64_t bytes_copied; /* by Copy steps on this device's stream */
+  uint64_t active_ns;    /* wall time with at least one run in flight, the
+                            same for every device: idle = active - busy */
+} dlc_device_stats_t;
+
+/* Statistics of device `index` since the session was created. Call it with
+ * no run in flight. NOT_FOUND when index >= the device count. */
+dlc_status_t dlc_session_device_stats(dlc_session_t *session, size_t index,
+                                      dlc_device_stats_t *out_stats);
+/* Writes the session's trace (options.profile = 1) as Chrome trace events
+ * (JSON, for Perfetto or chrome://tracing) to `path`: one track per device,
+ * kernels and copies (bytes, GB/s) and waits as spans, records as instants.
+ * At most 2^20 spans per device are kept. Call it with no run in flight. */
+dlc_status_t dlc_session_write_trace(dlc_session_t *session, const char *path);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,229 @@
+//===- Executor.cpp - device streams, events, runs ------------------------===//
+//
+// Each device's program runs on its stream, in order. A RecordEvent publishes
+// the run's number (its generation) in the slot's event; a WaitEvent blocks
+// until the event holds it, so events need no reset between runs. A failing
+// step stores the run's first error and raises `failed`: every stream stops
+// at its next step, and waits wake up and give up, so one device's failure
+// never leaves another blocked. The last stream to finish a run wakes
+// whoever waits for it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Error.h"
+#include "Session.h"
+
+#include <cstring>
+
+using namespace dlc::rt;
+
+namespace {
+
+constexpr size_t kMaxSpans = size_t(1) << 20;
+
+int64_t sinceNs(const dlc_session_s &s, Clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t - s.created)
+      .count();
+}
+
+void fail(Slot &slot, dlc_status_t status) {
+  {
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    if (!slot.error)
+      slot.error = status;
+    else
+      dlc_status_free(status);
+    slot.failed.store(true, std::memory_order_relaxed);
+  }
+  slot.cv.notify_all();
+}
+
+void recordEvent(Slot &slot, uint32_t event) {
+  {
+    // Under the lock, so that a waiter checking the event cannot miss it.
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    slot.events[event].generation.store(slot.generation,
+                                        std::memory_order_release);
+  }
+  slot.cv.notify_all();
+}
+
+/// False when the run failed elsewhere before the event was recorded.
+bool waitEvent(Slot &slot, uint32_t event) {
+  auto recorded = [&] {
+    return slot.events[event].generation.load(std::memory_order_acquire) ==
+           slot.generation;
+  };
+  if (recorded())
+    return true;
+  std::unique_lock<std::mutex> lock(slot.mutex);
+  slot.cv.wait(lock, [&] {
+    return recorded() || slot.failed.load(std::memory_order_relaxed);
+  });
+  return recorded();
+}
+
+/// Runs device `d`'s program of `slot`, then counts the device out.
+void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
+  DeviceStats &stats = s.stats[d];
+  bool profile = s.options.profile != 0;
+  ++stats.runs;
+  for (Op &op : slot.programs[d]) {
+    if (slot.failed.load(std::memory_order_relaxed))
+      break;
+    Clock::time_point t0 = profile ? Clock::now() : Clock::time_point();
+    if (op.kind == fb::StepKind::Call || op.kind == fb::StepKind::Copy) {
+      if (slot.checker)
+        if (dlc_status_t e = slot.checker->step(d, op.index, *op.step)) {
+          fail(slot, e);
+          break;
+        }
+      for (auto &[ptr, bytes] : op.poison)
+        std::memset(ptr, 0xFF, bytes);
+      if (op.kind == fb::StepKind::Call) {
+        op.fn(op.args.data());
+      } else {
+        if (op.bytes)
+          std::memmove(op.args[1], op.args[0], op.bytes);
+        stats.bytesCopied += op.bytes;
+      }
+    } else if (op.kind == fb::StepKind::RecordEvent) {
+      if (slot.checker)
+        slot.checker->record(d, op.index, op.event);
+      recordEvent(slot, op.event);
+    } else {
+      if (!waitEvent(slot, op.event))
+        break;
+      if (slot.checker)
+        slot.checker->wait(d, op.index, op.event);
+    }
+    ++stats.steps;
+    if (!profile)
+      continue;
+    Clock::time_point t1 = Clock::now();
+    uint64_t ns = uint64_t(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    if (op.kind == fb::StepKind::Call || op.kind == fb::StepKind::Copy)
+      stats.busyNs += ns;
+    if (op.kind == fb::StepKind::Copy)
+      stats.copyNs += ns;
+    if (op.kind == fb::StepKind::WaitEvent)
+      stats.waitNs += ns;
+    if (stats.spans.size() < kMaxSpans)
+      stats.spans.push_back({uint8_t(op.kind), op.index, slot.generation,
+                             sinceNs(s, t0), sinceNs(s, t1), op.bytes});
+  }
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  if (--slot.remaining == 0) {
+    slot.end = Clock::now();
+    // Notified under the lock: once the waiter sees remaining == 0 it may
+    // free the session, and this thread must not touch the slot after.
+    slot.cv.notify_all();
+  }
+}
+
+void workerLoop(dlc_session_s *s, uint32_t d) {
+  Worker &w = *s->workers[d];
+  for (;;) {
+    Slot *slot;
+    {
+      std::unique_lock<std::mutex> lock(w.mutex);
+      w.cv.wait(lock, [&] { return w.stop || !w.queue.empty(); });
+      if (w.queue.empty())
+        return;
+      slot = w.queue.front();
+      w.queue.pop_front();
+    }
+    runDevice(*s, *slot, d);
+  }
+}
+
+void prepare(dlc_session_s &s, Slot &slot) {
+  if (slot.checker)
+    slot.checker->reset();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  slot.generation = ++s.generation;
+  slot.failed.store(false, std::memory_order_relaxed);
+  dlc_status_free(slot.error);
+  slot.error = nullptr;
+  slot.remaining = s.activeDevices.size();
+  slot.start = slot.end = Clock::now();
+}
+
+void enqueue(dlc_session_s &s, Slot &slot, uint32_t d) {
+  Worker &w = *s.workers[d];
+  {
+    std::lock_guard<std::mutex> lock(w.mutex);
+    w.queue.push_back(&slot);
+  }
+  w.cv.notify_one();
+}
+
+} // namespace
+
+namespace dlc::rt {
+
+void startWorkers(dlc_session_s &s, bool includingInline) {
+  s.workers.resize(s.bindings.size());
+  for (uint32_t d : s.activeDevices) {
+    if (s.workers[d] || (!includingInline && int64_t(d) == s.inlineDevice))
+      continue;
+    s.workers[d] = std::make_unique<Worker>();
+    s.workers[d]->thread = std::thread(workerLoop, &s, d);
+  }
+}
+
+void stopWorkers(dlc_session_s &s) {
+  for (auto &w : s.workers) {
+    if (!w)
+      continue;
+    {
+      std::lock_guard<std::mutex> lock(w->mutex);
+      w->stop = true;
+    }
+    w->cv.notify_one();
+    w->thread.join();
+  }
+  s.workers.clear();
+}
+
+void submit(dlc_session_s &s, Slot &slot) {
+  startWorkers(s, /*includingInline=*/true);
+  prepare(s, slot);
+  for (uint32_t d : s.activeDevices)
+    enqueue(s, slot, d);
+}
+
+dlc_status_t runSync(dlc_session_s &s, Slot &slot) {
+  prepare(s, slot);
+  for (uint32_t d : s.activeDevices)
+    if (int64_t(d) != s.inlineDevice)
+      enqueue(s, slot, d);
+  if (s.inlineDevice >= 0)
+    runDevice(s, slot, uint32_t(s.inlineDevice));
+  return finish(s, slot);
+}
+
+dlc_status_t finish(dlc_session_s &s, Slot &slot) {
+  dlc_status_t status;
+  Clock::time_point start, end;
+  {
+    std::unique_lock<std::mutex> lock(slot.mutex);
+    slot.cv.wait(lock, [&] { return slot.remaining == 0; });
+    status = slot.error;
+    slot.error = nullptr;
+    start = slot.start;
+    end = slot.end;
+  }
+  // Runs end in submission order: the union of their intervals grows at
+  // the end only.
+  Clock::time_point from = std::max(start, s.lastEnd);
+  if (end > from)
+    s.activeNs += uint64_t(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(end - from)
+            .count());
+  s.lastEnd = std::max(s.lastEnd, end);
+  return status;
+}
+
+} // namespace dlc::rt

@@ -1,0 +1,153 @@
+//===- Session.h - the object behind dlc_session_t ------------------------===//
+//
+// A session is the schedule turned into flat programs, one per device: every
+// buffer index resolved once to a pointer, so that a stream only calls
+// kernels, copies memory and records or waits for events. Everything a run
+// mutates lives in a Slot (arenas, events, the run's status); a session has
+// max_in_flight slots, so several runs can be in flight at once, each on its
+// own activation memory.
+//
+// Threads: each device with steps has a stream (a Worker: one thread and a
+// FIFO of slots to run), created with the session and parked on a condition
+// variable between runs. dlc_session_run executes one device's program on
+// the caller's thread (the "inline" device, the CPU's when it has steps) and
+// queues the others; submitted runs queue every device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLC_RUNTIME_SESSION_H
+#define DLC_RUNTIME_SESSION_H
+
+#include "Model.h"
+#include "OrderingChecker.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace dlc::rt {
+
+using Clock = std::chrono::steady_clock;
+
+/// One device's memory: anonymous pages, page (so 64-byte) aligned.
+struct Arena {
+  uint8_t *base = nullptr;
+  size_t size = 0;
+  Arena() = default;
+  Arena(const Arena &) = delete;
+  ~Arena();
+  /// Maps `bytes` (0: nothing); zeroed pages, or `fill` bytes when nonzero.
+  dlc_status_t allocate(size_t bytes, int fill, const std::string &what);
+};
+
+enum class Binding : uint8_t { Cpu, SimGpu };
+
+/// One step resolved against one slot's memory.
+struct Op {
+  fb::StepKind kind;
+  uint32_t index;           // In its device's list.
+  const fb::Step *step;     // For the checker and traces.
+  KernelFn fn = nullptr;    // Call.
+  std::vector<void *> args; // Call: the kernel's buffers; Copy: src, dst.
+  size_t bytes = 0;         // Copy.
+  uint32_t event = 0;       // RecordEvent / WaitEvent.
+  /// Simulated-GPU ranges about to be written: poisoned first, so that a
+  /// step reading them before the write sees NaNs.
+  std::vector<std::pair<uint8_t *, size_t>> poison;
+};
+
+/// An event of one slot: recorded when `generation` holds the run's number.
+struct Event {
+  std::atomic<uint64_t> generation{0};
+};
+
+/// The state of one run in flight.
+struct Slot {
+  std::vector<std::unique_ptr<Arena>> arenas; // By device.
+  std::vector<uint8_t *> buffers;             // By buffer (host view).
+  std::vector<std::vector<Op>> programs;      // By device.
+  std::unique_ptr<Event[]> events;
+  std::unique_ptr<OrderingChecker> checker;   // check_ordering only.
+  /// Outputs that live on a GPU, copied back to host memory after each
+  /// synchronous run (64-byte aligned); null for CPU outputs.
+  std::vector<std::unique_ptr<uint8_t, void (*)(void *)>> hostOutputs;
+
+  // Written by the submitting thread before the run is queued.
+  uint64_t generation = 0;
+  uint64_t ticket = 0;
+  bool inFlight = false; // Submitted and not yet waited for.
+  Clock::time_point start;
+
+  std::mutex mutex; // Guards what follows; with `cv`, events and completion.
+  std::condition_variable cv;
+  size_t remaining = 0; // Devices still running this run.
+  dlc_status_t error = nullptr; // The first failure.
+  Clock::time_point end;
+  std::atomic<bool> failed{false};
+
+  ~Slot() { dlc_status_free(error); }
+};
+
+struct Span {
+  uint8_t kind; // fb::StepKind.
+  uint32_t step;
+  uint64_t run;
+  int64_t startNs, endNs; // From the session's creation.
+  uint64_t bytes;
+};
+
+/// Per device; written by whichever thread runs the device's program (one
+/// at a time: runs of a device are serialised), read between runs.
+struct DeviceStats {
+  uint64_t runs = 0, steps = 0, busyNs = 0, copyNs = 0, waitNs = 0,
+           bytesCopied = 0;
+  std::vector<Span> spans;
+};
+
+/// A device's stream: a thread and its queue of slots.
+struct Worker {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<Slot *> queue;
+  bool stop = false;
+  std::thread thread;
+};
+
+} // namespace dlc::rt
+
+struct dlc_session_s {
+  std::atomic<int> refs{1};
+  dlc_model_t *model = nullptr;
+  dlc_session_options_t options{};
+  std::vector<dlc::rt::Binding> bindings;          // By device.
+  std::vector<std::unique_ptr<dlc::rt::Arena>> constants; // Sim GPU copies.
+  std::vector<std::unique_ptr<dlc::rt::Slot>> slots;
+  std::vector<uint32_t> activeDevices; // Devices with steps.
+  int64_t inlineDevice = -1;           // Runs on the caller in run().
+  std::vector<std::unique_ptr<dlc::rt::Worker>> workers; // By device.
+
+  uint64_t nextTicket = 0, oldestTicket = 0, generation = 0;
+  dlc::rt::Clock::time_point created, lastEnd;
+  uint64_t activeNs = 0;
+  std::vector<dlc::rt::DeviceStats> stats; // By device.
+
+  ~dlc_session_s();
+};
+
+namespace dlc::rt {
+/// Executor.cpp: starts the stream threads of the devices in
+/// `activeDevices` (all of them, or all but the inline one).
+void startWorkers(dlc_session_s &s, bool includingInline);
+/// Runs `slot` synchronously (inline device on the caller).
+dlc_status_t runSync(dlc_session_s &s, Slot &slot);
+/// Queues `slot` on every active device's stream.
+void submit(dlc_session_s &s, Slot &slot);
+/// Waits for `slot` to finish; returns its status (ownership to caller).
+dlc_status_t finish(dlc_session_s &s, Slot &slot);
+/// Stops and joins the stream threads (no run may be queued).
+void stopWorkers(dlc_session_s &s);
+} // namespace dlc::rt
+
+#endif // DLC_RUNTIME_SESSION_H
