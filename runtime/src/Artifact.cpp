@@ -485,15 +485,29 @@ dlc_status_t Artifact::verifyEvents(const std::map<uint32_t, StepRef> &recorders
       }
     }
   }
-  for (uint32_t s = 0; s < count(schedules); ++s) {
-    const fb::DeviceSchedule &sched = *schedules->Get(s);
-    if (position[s] == count(sched.steps()))
+  // Some list is blocked. A blocked wait's recorder is never reached, so its
+  // list is blocked too: following recorders from any blocked list must
+  // come back to a list already seen, which lies on the cycle; report it.
+  std::vector<uint32_t> scheduleOf(count(root->devices()), 0);
+  for (uint32_t s = 0; s < count(schedules); ++s)
+    scheduleOf[schedules->Get(s)->device()] = s;
+  auto blockingEvent = [&](uint32_t s) {
+    return schedules->Get(s)->steps()->Get(position[s])->event();
+  };
+  for (uint32_t first = 0; first < count(schedules); ++first) {
+    if (position[first] == count(schedules->Get(first)->steps()))
       continue;
-    uint32_t event = sched.steps()->Get(position[s])->event();
+    std::vector<bool> seen(count(schedules), false);
+    uint32_t s = first;
+    while (!seen[s]) {
+      seen[s] = true;
+      s = scheduleOf[recorders.at(blockingEvent(s)).device];
+    }
+    uint32_t event = blockingEvent(s);
     const StepRef &r = recorders.at(event);
     return Error(DLC_STATUS_DATA_LOSS)
            << "artifact '" << label << "': the schedule cannot finish: step " << position[s]
-           << " of device " << sched.device() << " waits for event " << event
+           << " of device " << schedules->Get(s)->device() << " waits for event " << event
            << ", recorded by step " << r.step << " of device " << r.device
            << ", which never runs (a cycle of waits, or a record after its wait)";
   }

@@ -171,4 +171,55 @@ ArtifactSpec toyModel(const std::string &kernels) {
   return s;
 }
 
+ArtifactSpec multiDeviceModel(const std::string &kernels) {
+  using fb::DType;
+  using K = fb::StepKind;
+  ArtifactSpec s = toyModel(kernels);
+  s.devices = {{fb::DeviceKind::Cpu, 0, 320},
+               {fb::DeviceKind::Cuda, 0, 192},
+               {fb::DeviceKind::Cuda, 1, 128}};
+  s.buffers = {
+      {"x", DType::F32, {2, 3}, 0, 0},           // 0
+      {"y", DType::F32, {2, 3}, 0, 64},          // 1
+      {"idx", DType::I32, {4}, 0, 128},          // 2
+      {"total", DType::I32, {1}, 0, 192},        // 3
+      {"out", DType::F32, {2, 3}, 0, 256},       // 4
+      {"x0", DType::F32, {2, 3}, 1, 0},          // 5
+      {"y0", DType::F32, {2, 3}, 1, 64},         // 6
+      {"sum0", DType::F32, {2, 3}, 1, 128},      // 7
+      {"sum1", DType::F32, {2, 3}, 2, 0},        // 8
+      {"prod1", DType::F32, {2, 3}, 2, 64},      // 9
+      {"c", DType::F32, {2, 3}, 2, 0, {}, 1},    // 10: constant, segment 1
+  };
+  s.schedules = {
+      {0,
+       {{K::Copy, 0, {0, 5}},
+        {K::Copy, 0, {1, 6}},
+        {K::RecordEvent, 0, {}, 0},
+        {K::Call, 2, {2, 3}, 0, 1},
+        {K::WaitEvent, 0, {}, 2},
+        {K::Copy, 0, {9, 4}}}},
+      {1,
+       {{K::WaitEvent, 0, {}, 0},
+        {K::Call, 0, {5, 6, 7}, 0, 1},
+        {K::RecordEvent, 0, {}, 1}}},
+      {2,
+       {{K::WaitEvent, 0, {}, 1},
+        {K::Copy, 0, {7, 8}},
+        {K::Call, 1, {8, 10, 9}, 0, 1},
+        {K::RecordEvent, 0, {}, 2}}},
+  };
+  s.eventCount = 3;
+  s.inputs = {{"x", DType::F32, {2, 3}, 0},
+              {"y", DType::F32, {2, 3}, 1},
+              {"idx", DType::I32, {4}, 2, 10}};
+  s.outputs = {{"out", DType::F32, {2, 3}, 4},
+               {"t/sum:0", DType::F32, {2, 3}, 7},
+               {"total", DType::I32, {1}, 3}};
+  s.placement = {{"/add/Add", "dlc.add", 1, "pinned"},
+                 {"/mul/Mul", "dlc.mul", 2, "pinned"},
+                 {"/sum/ReduceSum", "dlc.reduce_sum", 0, "default"}};
+  return s;
+}
+
 } // namespace dlc::test

@@ -108,6 +108,18 @@ std::string buildArtifact(const ArtifactSpec &spec);
 /// `kernels` is the test kernels' shared object (TestKernels.c).
 ArtifactSpec toyModel(const std::string &kernels);
 
+/// The toy model's computation over cpu + cuda:0 + cuda:1 (simulated),
+/// with copies between the arenas and events between the streams:
+///   cpu:    copy x -> x0, copy y -> y0 (cuda:0); record 0; total = sum4(idx);
+///           wait 2; copy prod1 -> out
+///   cuda:0: wait 0; sum0 = add6(x0, y0); record 1
+///   cuda:1: wait 1; copy sum0 -> sum1; prod1 = mul6(sum1, c); record 2
+/// c is a constant placed on cuda:1. Outputs as the toy model's: "out" and
+/// "total" on the cpu, "t/sum:0" = sum0 on cuda:0 (copied back to the host).
+/// Buffers: 0 x, 1 y, 2 idx, 3 total, 4 out (cpu); 5 x0, 6 y0, 7 sum0
+/// (cuda:0); 8 sum1, 9 prod1, 10 c (cuda:1).
+ArtifactSpec multiDeviceModel(const std::string &kernels);
+
 /// Bytes of a file ("" when unreadable).
 std::string readFileBytes(const std::string &path);
 
