@@ -14,3 +14,11 @@ cmake -S . -B build-runtime-asan -G Ninja -DDLC_BUILD_COMPILER=OFF -DCMAKE_BUILD
   "-DCMAKE_C_FLAGS=$san" "-DCMAKE_CXX_FLAGS=$san" > /dev/null
 cmake --build build-runtime-asan
 ctest --test-dir build-runtime-asan --output-on-failure
+
+echo "== the runtime alone under ThreadSanitizer (its streams, events and sessions) =="
+tsan="-fsanitize=thread -g -O1"
+cmake -S . -B build-runtime-tsan -G Ninja -DDLC_BUILD_COMPILER=OFF -DCMAKE_BUILD_TYPE=Debug \
+  "-DCMAKE_C_FLAGS=$tsan" "-DCMAKE_CXX_FLAGS=$tsan" > /dev/null
+cmake --build build-runtime-tsan --target dlc-runtime-tests
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  ctest --test-dir build-runtime-tsan --output-on-failure -R '^runtime-unit$'

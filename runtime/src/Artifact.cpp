@@ -359,6 +359,15 @@ dlc_status_t Artifact::verifyCode() {
 dlc_status_t Artifact::verifySchedules() {
   std::map<uint32_t, StepRef> recorders; // By event.
   const auto *schedules = root->schedules();
+  // Sessions allocate per event: bound the count by what could record them.
+  uint64_t steps = 0;
+  for (uint32_t s = 0; s < count(schedules); ++s)
+    steps += count(schedules->Get(s)->steps());
+  if (root->event_count() > steps)
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << label << "': event_count " << root->event_count()
+           << " exceeds the number of steps (" << steps
+           << "): each event needs a step that records it";
   const auto *buffers = root->buffers();
   std::vector<bool> seen(count(root->devices()));
   for (uint32_t s = 0; s < count(schedules); ++s) {

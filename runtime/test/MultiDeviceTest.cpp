@@ -206,6 +206,10 @@ TEST(MultiDevice, VerificationOfTheSchedule) {
       {"missing event",
        [](ArtifactSpec &s) { s.schedules[1].steps[0].event = 3; },
        "step 0 of device 1 names event 3 of 3"},
+      {"event count",
+       [](ArtifactSpec &s) { s.eventCount = 1000000; },
+       "event_count 1000000 exceeds the number of steps (13): each event "
+       "needs a step that records it"},
       {"unrecorded event",
        [](ArtifactSpec &s) {
          s.eventCount = 4;

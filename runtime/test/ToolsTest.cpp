@@ -24,9 +24,12 @@ public:
     ::mkdir(dir.c_str(), 0777);
     model = dir + "/toy.dlcm";
     std::ofstream(model, std::ios::binary) << buildArtifact(toy());
+    std::ofstream(multi, std::ios::binary)
+        << buildArtifact(multiDeviceModel(kernelsPath()));
   }
   ~ToolDir() { std::system(("rm -rf '" + dir + "'").c_str()); }
-  std::string dir, model;
+  std::string dir, model, multi = model.substr(0, model.size() - 8) +
+                                   "multi.dlcm";
 };
 
 struct Result {
@@ -109,6 +112,50 @@ TEST(Tools, IterationsPrintLatencyLast) {
                        "[0-9]+\\.[0-9]{3} ms, max [0-9]+\\.[0-9]{3} ms, 5 "
                        "iterations\\)\n")))
       << last;
+}
+
+TEST(Tools, SimulatedGpusProfileAndPipelining) {
+  ToolDir d;
+  Result one = run(dlcRunMain, {"dlc-run", d.model, "--seed=4"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  Result r = run(dlcRunMain, {"dlc-run", d.multi});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err, "dlc-run: model '" + d.multi +
+                       "' needs 2 GPUs (cuda:0, cuda:1) and this machine has "
+                       "0 that this runtime can drive (this version binds no "
+                       "real CUDA device); simulate them with gpu_binding = "
+                       "DLC_GPU_BINDING_SIM (dlc-run --gpu=sim)\n");
+  std::string trace = d.dir + "/trace.json";
+  for (const char *inFlight : {"--in-flight=1", "--in-flight=3"}) {
+    r = run(dlcRunMain, {"dlc-run", d.multi, "--gpu=sim", "--check-ordering",
+                         "--seed=4", "--iterations=7", "--warmup=1",
+                         "--profile=" + trace, inFlight});
+    ASSERT_EQ(r.code, 0) << r.err;
+    // The same outputs as the one-device model, then the summary, the
+    // throughput and the latency last.
+    EXPECT_EQ(r.out.substr(0, one.out.size()), one.out);
+    std::string rest = r.out.substr(one.out.size());
+    std::regex summary(
+        "devices \\(8 runs, warmup included; idle = active - busy\\):\n"
+        "  cpu \\(cpu\\): busy [0-9.]+ ms \\([0-9.]+%\\), idle [0-9.]+ ms, "
+        "waits [0-9.]+ ms, 48 steps, 576 bytes copied \\([0-9.]+ GB/s\\)\n"
+        "  cuda:0 \\(sim\\): busy .*, 24 steps, 0 bytes copied\n"
+        "  cuda:1 \\(sim\\): busy .*, 32 steps, 192 bytes copied .*\n"
+        "throughput: [0-9.]+ runs/s \\(7 runs in [0-9.]+ ms, [13] in "
+        "flight\\)\n"
+        "latency: median .*, 7 iterations\\)\n");
+    EXPECT_TRUE(std::regex_match(rest, summary)) << rest;
+    std::string json = readFileBytes(trace);
+    EXPECT_NE(json.find("\"name\": \"cuda:0 (sim)\""), std::string::npos);
+    EXPECT_NE(json.find("\"cat\": \"copy\""), std::string::npos);
+  }
+  r = run(dlcRunMain, {"dlc-run", d.multi, "--gpu=tpu"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
+            "dlc-run: --gpu expects real or sim, got 'tpu'");
+  r = run(dlcRunMain, {"dlc-run", d.multi, "--in-flight=0"});
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
+            "dlc-run: --in-flight expects an integer >= 1, got '0'");
 }
 
 TEST(Tools, RunErrors) {

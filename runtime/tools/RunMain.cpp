@@ -25,20 +25,30 @@ struct RunOptions {
   std::string model;
   std::vector<std::pair<std::string, std::string>> inputs; // NAME, FILE
   std::string outputDir;
-  int64_t iterations = 1, warmup = 0, threads = 0;
+  int64_t iterations = 1, warmup = 0, threads = 0, inFlight = 1;
   bool timed = false; // --iterations given: print the latency line.
   uint64_t seed = 1;
+  int32_t gpuBinding = DLC_GPU_BINDING_REAL;
+  bool checkOrdering = false;
+  std::string profile; // --profile=FILE: the Chrome trace.
 };
 
 const char *kUsage =
     "usage: %s MODEL.dlcm [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
     "          [--iterations=N] [--warmup=N] [--threads=N] [--seed=S]\n"
+    "          [--gpu=real|sim] [--check-ordering] [--profile=TRACE.json]\n"
+    "          [--in-flight=K]\n"
     "       %s --inspect MODEL.dlcm\n"
     "       %s --version\n"
     "Inputs not given are random (seed S, default 1: the same numbers as\n"
     "`dlc interpret --random-inputs`). Outputs are printed, and written as\n"
     "DIR/NAME.npy with --output-dir. --iterations=N times N runs (set\n"
-    "inputs + run + read outputs) and prints the latency last.\n";
+    "inputs + run + read outputs) and prints the throughput, then the latency\n"
+    "last. --gpu=sim binds each cuda:N to a simulated GPU (default: real GPUs,\n"
+    "which this version cannot drive). --check-ordering verifies that every\n"
+    "read is ordered after its write. --profile writes a Chrome trace and,\n"
+    "like --iterations, prints a per-device summary. --in-flight=K keeps K\n"
+    "runs in flight at once (pipelined), each on its own memory.\n";
 
 int usage(const char *prog, const std::string &problem) {
   std::fprintf(stderr, "%s: %s\n", prog, problem.c_str());
@@ -85,6 +95,23 @@ std::string parseArgs(int argc, char **argv, RunOptions &o) {
       err = number(v, "warmup", 0, o.warmup);
     } else if (value("threads", v)) {
       err = number(v, "threads", 0, o.threads);
+    } else if (value("gpu", v)) {
+      if (v == "sim")
+        o.gpuBinding = DLC_GPU_BINDING_SIM;
+      else if (v == "real" || v == "cuda")
+        o.gpuBinding = DLC_GPU_BINDING_REAL;
+      else
+        return "--gpu expects real or sim, got '" + v + "'";
+    } else if (arg == "--check-ordering") {
+      o.checkOrdering = true;
+    } else if (value("profile", v)) {
+      if (v.empty())
+        return "--profile expects a file name";
+      o.profile = v;
+    } else if (value("in-flight", v)) {
+      err = number(v, "in-flight", 1, o.inFlight);
+      if (err.empty() && o.inFlight > 64)
+        err = "--in-flight expects at most 64, got '" + v + "'";
     } else if (value("seed", v)) {
       int64_t seed;
       err = number(v, "seed", 0, seed);
@@ -145,6 +172,33 @@ std::string makeDir(const std::string &dir) {
   return "";
 }
 
+/// One line per device: busy and idle time over the session's active time,
+/// waits, steps and bytes copied.
+void printDeviceSummary(const Model &model, const Session &session,
+                        int64_t runs) {
+  std::printf("devices (%lld runs, warmup included; idle = active - busy):\n",
+              static_cast<long long>(runs));
+  for (size_t d = 0; d < dlc_model_device_count(model.get()); ++d) {
+    dlc_device_stats_t st;
+    if (Status s(dlc_session_device_stats(session.get(), d, &st)); !s.ok())
+      continue;
+    double active = double(st.active_ns) / 1e6, busy = double(st.busy_ns) / 1e6;
+    char copied[96];
+    std::snprintf(copied, sizeof copied, "%llu bytes copied",
+                  static_cast<unsigned long long>(st.bytes_copied));
+    if (st.copy_ns)
+      std::snprintf(copied, sizeof copied, "%llu bytes copied (%.3f GB/s)",
+                    static_cast<unsigned long long>(st.bytes_copied),
+                    double(st.bytes_copied) / double(st.copy_ns));
+    std::printf("  %s (%s): busy %.3f ms (%.1f%%), idle %.3f ms, waits %.3f "
+                "ms, %llu steps, %s\n",
+                st.name, st.binding, busy,
+                active > 0 ? 100.0 * busy / active : 0.0,
+                std::max(0.0, active - busy), double(st.wait_ns) / 1e6,
+                static_cast<unsigned long long>(st.steps), copied);
+  }
+}
+
 int fail(const char *prog, const std::string &message) {
   std::fprintf(stderr, "%s: %s\n", prog, message.c_str());
   return 1;
@@ -164,6 +218,10 @@ int dlcRunMain(int argc, char **argv) {
   dlc_session_options_t sessionOptions;
   dlc_session_options_initialize(&sessionOptions);
   sessionOptions.thread_count = static_cast<int32_t>(o.threads);
+  sessionOptions.gpu_binding = o.gpuBinding;
+  sessionOptions.check_ordering = o.checkOrdering;
+  sessionOptions.profile = o.timed || !o.profile.empty();
+  sessionOptions.max_in_flight = static_cast<int32_t>(o.inFlight);
   Session session;
   if (Status s = Session::create(model, session, &sessionOptions); !s.ok())
     return fail(prog, s.message());
@@ -203,10 +261,24 @@ int dlcRunMain(int argc, char **argv) {
       return fail(prog, "input '" + std::string(info.name) + "': " + s.message());
   }
 
-  // Each iteration: set inputs, run, copy the outputs out.
+  // Each iteration: set inputs, run, copy the outputs out. With
+  // --in-flight=K, up to K submitted runs at once; each run's latency is
+  // from its submission to the end of its wait.
   std::vector<std::string> outputs(model.outputCount());
-  for (size_t i = 0; i < outputs.size(); ++i)
+  std::vector<void *> outputPtrs;
+  std::vector<size_t> outputBytes;
+  for (size_t i = 0; i < outputs.size(); ++i) {
     outputs[i].resize(model.output(i).byte_size);
+    outputPtrs.push_back(outputs[i].data());
+    outputBytes.push_back(outputs[i].size());
+  }
+  std::vector<const void *> inputPtrs;
+  std::vector<size_t> inputBytes;
+  for (const std::string &in : inputs) {
+    inputPtrs.push_back(in.data());
+    inputBytes.push_back(in.size());
+  }
+  using Clock = std::chrono::steady_clock;
   auto iteration = [&]() -> Status {
     for (size_t i = 0; i < inputs.size(); ++i)
       if (Status s = session.setInput(i, inputs[i].data(), inputs[i].size());
@@ -221,18 +293,59 @@ int dlcRunMain(int argc, char **argv) {
         return s;
     return Status();
   };
-  for (int64_t w = 0; w < o.warmup; ++w)
-    if (Status s = iteration(); !s.ok())
-      return fail(prog, s.message());
+  // Runs `n` iterations; appends each one's milliseconds to `millis`.
+  auto iterations = [&](int64_t n, std::vector<double> *millis) -> Status {
+    if (o.inFlight == 1) {
+      for (int64_t it = 0; it < n; ++it) {
+        auto start = Clock::now();
+        if (Status s = iteration(); !s.ok())
+          return s;
+        if (millis)
+          millis->push_back(std::chrono::duration<double, std::milli>(
+                                Clock::now() - start)
+                                .count());
+      }
+      return Status();
+    }
+    std::vector<std::pair<uint64_t, Clock::time_point>> pending;
+    size_t oldest = 0;
+    auto waitOldest = [&]() -> Status {
+      auto [ticket, start] = pending[oldest++];
+      Status s(dlc_session_wait(session.get(), ticket, outputPtrs.data(),
+                                outputBytes.data(), outputPtrs.size()));
+      if (s.ok() && millis)
+        millis->push_back(
+            std::chrono::duration<double, std::milli>(Clock::now() - start)
+                .count());
+      return s;
+    };
+    for (int64_t it = 0; it < n; ++it) {
+      if (int64_t(pending.size() - oldest) == o.inFlight)
+        if (Status s = waitOldest(); !s.ok())
+          return s;
+      uint64_t ticket;
+      auto start = Clock::now();
+      if (Status s(dlc_session_submit(session.get(), inputPtrs.data(),
+                                      inputBytes.data(), inputPtrs.size(),
+                                      &ticket));
+          !s.ok())
+        return s;
+      pending.emplace_back(ticket, start);
+    }
+    while (oldest < pending.size())
+      if (Status s = waitOldest(); !s.ok())
+        return s;
+    return Status();
+  };
+  if (Status s = iterations(o.warmup, nullptr); !s.ok())
+    return fail(prog, s.message());
   std::vector<double> millis;
-  for (int64_t it = 0; it < o.iterations; ++it) {
-    auto start = std::chrono::steady_clock::now();
-    if (Status s = iteration(); !s.ok())
-      return fail(prog, s.message());
-    millis.push_back(std::chrono::duration<double, std::milli>(
-                         std::chrono::steady_clock::now() - start)
-                         .count());
-  }
+  auto timedStart = Clock::now();
+  if (Status s = iterations(o.iterations, &millis); !s.ok())
+    return fail(prog, s.message());
+  double totalMs =
+      std::chrono::duration<double, std::milli>(Clock::now() - timedStart)
+          .count();
 
   if (!o.outputDir.empty())
     if (std::string e = makeDir(o.outputDir); !e.empty())
@@ -256,7 +369,17 @@ int dlcRunMain(int argc, char **argv) {
                         error))
       return fail(prog, error);
   }
+  if (!o.profile.empty())
+    if (Status s(dlc_session_write_trace(session.get(), o.profile.c_str()));
+        !s.ok())
+      return fail(prog, s.message());
+  if (o.timed || !o.profile.empty())
+    printDeviceSummary(model, session, o.warmup + o.iterations);
   if (o.timed) {
+    std::printf("throughput: %.1f runs/s (%zu runs in %.3f ms, %lld in "
+                "flight)\n",
+                totalMs > 0 ? double(millis.size()) * 1000.0 / totalMs : 0.0,
+                millis.size(), totalMs, static_cast<long long>(o.inFlight));
     std::vector<double> sorted = millis;
     std::sort(sorted.begin(), sorted.end());
     size_t n = sorted.size();
