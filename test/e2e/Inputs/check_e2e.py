@@ -1,7 +1,10 @@
 """Compiles a model with dlc, runs it, runs the reference interpreter on the same
 inputs, and compares every output.
 
-    check_e2e.py MODEL.mlir ENTRY WORKDIR [extra dlc compile flags...]
+    check_e2e.py MODEL.mlir ENTRY WORKDIR [extra flags...]
+
+Extra flags go to `dlc compile`, except --gpu=..., --check-ordering and
+--threads=... which go to `dlc run`.
 
 Both sides use their default random inputs (the same generator and seed, so the
 same values for the same signature). The tolerances, in one place:
@@ -60,12 +63,14 @@ def compare(ref_path, run_path, name):
 
 def main():
     model, entry, work = sys.argv[1], sys.argv[2], sys.argv[3]
-    flags = sys.argv[4:]
+    run_prefixes = ("--gpu=", "--check-ordering", "--threads=")
+    flags = [f for f in sys.argv[4:] if not f.startswith(run_prefixes)]
+    run_flags = [f for f in sys.argv[4:] if f.startswith(run_prefixes)]
     os.makedirs(work, exist_ok=True)
     artifact = os.path.join(work, entry + ".dlcm")
     ref_dir, run_dir = os.path.join(work, entry + ".ref"), os.path.join(work, entry + ".run")
     run(["dlc", "compile", model, "--entry=" + entry, "-o", artifact] + flags)
-    run(["dlc", "run", artifact, "--output-dir", run_dir])
+    run(["dlc", "run", artifact, "--output-dir", run_dir] + run_flags)
     run(["dlc", "interpret", model, "--entry=" + entry, "--random-inputs", "--output-dir", ref_dir])
     names = sorted(os.listdir(ref_dir))
     if not names or sorted(os.listdir(run_dir)) != names:
