@@ -33,4 +33,66 @@ def LinearToMatmul : Pass<"dlc-linear-to-matmul", "mlir::func::FuncOp"> {
   let dependentDialects = ["::dlc::DlcDialect"];
 }
 
+def PlaceDevices : Pass<"dlc-place", "mlir::ModuleOp"> {
+  let summary = "Places every op on a logical device (pins, policy, cost model, memory)";
+  let description = [{
+    Writes `device` and `dlc.reason` (pinned, unsupported, capacity, cost,
+    default) on every op of every function, and `dlc.order`, the execution
+    order the placer assumed (a topological order; the memory estimate and the
+    makespan are computed over it). Constants follow their consumers: one
+    constant per device that uses it (weights are loaded once, not copied per
+    run). Policies: `cost` (HEFT-style list scheduling with per-device memory
+    capacity as a hard constraint), `cpu`, `gpu` (the first GPU in `devices`),
+    `pipeline:N` (N contiguous stages on N GPUs, minimising the slowest).
+
+    ```mlir
+    %y = dlc.matmul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
+    // after --pass-pipeline='builtin.module(dlc-place{devices=cpu,cuda:0 policy=gpu})':
+    %y = dlc.matmul %a, %b {device = #dlc.device<cuda:0>, dlc.order = 0 : i64,
+                            dlc.reason = "default"} : ...
+    ```
+
+    Copies are not inserted here (see dlc-insert-copies); the estimates and
+    dumps already count the ones it will insert.
+  }];
+  let dependentDialects = ["::dlc::DlcDialect"];
+  let options = [
+    ListOption<"devices", "devices", "std::string",
+               "Logical devices to place on: cpu, cuda:N (default: cpu, or every device of the spec)">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"cost\"",
+           "cost | cpu | gpu | pipeline:N | data-parallel:N">,
+    ListOption<"pins", "pins", "std::string",
+               "REGEX=DEVICE: ops whose name the regex matches anywhere go to DEVICE (first match wins)">,
+    Option<"deviceSpec", "device-spec", "std::string", /*default=*/"\"\"",
+           "A JSON device spec (passes/README.md); default: the built-in profiles">,
+    Option<"fallback", "fallback", "std::string", /*default=*/"\"cpu\"",
+           "What to do with an op its device cannot run: cpu (fall back, reason unsupported) | error">,
+    Option<"dump", "dump", "std::string", /*default=*/"\"\"",
+           "Write the placement to FILE.txt, FILE.json or FILE.dot">,
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Print the placement as a text table on stderr">,
+  ];
+}
+
+def InsertCopies : Pass<"dlc-insert-copies", "mlir::func::FuncOp"> {
+  let summary = "Inserts one dlc.copy per (value, destination device)";
+  let description = [{
+    After dlc-place: every use of a value on another device than the one it
+    lives on reads it through a `dlc.copy` to the consumer's device, one per
+    (value, device), shared by every consumer there and placed right after the
+    value's definition. Function arguments and results live on the CPU.
+
+    ```mlir
+    %h = dlc.relu %x {device = #dlc.device<cuda:0>} : tensor<4xf32>
+    return %h : tensor<4xf32>
+    // becomes
+    %xc = dlc.copy %x to cuda:0 : tensor<4xf32>
+    %h = dlc.relu %xc {device = #dlc.device<cuda:0>} : tensor<4xf32>
+    %hc = dlc.copy %h to cpu : tensor<4xf32>
+    return %hc : tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::dlc::DlcDialect"];
+}
+
 #endif // DLC_PASSES_TD

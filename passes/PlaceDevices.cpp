@@ -1,0 +1,726 @@
+//===- PlaceDevices.cpp - every op on a logical device --------------------===//
+//
+// Placement is list scheduling in the HEFT family (Topcuoglu et al., 2002)
+// with memory as a hard constraint:
+//
+//   rank(v)  = mean_d t(v, d) + max_{s in succ(v)} (mean comm(v) + rank(s))
+//   pick the ready op of highest rank; on each device d it may use:
+//   EFT(v,d) = max(avail(d), max_u arrival(u, d)) + t(v, d)
+//   arrival(u, d) = finish(u)                          if u lives on d
+//                 = finish(u) + latency + bytes/bw     for the first copy of u
+//                                                      to d, shared afterwards
+//   and take the device of least EFT among those where
+//   used(d) + outputs + new copies + new weights <= capacity(d).
+//
+// The order ops are committed in is recorded as `dlc.order`: memory (weights
+// plus live activations along that order) and the makespan are estimated over
+// it, and the memory planner is to check the same order. Freeing a value only
+// once all its consumers ran over-approximates the live set, so the
+// capacities hold for the report's exact sweep too (checked at the end).
+//
+// `cpu`, `gpu` and `pipeline:N` give each op one device (falling back to the
+// CPU with reason `capacity` when it is full) and share the same scheduler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/CostModel.h"
+#include "passes/Passes.h"
+#include "passes/PlacementReport.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Regex.h"
+
+#include <limits>
+#include <queue>
+
+namespace dlc {
+#define GEN_PASS_DEF_PLACEDEVICES
+#include "passes/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+enum class Reason { Pinned, Unsupported, Capacity, Cost, Default };
+
+const char *reasonName(Reason reason) {
+  switch (reason) {
+  case Reason::Pinned: return "pinned";
+  case Reason::Unsupported: return "unsupported";
+  case Reason::Capacity: return "capacity";
+  case Reason::Cost: return "cost";
+  case Reason::Default: return "default";
+  }
+  return "default";
+}
+
+enum class Policy { Cost, Cpu, Gpu, Pipeline, DataParallel };
+
+struct PatternPin {
+  std::unique_ptr<llvm::Regex> regex;
+  std::string text;
+  DeviceId device;
+};
+
+/// What the scheduler knows of a value.
+struct ValueState {
+  int home = -1;      // spec index of the device it lives on
+  double ready = 0;   // when it is ready there
+  int64_t bytes = 0;
+  int remaining = 0;  // consumers not scheduled yet
+  bool returned = false, permanent = false, freed = false;
+  llvm::SmallVector<std::pair<int, double>, 2> copies; // (device, arrival)
+  const double *copyArrival(int device) const {
+    for (const auto &copy : copies)
+      if (copy.first == device)
+        return &copy.second;
+    return nullptr;
+  }
+};
+
+struct Node {
+  Operation *op;
+  std::string name;
+  unsigned index; // position in the block
+  llvm::SmallVector<int, 4> candidates;
+  std::vector<double> time; // per spec device; kInf where unsupported
+  Reason reason = Reason::Default;
+  bool pinned = false;
+  double rank = 0;
+  int device = -1, waiting = 0;
+  int64_t order = -1;
+  llvm::SmallVector<int, 4> succs;
+};
+
+struct Evaluation {
+  double eft = kInf;
+  int64_t need = 0;
+  bool fits = false;
+};
+
+class FunctionPlacer {
+public:
+  FunctionPlacer(func::FuncOp func, const DeviceSpec &spec,
+                 ArrayRef<int> allowed, Policy policy, int64_t stages,
+                 ArrayRef<PatternPin> pins, bool fallbackError)
+      : func(func), spec(spec), allowed(allowed), policy(policy),
+        stages(stages), pins(pins), fallbackError(fallbackError) {}
+
+  LogicalResult run() {
+    if (failed(collect()) || failed(assignPipelineStages()))
+      return failure();
+    computeRanks();
+    if (failed(schedule()))
+      return failure();
+    placeConstants();
+    return success();
+  }
+
+private:
+  LogicalResult collect();
+  LogicalResult candidatesFor(Node &node, DeviceId pin, bool attributePin,
+                              const PatternPin *pattern);
+  LogicalResult fallBack(Node &node, Reason reason, StringRef why);
+  LogicalResult assignPipelineStages();
+  void computeRanks();
+  Evaluation evaluate(const Node &node, int device);
+  void commit(Node &node, int device, const Evaluation &eval);
+  LogicalResult schedule();
+  void placeConstants();
+
+  double meanCommUs(int64_t bytes) const {
+    return commPairs ? meanLatencyUs + 1e6 * bytes * meanInvBandwidth : 0;
+  }
+  int firstGpu() const {
+    for (int d : allowed)
+      if (spec.devices[d].id.cuda)
+        return d;
+    return -1;
+  }
+
+  func::FuncOp func;
+  const DeviceSpec &spec;
+  ArrayRef<int> allowed;
+  Policy policy;
+  int64_t stages;
+  ArrayRef<PatternPin> pins;
+  bool fallbackError;
+
+  std::vector<Node> nodes;
+  llvm::DenseMap<Operation *, int> nodeOf;
+  llvm::DenseMap<Value, ValueState> values;
+  /// Unpinned constants: they follow their consumers, one copy per device.
+  std::vector<ConstantOp> followers;
+  llvm::DenseSet<std::pair<Operation *, int>> resident;
+  std::vector<double> avail;
+  std::vector<int64_t> used;
+  int64_t committed = 0;
+  int commPairs = 0;
+  double meanLatencyUs = 0, meanInvBandwidth = 0;
+};
+
+LogicalResult FunctionPlacer::fallBack(Node &node, Reason reason, StringRef why) {
+  if (fallbackError && reason == Reason::Unsupported)
+    return node.op->emitError() << "op '" << node.name << "' (" << node.op->getName()
+                                << ") cannot run on " << why
+                                << " and --fallback=error refuses the CPU";
+  if (std::isinf(node.time[0]))
+    return node.op->emitError() << "no device can run op '" << node.name << "' ("
+                                << node.op->getName() << "): not " << why
+                                << ", not the cpu";
+  node.candidates = {0};
+  node.reason = reason;
+  return success();
+}
+
+LogicalResult FunctionPlacer::candidatesFor(Node &node, DeviceId pin, bool attributePin,
+                                            const PatternPin *pattern) {
+  if (attributePin || pattern) {
+    int device = spec.find(pin);
+    std::string source = attributePin
+                             ? std::string("its device attribute")
+                             : "--pin='" + pattern->text + "'";
+    if (device < 0 || (device != 0 && !llvm::is_contained(allowed, device)))
+      return node.op->emitError()
+             << "op '" << node.name << "' is pinned to " << pin.str() << " by "
+             << source << ", which is not among the devices (" << spec.names() << ")";
+    if (std::isinf(node.time[device])) {
+      if (attributePin)
+        return node.op->emitError()
+               << "op '" << node.name << "' is pinned to " << pin.str()
+               << ", which cannot run " << node.op->getName();
+      if (fallbackError)
+        return node.op->emitError()
+               << "op '" << node.name << "' matches " << source << ", but "
+               << pin.str() << " cannot run " << node.op->getName()
+               << " and --fallback=error refuses the CPU";
+      node.op->emitWarning() << "op '" << node.name << "' matches " << source
+                             << ", but " << pin.str() << " cannot run "
+                             << node.op->getName() << ": placed on the cpu";
+      return fallBack(node, Reason::Unsupported, pin.str());
+    }
+    node.candidates = {device};
+    node.pinned = true;
+    node.reason = Reason::Pinned;
+    return success();
+  }
+  llvm::SmallVector<int, 4> wanted;
+  switch (policy) {
+  case Policy::Cpu: wanted = {0}; break;
+  case Policy::Gpu: wanted = {firstGpu()}; break;
+  case Policy::Cost:
+  case Policy::Pipeline:
+  case Policy::DataParallel: wanted.assign(allowed.begin(), allowed.end()); break;
+  }
+  node.reason = policy == Policy::Cpu || policy == Policy::Gpu ? Reason::Default
+                                                                : Reason::Cost;
+  for (int d : wanted)
+    if (!std::isinf(node.time[d]))
+      node.candidates.push_back(d);
+  if (!node.candidates.empty())
+    return success();
+  std::string names;
+  for (int d : wanted)
+    names += (names.empty() ? "" : ", ") + spec.devices[d].id.str();
+  return fallBack(node, Reason::Unsupported, names);
+}
+
+LogicalResult FunctionPlacer::collect() {
+  Block &block = func.getBody().front();
+  for (auto [index, op] : llvm::enumerate(block.without_terminator())) {
+    std::string name = opName(&op, index);
+    DeviceId pin;
+    bool attributePin = false;
+    const PatternPin *pattern = nullptr;
+    if (DeviceAttr attr = getDevicePin(&op)) {
+      pin = DeviceId{attr.isCuda(), attr.getIndex()};
+      attributePin = true;
+    } else {
+      for (const PatternPin &p : pins)
+        if (p.regex->match(name)) {
+          pattern = &p;
+          pin = p.device;
+          break;
+        }
+    }
+    auto constant = dyn_cast<ConstantOp>(op);
+    if (constant && !attributePin && !pattern) {
+      followers.push_back(constant);
+      ValueState &state = values[constant.getResult()];
+      state.bytes = valueBytes(constant.getResult());
+      continue;
+    }
+    Node node;
+    node.op = &op;
+    node.name = name;
+    node.index = index;
+    for (const DeviceProfile &device : spec.devices)
+      node.time.push_back(device.supports(opKind(&op)) ? opTimeUs(&op, device) : kInf);
+    if (constant) { // pinned weights: resident on their device, never freed
+      if (failed(candidatesFor(node, pin, attributePin, pattern)))
+        return failure();
+      ValueState &state = values[constant.getResult()];
+      state.home = node.candidates.front();
+      state.bytes = valueBytes(constant.getResult());
+      state.permanent = true;
+      node.device = state.home;
+      nodeOf[&op] = -1;
+      constant->setAttr("device", DeviceAttr::get(op.getContext(),
+                                                  spec.devices[state.home].id.cuda
+                                                      ? DeviceKind::Cuda
+                                                      : DeviceKind::Cpu,
+                                                  spec.devices[state.home].id.index));
+      constant->setAttr("dlc.reason",
+                        StringAttr::get(op.getContext(), reasonName(node.reason)));
+      continue;
+    }
+    if (failed(candidatesFor(node, pin, attributePin, pattern)))
+      return failure();
+    nodeOf[&op] = nodes.size();
+    nodes.push_back(std::move(node));
+  }
+
+  // Edges, readiness, consumers per value.
+  for (BlockArgument arg : func.getArguments()) {
+    ValueState &state = values[arg];
+    state.home = 0;
+    state.bytes = valueBytes(arg);
+  }
+  for (Node &node : nodes)
+    for (Value result : node.op->getResults())
+      values[result].bytes = valueBytes(result);
+  for (auto [i, node] : llvm::enumerate(nodes)) {
+    llvm::SmallPtrSet<Operation *, 4> preds;
+    llvm::SmallDenseSet<Value, 4> operands;
+    for (Value operand : node.op->getOperands()) {
+      if (operands.insert(operand).second)
+        ++values[operand].remaining;
+      Operation *def = operand.getDefiningOp();
+      auto it = def ? nodeOf.find(def) : nodeOf.end();
+      if (it != nodeOf.end() && it->second >= 0 && preds.insert(def).second) {
+        nodes[it->second].succs.push_back(i);
+        ++node.waiting;
+      }
+    }
+  }
+  for (Value result : block.getTerminator()->getOperands())
+    values[result].returned = true;
+  return success();
+}
+
+/// pipeline:N: N contiguous stages of the block order on the first N GPUs,
+/// the smallest period (the slowest stage's time) that fits, by bisection
+/// over a greedy split.
+LogicalResult FunctionPlacer::assignPipelineStages() {
+  if (policy != Policy::Pipeline)
+    return success();
+  llvm::SmallVector<int> gpus;
+  for (int d : allowed)
+    if (spec.devices[d].id.cuda && (int64_t)gpus.size() < stages)
+      gpus.push_back(d);
+  if ((int64_t)gpus.size() < stages)
+    return func.emitError() << "--placement=pipeline:" << stages << " needs " << stages
+                            << " GPUs among the devices, got " << gpus.size();
+  std::vector<double> time(nodes.size());
+  std::vector<int64_t> memory(nodes.size());
+  double total = 0, longest = 0;
+  for (auto [i, node] : llvm::enumerate(nodes)) {
+    time[i] = std::isinf(node.time[gpus[0]]) ? 0 : node.time[gpus[0]];
+    for (Value result : node.op->getResults())
+      memory[i] += values[result].bytes;
+    for (Value operand : node.op->getOperands())
+      if (auto c = operand.getDefiningOp<ConstantOp>(); c && !nodeOf.count(c))
+        memory[i] += values[operand].bytes;
+    total += time[i];
+    longest = std::max(longest, time[i]);
+  }
+  auto split = [&](double period, std::vector<int> *stageOf) {
+    int stage = 0;
+    double t = 0;
+    int64_t m = 0;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      int64_t cap = spec.devices[gpus[std::min<int>(stage, gpus.size() - 1)]].memoryBytes;
+      if (t > 0 && (t + time[i] > period || m + memory[i] > cap)) {
+        ++stage;
+        t = 0;
+        m = 0;
+      }
+      t += time[i];
+      m += memory[i];
+      if (stageOf)
+        (*stageOf)[i] = stage;
+    }
+    return stage < stages;
+  };
+  double lo = longest, hi = total;
+  if (!split(hi * (1 + 1e-9) + 1e-9, nullptr))
+    return func.emitError() << "--placement=pipeline:" << stages
+                            << ": the model does not fit in the memory of " << stages
+                            << " GPUs";
+  for (int iter = 0; iter < 60 && hi - lo > 1e-6 * hi; ++iter) {
+    double mid = (lo + hi) / 2;
+    (split(mid, nullptr) ? hi : lo) = mid;
+  }
+  std::vector<int> stageOf(nodes.size());
+  split(hi * (1 + 1e-9) + 1e-9, &stageOf);
+  for (auto [i, node] : llvm::enumerate(nodes)) {
+    if (node.pinned || node.reason == Reason::Unsupported)
+      continue;
+    int gpu = gpus[stageOf[i]];
+    if (std::isinf(node.time[gpu])) {
+      if (failed(fallBack(node, Reason::Unsupported, spec.devices[gpu].id.str())))
+        return failure();
+      continue;
+    }
+    node.candidates = {gpu};
+  }
+  return success();
+}
+
+void FunctionPlacer::computeRanks() {
+  // Mean communication over the ordered pairs of devices placement may use.
+  llvm::SmallVector<int> used(allowed.begin(), allowed.end());
+  if (!llvm::is_contained(used, 0))
+    used.push_back(0);
+  for (int a : used)
+    for (int b : used)
+      if (a != b) {
+        ++commPairs;
+        meanLatencyUs += spec.links[a][b].latencyUs;
+        meanInvBandwidth += 1 / spec.links[a][b].bandwidthBytesPerS;
+      }
+  if (commPairs) {
+    meanLatencyUs /= commPairs;
+    meanInvBandwidth /= commPairs;
+  }
+  for (Node &node : llvm::reverse(nodes)) {
+    double mean = 0;
+    for (int d : node.candidates)
+      mean += node.time[d];
+    mean /= node.candidates.size();
+    double tail = 0;
+    for (int s : node.succs)
+      tail = std::max(tail, nodes[s].rank);
+    int64_t bytes = 0;
+    for (Value result : node.op->getResults())
+      bytes += values[result].bytes;
+    node.rank = mean + (node.succs.empty() ? 0 : meanCommUs(bytes) + tail);
+  }
+}
+
+Evaluation FunctionPlacer::evaluate(const Node &node, int device) {
+  Evaluation eval;
+  if (std::isinf(node.time[device]))
+    return eval;
+  double ready = 0;
+  for (Value result : node.op->getResults())
+    eval.need += values[result].bytes;
+  llvm::SmallDenseSet<Value, 4> seen;
+  for (Value operand : node.op->getOperands()) {
+    if (!seen.insert(operand).second)
+      continue;
+    const ValueState &state = values[operand];
+    if (state.home < 0) { // a constant that follows its consumers
+      if (!resident.contains({operand.getDefiningOp(), device}))
+        eval.need += state.bytes;
+      continue;
+    }
+    if (state.home == device) {
+      ready = std::max(ready, state.ready);
+      continue;
+    }
+    if (const double *arrival = state.copyArrival(device)) {
+      ready = std::max(ready, *arrival);
+      continue;
+    }
+    ready = std::max(ready, state.ready + transferUs(state.bytes,
+                                                     spec.links[state.home][device]));
+    eval.need += state.bytes;
+  }
+  eval.eft = std::max(avail[device], ready) + node.time[device];
+  eval.fits = used[device] + eval.need <= spec.devices[device].memoryBytes;
+  return eval;
+}
+
+void FunctionPlacer::commit(Node &node, int device, const Evaluation &eval) {
+  used[device] += eval.need;
+  llvm::SmallDenseSet<Value, 4> seen;
+  for (Value operand : node.op->getOperands()) {
+    if (!seen.insert(operand).second)
+      continue;
+    ValueState &state = values[operand];
+    if (state.home < 0) {
+      resident.insert({operand.getDefiningOp(), device});
+      continue;
+    }
+    if (state.home != device && !state.copyArrival(device))
+      state.copies.push_back(
+          {device, state.ready + transferUs(state.bytes, spec.links[state.home][device])});
+  }
+  for (Value result : node.op->getResults()) {
+    ValueState &state = values[result];
+    state.home = device;
+    state.ready = eval.eft;
+  }
+  avail[device] = eval.eft;
+  node.device = device;
+  node.order = committed++;
+
+  // A value dies (on every device holding it) once all its consumers ran.
+  auto release = [&](ValueState &state) {
+    if (state.remaining > 0 || state.returned || state.permanent || state.freed ||
+        state.home < 0)
+      return;
+    state.freed = true;
+    used[state.home] -= state.bytes;
+    for (const auto &copy : state.copies)
+      used[copy.first] -= state.bytes;
+  };
+  for (Value operand : seen) {
+    ValueState &state = values[operand];
+    if (state.home < 0)
+      continue;
+    --state.remaining;
+    release(state);
+  }
+  for (Value result : node.op->getResults())
+    release(values[result]);
+}
+
+LogicalResult FunctionPlacer::schedule() {
+  size_t n = spec.devices.size();
+  avail.assign(n, 0);
+  used.assign(n, 0);
+  for (BlockArgument arg : func.getArguments())
+    if (values[arg].remaining > 0 || values[arg].returned)
+      used[0] += values[arg].bytes;
+  for (auto &entry : values)
+    if (entry.second.permanent)
+      used[entry.second.home] += entry.second.bytes;
+  for (int d = 0; d < (int)n; ++d)
+    if (used[d] > spec.devices[d].memoryBytes)
+      return func.emitError() << "pins exceed the memory of " << spec.devices[d].id.str()
+                              << ": its pinned weights and inputs need " << used[d]
+                              << " bytes, it has " << spec.devices[d].memoryBytes;
+
+  auto lower = [&](int a, int b) {
+    if (nodes[a].rank != nodes[b].rank)
+      return nodes[a].rank < nodes[b].rank;
+    return nodes[a].index > nodes[b].index;
+  };
+  std::priority_queue<int, std::vector<int>, decltype(lower)> ready(lower);
+  for (auto [i, node] : llvm::enumerate(nodes))
+    if (node.waiting == 0)
+      ready.push(i);
+  while (!ready.empty()) {
+    Node &node = nodes[ready.top()];
+    ready.pop();
+    int best = -1, bestFit = -1;
+    Evaluation bestEval, bestFitEval;
+    for (int d : node.candidates) {
+      Evaluation eval = evaluate(node, d);
+      if (eval.eft < bestEval.eft) {
+        best = d;
+        bestEval = eval;
+      }
+      if (eval.fits && eval.eft < bestFitEval.eft) {
+        bestFit = d;
+        bestFitEval = eval;
+      }
+    }
+    if (bestFit < 0 && !node.pinned && !llvm::is_contained(node.candidates, 0)) {
+      Evaluation eval = evaluate(node, 0);
+      if (eval.fits) {
+        bestFit = 0;
+        bestFitEval = eval;
+      }
+    }
+    if (bestFit < 0) {
+      int d = best >= 0 ? best : node.candidates.front();
+      Evaluation eval = evaluate(node, d);
+      InFlightDiagnostic diag = node.op->emitError();
+      if (node.pinned)
+        diag << "pins exceed the memory of " << spec.devices[d].id.str() << ": op '"
+             << node.name << "' needs " << eval.need << " more bytes with " << used[d]
+             << " of " << spec.devices[d].memoryBytes << " in use";
+      else
+        diag << "op '" << node.name << "' does not fit in the memory of any device: it needs "
+             << eval.need << " bytes on " << spec.devices[d].id.str() << " (" << used[d]
+             << " of " << spec.devices[d].memoryBytes << " in use)";
+      return failure();
+    }
+    if (bestFit != best && !node.pinned && node.reason != Reason::Unsupported)
+      node.reason = Reason::Capacity;
+    commit(node, bestFit, bestFitEval);
+    for (int s : node.succs)
+      if (--nodes[s].waiting == 0)
+        ready.push(s);
+  }
+  return success();
+}
+
+DeviceAttr deviceAttr(MLIRContext *ctx, const DeviceId &id) {
+  return DeviceAttr::get(ctx, id.cuda ? DeviceKind::Cuda : DeviceKind::Cpu, id.index);
+}
+
+void FunctionPlacer::placeConstants() {
+  MLIRContext *ctx = func.getContext();
+  for (Node &node : nodes) {
+    if (!isa<CopyOp>(node.op))
+      node.op->setAttr("device", deviceAttr(ctx, spec.devices[node.device].id));
+    node.op->setAttr("dlc.reason", StringAttr::get(ctx, reasonName(node.reason)));
+    node.op->setAttr("dlc.order",
+                     IntegerAttr::get(IntegerType::get(ctx, 64), node.order));
+  }
+  // One constant per device among its consumers (the return reads on the cpu).
+  for (ConstantOp constant : followers) {
+    llvm::SmallVector<int, 2> devices;
+    for (Operation *user : constant->getUsers()) {
+      auto it = nodeOf.find(user);
+      int d = it != nodeOf.end() && it->second >= 0 ? nodes[it->second].device : 0;
+      if (!llvm::is_contained(devices, d))
+        devices.push_back(d);
+    }
+    if (devices.empty())
+      devices.push_back(0);
+    llvm::sort(devices);
+    for (auto [i, d] : llvm::enumerate(devices)) {
+      ConstantOp copy = constant;
+      if (i > 0) {
+        OpBuilder builder(constant);
+        copy = cast<ConstantOp>(builder.clone(*constant));
+        constant.getResult().replaceUsesWithIf(copy.getResult(), [&](OpOperand &use) {
+          auto it = nodeOf.find(use.getOwner());
+          int owner = it != nodeOf.end() && it->second >= 0 ? nodes[it->second].device : 0;
+          return owner == d;
+        });
+      }
+      copy->setAttr("device", deviceAttr(ctx, spec.devices[d].id));
+      copy->setAttr("dlc.reason", StringAttr::get(ctx, "default"));
+    }
+  }
+}
+
+struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
+  using PlaceDevicesBase::PlaceDevicesBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto fail = [&](const Twine &message) {
+      module.emitError() << message;
+      signalPassFailure();
+    };
+
+    std::vector<DeviceId> ids;
+    for (const std::string &text : devices) {
+      auto parsed = parseDeviceList(text);
+      if (!parsed)
+        return fail("--devices: " + llvm::toString(parsed.takeError()));
+      for (const DeviceId &id : *parsed) {
+        if (llvm::is_contained(ids, id))
+          return fail("--devices: device '" + id.str() + "' is listed twice");
+        ids.push_back(id);
+      }
+    }
+    DeviceSpec spec;
+    if (!deviceSpec.empty()) {
+      auto loaded = DeviceSpec::loadJson(deviceSpec);
+      if (!loaded)
+        return fail(llvm::toString(loaded.takeError()));
+      if (ids.empty())
+        for (const DeviceProfile &device : loaded->devices)
+          ids.push_back(device.id);
+      auto selected = loaded->select(ids, deviceSpec);
+      if (!selected)
+        return fail(llvm::toString(selected.takeError()));
+      spec = std::move(*selected);
+    } else {
+      if (ids.empty())
+        ids.push_back(DeviceId{false, 0});
+      spec = DeviceSpec::builtin(ids);
+    }
+    for (const DeviceProfile &device : spec.devices)
+      if (device.supportedOps)
+        for (const auto &op : *device.supportedOps)
+          if (!RegisteredOperationName::lookup(("dlc." + op.getKey()).str(),
+                                               &getContext()))
+            return fail("device spec: " + device.id.str() + ": supported_ops names '" +
+                        op.getKey() + "', which is not a dlc op");
+    llvm::SmallVector<int> allowed;
+    for (const DeviceId &id : ids)
+      allowed.push_back(spec.find(id));
+
+    Policy kind;
+    int64_t stages = 0;
+    StringRef text = policy;
+    if (text == "cost")
+      kind = Policy::Cost;
+    else if (text == "cpu")
+      kind = Policy::Cpu;
+    else if (text == "gpu")
+      kind = Policy::Gpu;
+    else if (text.starts_with("pipeline:") &&
+             !text.drop_front(9).getAsInteger(10, stages) && stages > 0)
+      kind = Policy::Pipeline;
+    else if (text.starts_with("data-parallel:"))
+      return fail("--placement=" + text +
+                  " is not implemented yet (batch splitting lands with the multi-GPU runtime)");
+    else
+      return fail("unknown --placement '" + text +
+                  "' (expected cost, cpu, gpu, pipeline:N, data-parallel:N)");
+    if (kind == Policy::Gpu && llvm::none_of(ids, [](const DeviceId &id) { return id.cuda; }))
+      return fail("--placement=gpu needs a cuda device among --devices (got " +
+                  spec.names() + ")");
+    if (fallback != "cpu" && fallback != "error")
+      return fail("unknown --fallback '" + fallback + "' (expected cpu or error)");
+
+    std::vector<PatternPin> patternPins;
+    for (const std::string &pin : pins) {
+      size_t eq = StringRef(pin).rfind('=');
+      if (eq == std::string::npos || eq == 0)
+        return fail("--pin expects REGEX=DEVICE, got '" + pin + "'");
+      PatternPin parsed;
+      parsed.text = pin;
+      parsed.regex = std::make_unique<llvm::Regex>(pin.substr(0, eq));
+      std::string error;
+      if (!parsed.regex->isValid(error))
+        return fail("--pin='" + pin + "': invalid regex: " + error);
+      auto device = parseDeviceId(StringRef(pin).drop_front(eq + 1));
+      if (!device)
+        return fail("--pin='" + pin + "': " + llvm::toString(device.takeError()));
+      parsed.device = *device;
+      patternPins.push_back(std::move(parsed));
+    }
+
+    for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      FunctionPlacer placer(func, spec, allowed, kind, stages, patternPins,
+                            fallback == "error");
+      if (failed(placer.run()))
+        return signalPassFailure();
+      func->setAttr("dlc.placement", StringAttr::get(&getContext(), text));
+      FailureOr<PlacementReport> report = buildPlacementReport(func, spec);
+      if (failed(report))
+        return signalPassFailure();
+      for (const PlacementReport::Device &device : report->devices)
+        if (device.peakMemoryBytes > device.capacityBytes) {
+          func.emitError() << "the placement needs " << device.peakMemoryBytes
+                           << " bytes on " << device.name << ", more than its "
+                           << device.capacityBytes;
+          return signalPassFailure();
+        }
+      if (print)
+        writePlacementText(*report, llvm::errs());
+      if (!dump.empty())
+        if (llvm::Error error = writePlacementFile(*report, dump))
+          return fail(llvm::toString(std::move(error)));
+    }
+  }
+};
+
+} // namespace
