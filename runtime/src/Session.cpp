@@ -206,12 +206,20 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
         for (uint32_t j = 0; j < n; ++j)
           op.args.push_back(pointer(d, arg(j)));
         // Outputs: as stated, else the last argument (the compiler's order
-        // is inputs, then outputs); not poisoned when also read.
+        // is inputs, then outputs); not poisoned when their range overlaps
+        // one the step reads (an output may reuse a dying input's range).
         uint32_t outputs = step.output_count() ? step.output_count() : 1;
-        for (uint32_t j = n >= outputs ? n - outputs : 0; j < n; ++j) {
+        uint32_t firstOutput = n >= outputs ? n - outputs : 0;
+        for (uint32_t j = firstOutput; j < n; ++j) {
+          const fb::Buffer &out = *m.buffers()->Get(arg(j));
           bool alsoRead = false;
-          for (uint32_t r = 0; r < n - outputs; ++r)
-            alsoRead |= arg(r) == arg(j);
+          for (uint32_t r = 0; r < firstOutput; ++r) {
+            const fb::Buffer &in = *m.buffers()->Get(arg(r));
+            alsoRead |= in.constant_segment() < 0 &&
+                        in.device() == out.device() &&
+                        in.offset() < out.offset() + out.size() &&
+                        out.offset() < in.offset() + in.size();
+          }
           if (poisoned(arg(j)) && !alsoRead)
             op.poison.emplace_back(slot.buffers[arg(j)],
                                    m.buffers()->Get(arg(j))->size());
@@ -220,7 +228,12 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
         const fb::Buffer &src = *m.buffers()->Get(arg(0));
         op.args = {pointer(src.device(), arg(0)), slot.buffers[arg(1)]};
         op.bytes = src.size();
-        if (poisoned(arg(1)) && arg(0) != arg(1))
+        const fb::Buffer &dst = *m.buffers()->Get(arg(1));
+        bool overlap = src.constant_segment() < 0 &&
+                       src.device() == dst.device() &&
+                       src.offset() < dst.offset() + dst.size() &&
+                       dst.offset() < src.offset() + src.size();
+        if (poisoned(arg(1)) && !overlap)
           op.poison.emplace_back(slot.buffers[arg(1)], op.bytes);
       }
       slot.programs[d].push_back(std::move(op));

@@ -338,8 +338,11 @@ TEST(MultiDevice, ReleasingWithRunsInFlight) {
   const void *in[] = {x.data(), y.data(), idx.data()};
   size_t bytes[] = {24, 24, 16};
   uint64_t t;
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 3; ++i)
     DLC_ASSERT_OK(dlc_session_submit(session.get(), in, bytes, 3, &t));
+  DLC_ASSERT_OK(session.submit({in[0], in[1], in[2]}, {24, 24, 16}, t)
+                    .release()); // The C++ wrapper.
+  EXPECT_EQ(t, 3u);
   // The session's release waits for them.
 }
 

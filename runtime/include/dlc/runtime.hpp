@@ -184,6 +184,24 @@ public:
         dlc_session_copy_output(session, i, out.data(), info.byte_size));
   }
 
+  /// Pipelined runs: one pointer and byte count per input / output.
+  Status submit(const std::vector<const void *> &inputs,
+                const std::vector<size_t> &bytes, uint64_t &ticket) {
+    return Status(dlc_session_submit(session, inputs.data(), bytes.data(),
+                                     inputs.size(), &ticket));
+  }
+  Status wait(uint64_t ticket, const std::vector<void *> &outputs,
+              const std::vector<size_t> &bytes) {
+    return Status(dlc_session_wait(session, ticket, outputs.data(),
+                                   bytes.data(), outputs.size()));
+  }
+  Status deviceStats(size_t device, dlc_device_stats_t &out) const {
+    return Status(dlc_session_device_stats(session, device, &out));
+  }
+  Status writeTrace(const std::string &path) const {
+    return Status(dlc_session_write_trace(session, path.c_str()));
+  }
+
 private:
   dlc_session_t *session = nullptr;
 };
