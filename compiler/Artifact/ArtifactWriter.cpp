@@ -107,7 +107,7 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
     for (const Step &s : contents.schedules[device])
       steps.push_back(fb::CreateStep(fbb, static_cast<fb::StepKind>(s.kind),
                                      s.kernel, fbb.CreateVector(s.buffers),
-                                     s.event));
+                                     s.event, s.outputCount));
     schedules.push_back(fb::CreateDeviceSchedule(
         fbb, static_cast<uint32_t>(device), fbb.CreateVector(steps)));
   }

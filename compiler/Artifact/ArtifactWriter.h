@@ -54,6 +54,8 @@ struct Step {
   uint32_t kernel = 0;
   std::vector<uint32_t> buffers;
   uint32_t event = 0;
+  /// Call: the last `outputCount` buffers are the ones the kernel writes.
+  uint32_t outputCount = 0;
 };
 
 struct TensorSpec {

@@ -389,15 +389,16 @@ FailureOr<std::string> ModelCompiler::run() {
       unsigned source = valueBuffer.lookup(item.source);
       unsigned destination = valueBuffer.lookup(item.destination);
       use(source, from);
-      schedules[from].push_back(aw::Step{aw::StepKind::Copy, 0, {source, destination}, 0});
+      schedules[from].push_back(aw::Step{aw::StepKind::Copy, 0, {source, destination}, 0, 0});
       storageEvent[bufferStorage[destination]] = eventCount;
-      schedules[from].push_back(aw::Step{aw::StepKind::RecordEvent, 0, {}, eventCount});
+      schedules[from].push_back(aw::Step{aw::StepKind::RecordEvent, 0, {}, eventCount, 0});
       ++eventCount;
       continue;
     }
     const Group &group = groups[item.group];
     unsigned device = group.device;
-    aw::Step call{aw::StepKind::Call, static_cast<uint32_t>(item.group), {}, 0};
+    aw::Step call{aw::StepKind::Call, static_cast<uint32_t>(item.group), {}, 0,
+                  static_cast<uint32_t>(group.outputs.size())};
     for (Value v : llvm::concat<const Value>(group.inputs, group.outputs)) {
       unsigned buffer = valueBuffer.lookup(v);
       auto event = storageEvent.find(bufferStorage[buffer]);
