@@ -98,7 +98,7 @@ struct Node {
 
 struct Evaluation {
   double eft = kInf;
-  int64_t need = 0;
+  int64_t need = 0, weights = 0; // new activations, new weights
   bool fits = false;
 };
 
@@ -157,7 +157,7 @@ private:
   std::vector<ConstantOp> followers;
   llvm::DenseSet<std::pair<Operation *, int>> resident;
   std::vector<double> avail;
-  std::vector<int64_t> used;
+  std::vector<int64_t> used, peak, weightBytes; // activations, their peak, weights
   int64_t committed = 0;
   int commPairs = 0;
   double meanLatencyUs = 0, meanInvBandwidth = 0;
@@ -239,7 +239,7 @@ LogicalResult FunctionPlacer::collect() {
     if (DeviceAttr attr = getDevicePin(&op)) {
       pin = DeviceId{attr.isCuda(), attr.getIndex()};
       attributePin = true;
-    } else {
+    } else if (!isa<ConstantOp>(op)) { // weights follow the ops they feed
       for (const PatternPin &p : pins)
         if (p.regex->match(name)) {
           pattern = &p;
@@ -426,7 +426,7 @@ Evaluation FunctionPlacer::evaluate(const Node &node, int device) {
     const ValueState &state = values[operand];
     if (state.home < 0) { // a constant that follows its consumers
       if (!resident.contains({operand.getDefiningOp(), device}))
-        eval.need += state.bytes;
+        eval.weights += state.bytes;
       continue;
     }
     if (state.home == device) {
@@ -442,12 +442,18 @@ Evaluation FunctionPlacer::evaluate(const Node &node, int device) {
     eval.need += state.bytes;
   }
   eval.eft = std::max(avail[device], ready) + node.time[device];
-  eval.fits = used[device] + eval.need <= spec.devices[device].memoryBytes;
+  // Weights stay for the whole run: they add to the highest activation peak
+  // so far, as the report counts them.
+  eval.fits = weightBytes[device] + eval.weights +
+                  std::max(peak[device], used[device] + eval.need) <=
+              spec.devices[device].memoryBytes;
   return eval;
 }
 
 void FunctionPlacer::commit(Node &node, int device, const Evaluation &eval) {
   used[device] += eval.need;
+  weightBytes[device] += eval.weights;
+  peak[device] = std::max(peak[device], used[device]);
   llvm::SmallDenseSet<Value, 4> seen;
   for (Value operand : node.op->getOperands()) {
     if (!seen.insert(operand).second)
@@ -495,17 +501,20 @@ LogicalResult FunctionPlacer::schedule() {
   size_t n = spec.devices.size();
   avail.assign(n, 0);
   used.assign(n, 0);
+  weightBytes.assign(n, 0);
   for (BlockArgument arg : func.getArguments())
     if (values[arg].remaining > 0 || values[arg].returned)
       used[0] += values[arg].bytes;
+  peak = used;
   for (auto &entry : values)
     if (entry.second.permanent)
-      used[entry.second.home] += entry.second.bytes;
+      weightBytes[entry.second.home] += entry.second.bytes;
   for (int d = 0; d < (int)n; ++d)
-    if (used[d] > spec.devices[d].memoryBytes)
+    if (used[d] + weightBytes[d] > spec.devices[d].memoryBytes)
       return func.emitError() << "pins exceed the memory of " << spec.devices[d].id.str()
-                              << ": its pinned weights and inputs need " << used[d]
-                              << " bytes, it has " << spec.devices[d].memoryBytes;
+                              << ": its pinned weights and inputs need "
+                              << used[d] + weightBytes[d] << " bytes, it has "
+                              << spec.devices[d].memoryBytes;
 
   auto lower = [&](int a, int b) {
     if (nodes[a].rank != nodes[b].rank)
@@ -545,12 +554,14 @@ LogicalResult FunctionPlacer::schedule() {
       InFlightDiagnostic diag = node.op->emitError();
       if (node.pinned)
         diag << "pins exceed the memory of " << spec.devices[d].id.str() << ": op '"
-             << node.name << "' needs " << eval.need << " more bytes with " << used[d]
-             << " of " << spec.devices[d].memoryBytes << " in use";
+             << node.name << "' needs " << eval.need + eval.weights << " more bytes with "
+             << used[d] + weightBytes[d] << " of " << spec.devices[d].memoryBytes
+             << " in use";
       else
         diag << "op '" << node.name << "' does not fit in the memory of any device: it needs "
-             << eval.need << " bytes on " << spec.devices[d].id.str() << " (" << used[d]
-             << " of " << spec.devices[d].memoryBytes << " in use)";
+             << eval.need + eval.weights << " bytes on " << spec.devices[d].id.str() << " ("
+             << used[d] + weightBytes[d] << " of " << spec.devices[d].memoryBytes
+             << " in use)";
       return failure();
     }
     if (bestFit != best && !node.pinned && node.reason != Reason::Unsupported)
@@ -709,9 +720,9 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
         return signalPassFailure();
       for (const PlacementReport::Device &device : report->devices)
         if (device.peakMemoryBytes > device.capacityBytes) {
-          func.emitError() << "the placement needs " << device.peakMemoryBytes
-                           << " bytes on " << device.name << ", more than its "
-                           << device.capacityBytes;
+          func.emitError() << "internal error: the placement needs "
+                           << device.peakMemoryBytes << " bytes of memory on "
+                           << device.name << ", more than its " << device.capacityBytes;
           return signalPassFailure();
         }
       if (print)
