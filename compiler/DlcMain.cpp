@@ -14,6 +14,7 @@
 #include "Interpreter/Interpreter.h"
 #include "Interpreter/Npy.h"
 #include "compiler/Pipeline/CompileModel.h"
+#include "passes/Passes.h"
 
 #include "dialects/dlc/DlcOps.h"
 #include "dlc/random_inputs.h"
@@ -25,6 +26,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
@@ -287,6 +289,38 @@ int interpretCommand(int argc, char **argv) {
   return 0;
 }
 
+/// dlc compile's placement options, copied out of llvm::cl (LLD resets them).
+struct PlacementFlags {
+  std::string devices, policy;
+  std::vector<std::string> pins;
+  std::string deviceSpec, fallback, dump;
+  bool print = false;
+  bool requested() const {
+    return !devices.empty() || !policy.empty() || !pins.empty() || !deviceSpec.empty() ||
+           !fallback.empty() || !dump.empty() || print;
+  }
+};
+
+LogicalResult runPlacement(ModuleOp module, const PlacementFlags &flags) {
+  ::dlc::PlaceDevicesOptions options;
+  std::vector<std::string> devices;
+  if (!flags.devices.empty())
+    devices.push_back(flags.devices);
+  options.devices = devices;
+  if (!flags.policy.empty())
+    options.policy = flags.policy;
+  options.pins = flags.pins;
+  options.deviceSpec = flags.deviceSpec;
+  if (!flags.fallback.empty())
+    options.fallback = flags.fallback;
+  options.dump = flags.dump;
+  options.print = flags.print;
+  PassManager pm(module.getContext());
+  pm.addPass(::dlc::createPlaceDevices(options));
+  pm.addNestedPass<func::FuncOp>(::dlc::createInsertCopies());
+  return pm.run(module);
+}
+
 int compileCommand(int argc, char **argv) {
   cl::OptionCategory category("dlc compile options");
   cl::opt<std::string> model(cl::Positional, cl::Required,
@@ -305,9 +339,32 @@ int compileCommand(int argc, char **argv) {
       cl::value_desc("mlir|llvm"), cl::cat(category));
   cl::opt<std::string> entry("entry", cl::desc("The function to compile"),
                              cl::init("main"), cl::cat(category));
+  // Placement (passes/README.md). Any of these runs dlc-place and
+  // dlc-insert-copies first; --emit=mlir then prints the placed IR.
+  cl::opt<std::string> devices("devices", cl::desc("Logical devices: cpu,cuda:0,..."),
+                               cl::value_desc("LIST"), cl::cat(category));
+  cl::opt<std::string> placement(
+      "placement", cl::desc("cost (default) | cpu | gpu | pipeline:N | data-parallel:N"),
+      cl::cat(category));
+  cl::list<std::string> pins(
+      "pin", cl::desc("REGEX=DEVICE: ops whose name matches go to DEVICE (repeatable)"),
+      cl::cat(category));
+  cl::opt<std::string> deviceSpec("device-spec", cl::desc("A JSON device spec"),
+                                  cl::value_desc("FILE.json"), cl::cat(category));
+  cl::opt<std::string> fallback(
+      "fallback", cl::desc("An op its device cannot run: cpu (default) or error"),
+      cl::cat(category));
+  cl::opt<std::string> dumpPlacement(
+      "dump-placement", cl::desc("Write the placement to FILE.txt, .json or .dot"),
+      cl::value_desc("FILE"), cl::cat(category));
+  cl::opt<bool> printPlacement("print-placement",
+                               cl::desc("Print the placement table on stderr"),
+                               cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "dlc compile: a model to an artifact (.dlcm)\n");
+  PlacementFlags place{devices, placement, {pins.begin(), pins.end()}, deviceSpec,
+                       fallback, dumpPlacement, printPlacement};
   // Copies: LLD, linked in-process, resets every registered option when it
   // runs, ours included.
   const std::string modelPath = model, outputPath = output, emitStage = emit,
@@ -328,6 +385,27 @@ int compileCommand(int argc, char **argv) {
     return 1;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  if (place.requested()) {
+    if (failed(runPlacement(*module, place)))
+      return 1;
+    if (emitStage == "mlir") {
+      module->print(llvm::outs());
+      llvm::outs() << "\n";
+      return 0;
+    }
+    bool onGpu = false;
+    module->walk([&](Operation *op) {
+      if (auto device = ::dlc::getDevicePin(op); device && !device.isCpu())
+        onGpu = true;
+    });
+    if (onGpu) {
+      llvm::errs() << "error: the placement puts ops on GPUs, but GPU code generation "
+                      "is not available yet (issues 5 and 7): compile with "
+                      "--emit=mlir to see the placement, or --placement=cpu\n";
+      return 1;
+    }
+  }
 
   ::dlc::CompileOptions options;
   options.entry = entryName;
