@@ -394,17 +394,7 @@ int compileCommand(int argc, char **argv) {
       llvm::outs() << "\n";
       return 0;
     }
-    bool onGpu = false;
-    module->walk([&](Operation *op) {
-      if (auto device = ::dlc::getDevicePin(op); device && !device.isCpu())
-        onGpu = true;
-    });
-    if (onGpu) {
-      llvm::errs() << "error: the placement puts ops on GPUs, but GPU code generation "
-                      "is not available yet (issues 5 and 7): compile with "
-                      "--emit=mlir to see the placement, or --placement=cpu\n";
-      return 1;
-    }
+    // GPU kernels get host code too: simulated GPUs run it (dlc run --gpu=sim).
   }
 
   ::dlc::CompileOptions options;

@@ -95,7 +95,7 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     if (input.getRank() != 2)
       x = rewriter.create<ReshapeOp>(loc, RankedTensorType::get({m, k}, element), x, pin);
     Value wt = rewriter.create<ConstantOp>(weightOp.getLoc(), transposed->getType(),
-                                           *transposed, DeviceAttr());
+                                           *transposed, weightOp.getDeviceAttr());
     auto flatType = RankedTensorType::get({m, n}, element);
     Value y = rewriter.create<MatmulOp>(loc, flatType, x, wt, pin);
     if (Value bias = linear.getBias())

@@ -42,6 +42,13 @@ OrderingChecker::OrderingChecker(const dlc_model_s &model)
       overlaps[order[j]].push_back(order[i]);
     }
   }
+  // A buffer with exactly another's bytes is a view of it (the compiler makes
+  // reshapes, and copies within a device, views): writing one writes both, and
+  // a view of an input holds the input.
+  for (uint32_t b = 0; b < n; ++b)
+    for (uint32_t other : overlaps[b])
+      if (sameRange(b, other) && hostWritten[other])
+        hostWritten[b] = true;
   clocks.assign(deviceCount, std::vector<uint64_t>(deviceCount, 0));
   eventClocks.assign(m.event_count(), std::vector<uint64_t>(deviceCount, 0));
   shadows.resize(n);
@@ -85,6 +92,13 @@ std::string OrderingChecker::stepName(uint32_t device, uint32_t index) const {
   }
   return "step " + std::to_string(index) + what + " of " +
          model.deviceNames[device];
+}
+
+bool OrderingChecker::sameRange(uint32_t a, uint32_t b) const {
+  const fb::Buffer &x = *model.artifact->model().buffers()->Get(a);
+  const fb::Buffer &y = *model.artifact->model().buffers()->Get(b);
+  return x.device() == y.device() && x.offset() == y.offset() &&
+         x.size() == y.size() && x.constant_segment() == y.constant_segment();
 }
 
 std::string OrderingChecker::bufferName(uint32_t buffer) const {
@@ -147,7 +161,7 @@ dlc_status_t OrderingChecker::write(uint32_t device, uint32_t index,
   }
   for (uint32_t other : overlaps[buffer]) {
     Shadow &s = shadows[other];
-    s.state = other == buffer ? State::Written : State::Clobbered;
+    s.state = sameRange(other, buffer) ? State::Written : State::Clobbered;
     s.writerDevice = device;
     s.writerStep = index;
     s.writerBuffer = buffer;

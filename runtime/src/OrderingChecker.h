@@ -60,6 +60,8 @@ private:
   dlc_status_t read(uint32_t device, uint32_t index, uint32_t buffer);
   dlc_status_t write(uint32_t device, uint32_t index, uint32_t buffer);
   std::string stepName(uint32_t device, uint32_t index) const;
+  /// Whether two buffers are the same bytes (one a view of the other).
+  bool sameRange(uint32_t a, uint32_t b) const;
   std::string bufferName(uint32_t buffer) const;
 
   const dlc_model_s &model;

@@ -1,6 +1,6 @@
 // dlc compile with placement options: --emit=mlir prints the placed IR with
-// its copies and stops; a CPU-only placement compiles on; GPU ops are refused
-// until GPU code generation exists.
+// its copies and stops; a CPU-only placement compiles on; a placement over
+// GPUs compiles to an artifact that simulated GPUs run.
 //
 // RUN: dlc compile %models/mlp.mlir --devices=cpu,cuda:0 --print-placement --dump-placement=%t.json --emit=mlir 2>%t.err | FileCheck %s --check-prefix=IR
 // IR: func.func @main{{.*}}dlc.placement = "cost"
@@ -17,8 +17,11 @@
 // RUN: dlc inspect %t.dlcm | FileCheck %s --check-prefix=ART
 // ART: cpu
 //
-// RUN: not dlc compile %models/mlp.mlir --devices=cpu,cuda:0 -o %t-gpu.dlcm 2>&1 | FileCheck %s --check-prefix=NOGPU
-// NOGPU: error: the placement puts ops on GPUs, but GPU code generation is not available yet (issues 5 and 7)
+// RUN: dlc compile %models/mlp.mlir --devices=cpu,cuda:0 -o %t-gpu.dlcm
+// RUN: dlc inspect %t-gpu.dlcm | FileCheck %s --check-prefix=GPU
+// GPU: steps of cuda:0
+// RUN: not dlc run %t-gpu.dlcm 2>&1 | FileCheck %s --check-prefix=NOGPU
+// NOGPU: {{.*}}--gpu=sim
 //
 // RUN: not dlc compile %models/mlp.mlir --devices=cpu --pin=fc1=cuda:0 --emit=mlir 2>&1 | FileCheck %s --check-prefix=PIN
 // PIN: error: {{.*}}op '/fc1/Gemm' is pinned to cuda:0 by --pin='fc1=cuda:0', which is not among the devices (cpu)
