@@ -1,6 +1,6 @@
 //===- OverheadBench.cpp - what one dlc_session_run costs beyond its kernel ===//
 //
-// dlc-bench-overhead [--quick] [--batches=N] [--batch-ms=T] MODEL.dlcm
+// dlc-bench-overhead [--quick] [--batches=N] [--batch-ms=T] [--label=KIND] MODEL.dlcm
 //
 // MODEL is a one-op artifact on a tiny tensor (test/bench/models/relu_4.mlir),
 // so its kernel costs nanoseconds and what is timed is the runtime: the step
@@ -9,7 +9,8 @@
 //  - run: `dlc_session_run` alone;
 //  - round trip: `dlc_session_set_input` of every input + `dlc_session_run` +
 //    `dlc_session_output` of every output (and a read of its first byte).
-// Prints them and a `RESULT overhead ...` line for test/bench/run.sh.
+// Prints them and a `RESULT overhead ...` line for test/bench/run.sh (`RESULT KIND`
+// with --label=KIND: run.sh also times a 1,000-step chain, `chain_1000.mlir`).
 //===----------------------------------------------------------------------===//
 #include "BenchUtil.h"
 
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   int batches = 15;
   double batchSeconds = 0.05;
   const char *path = nullptr;
+  const char *label = "overhead";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick"))
       quick = true;
@@ -27,15 +29,17 @@ int main(int argc, char **argv) {
       batches = std::max(1, std::atoi(v));
     else if (const char *v = optionValue(argv[i], "--batch-ms"))
       batchSeconds = std::atof(v) / 1000.0;
+    else if (const char *v = optionValue(argv[i], "--label"))
+      label = v;
     else if (argv[i][0] != '-' && !path)
       path = argv[i];
     else {
-      std::fprintf(stderr, "usage: %s [--quick] [--batches=N] [--batch-ms=T] MODEL.dlcm\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick] [--batches=N] [--batch-ms=T] [--label=KIND] MODEL.dlcm\n", argv[0]);
       return 2;
     }
   }
   if (!path) {
-    std::fprintf(stderr, "usage: %s [--quick] [--batches=N] [--batch-ms=T] MODEL.dlcm\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--quick] [--batches=N] [--batch-ms=T] [--label=KIND] MODEL.dlcm\n", argv[0]);
     return 2;
   }
   if (quick) {
@@ -88,7 +92,7 @@ int main(int argc, char **argv) {
               path, batches, runCalls, tripCalls);
   std::printf("  dlc_session_run:               %8.3f us per call (%.1f ns)\n", runUs, runUs * 1e3);
   std::printf("  set_input + run + output:      %8.3f us per call (%.1f ns)\n", tripUs, tripUs * 1e3);
-  std::printf("RESULT overhead run_us=%.4f roundtrip_us=%.4f\n", runUs, tripUs);
+  std::printf("RESULT %s run_us=%.4f roundtrip_us=%.4f\n", label, runUs, tripUs);
   dlc_session_release(session);
   dlc_model_release(model);
   return 0;
