@@ -11,19 +11,8 @@ namespace fb = dlc::artifact;
 using namespace dlc::artifact_writer;
 
 int64_t dlc::artifact_writer::dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  case DType::I64:
-    return 8;
-  case DType::I1:
-    return 1;
-  }
-  return 1;
+  // The runtime's own table: the writer and the reader cannot disagree.
+  return static_cast<int64_t>(dlc_dtype_size(static_cast<dlc_dtype_t>(dtype)));
 }
 
 const char *dlc::artifact_writer::dtypeName(DType dtype) {

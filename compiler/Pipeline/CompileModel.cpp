@@ -3,6 +3,7 @@
 #include "compiler/Pipeline/CompileModel.h"
 #include "compiler/Artifact/ArtifactWriter.h"
 #include "compiler/Pipeline/MemoryPlanner.h"
+#include "passes/CostModel.h"
 #include "passes/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -36,19 +37,10 @@ FailureOr<aw::DType> artifactDType(Type type, Location loc) {
   return emitError(loc) << "unsupported element type " << type;
 }
 
-/// The op's name: its location name (ONNX node names become these), else
-/// "<op>_<n>" by order of appearance.
+/// The op's name, as placement and its dumps name it: its location name
+/// (ONNX node names become these), else "<op>_<n>" by position.
 std::string nameOf(Operation *op, unsigned ordinal) {
-  Location loc = op->getLoc();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (isa<NameLoc>(inner)) {
-        loc = inner;
-        break;
-      }
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  return op->getName().stripDialect().str() + "_" + std::to_string(ordinal);
+  return dlc::opName(op, ordinal);
 }
 
 /// The bytes of a constant, one element after another as the runtime reads
