@@ -73,7 +73,7 @@
 // RUN: dlc-opt %models/encoder.mlir --pass-pipeline='builtin.module(dlc-place{devices=cpu,cuda:0,cuda:1 policy=pipeline:2 dump=%t-pipe.json})' -o /dev/null
 // RUN: FileCheck %s --check-prefix=PIPE < %t-pipe.json
 // PIPE: "policy": "pipeline:2",
-// PIPE: "name": "/blocks/0/norm1/LayerNormalization",
+// PIPE: "name": "/blocks/blocks.0/norm1/LayerNormalization",
 // PIPE-NEXT: "op": "dlc.layer_norm",
 // PIPE-NEXT: "device": "cuda:0",
 // PIPE: "name": "/blocks/blocks.0/Add_1",

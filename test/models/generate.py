@@ -57,6 +57,16 @@ class Model:
             f.write("    }\n  }\n#-}\n")
 
 
+def scope(path):
+    """The node-name scope PyTorch's ONNX export writes for a module path:
+    'blocks.0.attn.qkv' -> '/blocks/blocks.0/attn/qkv' (a numbered child of a
+    container is named with its container's prefix)."""
+    parts, out = path.split("."), []
+    for part in parts:
+        out.append(out[-1] + "." + part if part.isdigit() and out else part)
+    return "/" + "/".join(out)
+
+
 def tensor(shape, dtype="f32"):
     return "tensor<%s>" % "x".join([str(d) for d in shape] + [dtype])
 
@@ -70,7 +80,7 @@ def linear(m, x, in_shape, out_features, prefix):
     v = m.fresh()
     m.emit("%s = dlc.linear %s, %s, %s : (%s, %s, %s) -> %s" % (
         v, x, w, b, tensor(in_shape), tensor([out_features, k]), tensor([out_features]),
-        tensor(out_shape)), "/" + prefix.replace(".", "/", 1) + "/Gemm")
+        tensor(out_shape)), scope(prefix) + "/Gemm")
     return v, out_shape
 
 
@@ -105,7 +115,7 @@ def conv_bn(m, x, shape, out_ch, prefix, stride=1, groups=1, relu=True):
     attrs = "pads = array<i64: 1, 1, 1, 1>, strides = array<i64: %d, %d>" % (stride, stride)
     if groups != 1:
         attrs += ", groups = %d : i64" % groups
-    loc = "/" + prefix.replace(".", "/")
+    loc = scope(prefix)
     m.emit("%s = dlc.conv2d %s, %s {%s} : (%s, %s) -> %s" % (
         v, x, wt, attrs, tensor(shape), tensor([out_ch, c // groups, k, k]), tensor(out)),
         loc + "/conv/Conv")
@@ -167,7 +177,7 @@ def encoder(out_dir):
         v = m.fresh()
         m.emit("%s = dlc.layer_norm %s, %s, %s {axis = -1 : i64, epsilon = 1.0e-05 : f64} : (%s, %s, %s) -> %s" % (
             v, inp, g, bb, tensor(shape), tensor([d]), tensor([d]), tensor(shape)),
-            "/" + prefix.replace(".", "/", 1).replace(".", "/") + "/LayerNormalization")
+            scope(prefix) + "/LayerNormalization")
         return v
 
     h = layer_norm(x, "blocks.0.norm1")
