@@ -48,7 +48,8 @@ const char *kUsage =
     "which this version cannot drive). --check-ordering verifies that every\n"
     "read is ordered after its write. --profile writes a Chrome trace and,\n"
     "like --iterations, prints a per-device summary. --in-flight=K keeps K\n"
-    "runs in flight at once (pipelined), each on its own memory.\n";
+    "runs in flight at once (pipelined), each on its own memory. --threads=N\n"
+    "bounds the threads of computation; this version's kernels use one.\n";
 
 int usage(const char *prog, const std::string &problem) {
   std::fprintf(stderr, "%s: %s\n", prog, problem.c_str());
@@ -209,6 +210,11 @@ int fail(const char *prog, const std::string &message) {
 int dlcRunMain(int argc, char **argv) {
   const char *prog = argc > 0 ? argv[0] : "dlc-run";
   RunOptions o;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::printf(kUsage, prog, prog, prog);
+      return 0;
+    }
   if (std::string problem = parseArgs(argc, argv, o); !problem.empty())
     return usage(prog, problem);
 
