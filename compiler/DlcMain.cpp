@@ -295,9 +295,10 @@ struct PlacementFlags {
   std::vector<std::string> pins;
   std::string deviceSpec, fallback, dump;
   bool print = false;
+  std::string placementFrom;
   bool requested() const {
     return !devices.empty() || !policy.empty() || !pins.empty() || !deviceSpec.empty() ||
-           !fallback.empty() || !dump.empty() || print;
+           !fallback.empty() || !dump.empty() || print || !placementFrom.empty();
   }
 };
 
@@ -315,6 +316,7 @@ LogicalResult runPlacement(ModuleOp module, const PlacementFlags &flags) {
     options.fallback = flags.fallback;
   options.dump = flags.dump;
   options.print = flags.print;
+  options.placementFrom = flags.placementFrom;
   PassManager pm(module.getContext());
   pm.addPass(::dlc::createPlaceDevices(options));
   pm.addNestedPass<func::FuncOp>(::dlc::createInsertCopies());
@@ -360,11 +362,15 @@ int compileCommand(int argc, char **argv) {
   cl::opt<bool> printPlacement("print-placement",
                                cl::desc("Print the placement table on stderr"),
                                cl::cat(category));
+  cl::opt<std::string> placementFrom(
+      "placement-from",
+      cl::desc("Reuse a placement dump (JSON, possibly edited) as the placement"),
+      cl::value_desc("DUMP.json"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "dlc compile: a model to an artifact (.dlcm)\n");
   PlacementFlags place{devices, placement, {pins.begin(), pins.end()}, deviceSpec,
-                       fallback, dumpPlacement, printPlacement};
+                       fallback, dumpPlacement, printPlacement, placementFrom};
   // Copies: LLD, linked in-process, resets every registered option when it
   // runs, ours included.
   const std::string modelPath = model, outputPath = output, emitStage = emit,

@@ -22,7 +22,7 @@
 
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_LINEARTOMATMUL
@@ -109,10 +109,23 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
 
 struct LinearToMatmulPass : dlc::impl::LinearToMatmulBase<LinearToMatmulPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<ConstantWeightLinear>(&getContext());
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    // One walk rather than the greedy driver: its folder would merge equal
+    // constants across devices (placement gives each GPU its own copy of a
+    // weight, equal but for the `device` attribute).
+    llvm::SmallVector<LinearOp> linears;
+    getOperation().walk([&](LinearOp linear) { linears.push_back(linear); });
+    ConstantWeightLinear pattern(&getContext());
+    PatternRewriter rewriter(&getContext());
+    llvm::SetVector<Operation *> weights;
+    for (LinearOp linear : linears) {
+      Operation *weight = linear.getWeight().getDefiningOp();
+      rewriter.setInsertionPoint(linear);
+      if (succeeded(pattern.matchAndRewrite(linear, rewriter)) && weight)
+        weights.insert(weight);
+    }
+    for (Operation *weight : weights)
+      if (weight->use_empty())
+        weight->erase();
   }
 };
 

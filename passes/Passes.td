@@ -43,7 +43,9 @@ def PlaceDevices : Pass<"dlc-place", "mlir::ModuleOp"> {
     constant per device that uses it (weights are loaded once, not copied per
     run). Policies: `cost` (HEFT-style list scheduling with per-device memory
     capacity as a hard constraint), `cpu`, `gpu` (the first GPU in `devices`),
-    `pipeline:N` (N contiguous stages on N GPUs, minimising the slowest).
+    `pipeline:N` (N contiguous stages on N GPUs, minimising the slowest),
+    `data-parallel:N` (the batch split over N replicas on N GPUs, sliced and
+    concatenated on the CPU). `placement-from` reuses a JSON placement dump.
 
     ```mlir
     %y = dlc.matmul %a, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
@@ -67,6 +69,8 @@ def PlaceDevices : Pass<"dlc-place", "mlir::ModuleOp"> {
            "A JSON device spec (passes/README.md); default: the built-in profiles">,
     Option<"fallback", "fallback", "std::string", /*default=*/"\"cpu\"",
            "What to do with an op its device cannot run: cpu (fall back, reason unsupported) | error">,
+    Option<"placementFrom", "placement-from", "std::string", /*default=*/"\"\"",
+           "Reuse a placement dump (JSON, possibly edited) as the placement, checked like pins">,
     Option<"dump", "dump", "std::string", /*default=*/"\"\"",
            "Write the placement to FILE.txt, FILE.json or FILE.dot">,
     Option<"print", "print", "bool", /*default=*/"false",

@@ -24,10 +24,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/CostModel.h"
+#include "passes/DataParallel.h"
 #include "passes/Passes.h"
 #include "passes/PlacementReport.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 
 #include <limits>
@@ -59,6 +64,17 @@ const char *reasonName(Reason reason) {
 }
 
 enum class Policy { Cost, Cpu, Gpu, Pipeline, DataParallel };
+
+/// A device decided before scheduling: a data-parallel replica's GPU, or an
+/// entry of --placement-from. Pins (attribute, then pattern) still win.
+struct Forced {
+  int device = 0;
+  Reason reason = Reason::Default;
+  /// --placement-from: an op its device cannot run is an error; data-parallel
+  /// falls back to the CPU (reason unsupported).
+  bool strict = false;
+  std::string source;
+};
 
 struct PatternPin {
   std::unique_ptr<llvm::Regex> regex;
@@ -106,9 +122,10 @@ class FunctionPlacer {
 public:
   FunctionPlacer(func::FuncOp func, const DeviceSpec &spec,
                  ArrayRef<int> allowed, Policy policy, int64_t stages,
-                 ArrayRef<PatternPin> pins, bool fallbackError)
+                 ArrayRef<PatternPin> pins, bool fallbackError,
+                 const llvm::DenseMap<Operation *, Forced> *forced = nullptr)
       : func(func), spec(spec), allowed(allowed), policy(policy),
-        stages(stages), pins(pins), fallbackError(fallbackError) {}
+        stages(stages), pins(pins), fallbackError(fallbackError), forced(forced) {}
 
   LogicalResult run() {
     if (failed(collect()) || failed(assignPipelineStages()))
@@ -149,6 +166,7 @@ private:
   int64_t stages;
   ArrayRef<PatternPin> pins;
   bool fallbackError;
+  const llvm::DenseMap<Operation *, Forced> *forced;
 
   std::vector<Node> nodes;
   llvm::DenseMap<Operation *, int> nodeOf;
@@ -278,8 +296,24 @@ LogicalResult FunctionPlacer::collect() {
                         StringAttr::get(op.getContext(), reasonName(node.reason)));
       continue;
     }
-    if (failed(candidatesFor(node, pin, attributePin, pattern)))
+    auto forcedIt = forced ? forced->find(&op) : llvm::DenseMap<Operation *, Forced>::const_iterator();
+    if (!attributePin && !pattern && forced && forcedIt != forced->end()) {
+      const Forced &f = forcedIt->second;
+      if (std::isinf(node.time[f.device])) {
+        if (f.strict)
+          return op.emitError() << "op '" << name << "' is placed on "
+                                << spec.devices[f.device].id.str() << " by " << f.source
+                                << ", which cannot run " << op.getName();
+        if (failed(fallBack(node, Reason::Unsupported, spec.devices[f.device].id.str())))
+          return failure();
+      } else {
+        node.candidates = {f.device};
+        node.pinned = true;
+        node.reason = f.reason;
+      }
+    } else if (failed(candidatesFor(node, pin, attributePin, pattern))) {
       return failure();
+    }
     nodeOf[&op] = nodes.size();
     nodes.push_back(std::move(node));
   }
@@ -616,6 +650,100 @@ void FunctionPlacer::placeConstants() {
   }
 }
 
+/// --placement-from: a placement dump (JSON, schema dlc-placement/1) read back.
+struct Dump {
+  std::string path, function;
+  struct Entry {
+    std::string name, device;
+  };
+  std::vector<Entry> ops;
+};
+
+llvm::Expected<Dump> loadDump(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError("cannot read placement dump '" + path +
+                                   "': " + buffer.getError().message());
+  auto error = [&](const Twine &what) {
+    return llvm::createStringError(path + ": " + what);
+  };
+  llvm::Expected<llvm::json::Value> root = llvm::json::parse((*buffer)->getBuffer());
+  if (!root)
+    return error("invalid JSON: " + llvm::toString(root.takeError()));
+  const llvm::json::Object *top = root->getAsObject();
+  if (!top)
+    return error("expected an object (a --dump-placement JSON)");
+  Dump dump;
+  dump.path = path.str();
+  if (auto function = top->getString("function"))
+    dump.function = function->str();
+  const llvm::json::Array *ops = top->getArray("ops");
+  if (!ops)
+    return error("ops: missing field (an array of {name, device})");
+  for (auto [i, value] : llvm::enumerate(*ops)) {
+    const llvm::json::Object *op = value.getAsObject();
+    std::string where = "ops[" + std::to_string(i) + "]";
+    if (!op)
+      return error(where + ": expected an object");
+    auto name = op->getString("name");
+    auto device = op->getString("device");
+    if (!name)
+      return error(where + ".name: missing field");
+    if (!device)
+      return error(where + " ('" + *name + "').device: missing field");
+    dump.ops.push_back({name->str(), device->str()});
+  }
+  return dump;
+}
+
+/// The dump's device for every op of `func` (constants follow their
+/// consumers, copies are left as they are), checked like pins.
+LogicalResult applyDump(func::FuncOp func, const Dump &dump, const DeviceSpec &spec,
+                        ArrayRef<int> allowed, llvm::DenseMap<Operation *, Forced> &forced) {
+  if (!dump.function.empty() && dump.function != func.getName())
+    return func.emitError() << "--placement-from=" << dump.path << " places @"
+                            << dump.function << ", not @" << func.getName();
+  llvm::StringMap<llvm::SmallVector<const Dump::Entry *, 1>> byName;
+  for (const Dump::Entry &entry : dump.ops)
+    byName[entry.name].push_back(&entry);
+  llvm::StringSet<> seen;
+  Block &block = func.getBody().front();
+  for (auto [index, op] : llvm::enumerate(block.without_terminator())) {
+    if (isa<ConstantOp, CopyOp>(op))
+      continue;
+    std::string name = opName(&op, index);
+    seen.insert(name);
+    auto it = byName.find(name);
+    if (it == byName.end())
+      return op.emitError() << "op '" << name << "' is missing from the placement dump "
+                            << dump.path;
+    const std::string &device = it->second.front()->device;
+    for (const Dump::Entry *entry : it->second)
+      if (entry->device != device)
+        return op.emitError() << "op '" << name << "' appears in " << dump.path
+                              << " on both " << device << " and " << entry->device
+                              << ": ops of the same name must share a device";
+    auto id = parseDeviceId(device);
+    if (!id) {
+      std::string message = llvm::toString(id.takeError());
+      return op.emitError() << "op '" << name << "' is placed on unknown device '" << device
+                            << "' by " << dump.path << ": " << message;
+    }
+    int d = spec.find(*id);
+    if (d < 0 || (d != 0 && !llvm::is_contained(allowed, d)))
+      return op.emitError() << "op '" << name << "' is placed on " << id->str() << " by "
+                            << dump.path << ", which is not among the devices ("
+                            << spec.names() << ")";
+    forced[&op] = Forced{d, Reason::Pinned, true, dump.path};
+  }
+  for (const Dump::Entry &entry : dump.ops)
+    if (!seen.contains(entry.name))
+      return func.emitError() << "the placement dump " << dump.path << " places op '"
+                              << entry.name << "', which @" << func.getName()
+                              << " does not have";
+  return success();
+}
+
 struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
   using PlaceDevicesBase::PlaceDevicesBase;
 
@@ -677,9 +805,9 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
     else if (text.starts_with("pipeline:") &&
              !text.drop_front(9).getAsInteger(10, stages) && stages > 0)
       kind = Policy::Pipeline;
-    else if (text.starts_with("data-parallel:"))
-      return fail("--placement=" + text +
-                  " is not implemented yet (batch splitting lands with the multi-GPU runtime)");
+    else if (text.starts_with("data-parallel:") &&
+             !text.drop_front(14).getAsInteger(10, stages) && stages > 0)
+      kind = Policy::DataParallel;
     else
       return fail("unknown --placement '" + text +
                   "' (expected cost, cpu, gpu, pipeline:N, data-parallel:N)");
@@ -688,6 +816,23 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
                   spec.names() + ")");
     if (fallback != "cpu" && fallback != "error")
       return fail("unknown --fallback '" + fallback + "' (expected cpu or error)");
+
+    llvm::SmallVector<int> replicaGpus;
+    if (kind == Policy::DataParallel) {
+      for (int d : allowed)
+        if (spec.devices[d].id.cuda && (int64_t)replicaGpus.size() < stages)
+          replicaGpus.push_back(d);
+      if ((int64_t)replicaGpus.size() < stages)
+        return fail("--placement=" + text + " needs " + Twine(stages) +
+                    " GPUs among the devices, got " + Twine(replicaGpus.size()));
+    }
+    std::optional<Dump> dumpIn;
+    if (!placementFrom.empty()) {
+      auto loaded = loadDump(placementFrom);
+      if (!loaded)
+        return fail(llvm::toString(loaded.takeError()));
+      dumpIn = std::move(*loaded);
+    }
 
     std::vector<PatternPin> patternPins;
     for (const std::string &pin : pins) {
@@ -710,11 +855,23 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
     for (func::FuncOp func : module.getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
+      llvm::DenseMap<Operation *, Forced> forced;
+      if (kind == Policy::DataParallel) {
+        llvm::DenseMap<Operation *, int> replicaOf;
+        if (failed(splitBatch(func, stages, ("--placement=" + text).str(), replicaOf)))
+          return signalPassFailure();
+        for (auto [op, replica] : replicaOf)
+          forced[op] = Forced{replica < 0 ? 0 : replicaGpus[replica], Reason::Default,
+                              false, ""};
+      }
+      if (dumpIn && failed(applyDump(func, *dumpIn, spec, allowed, forced)))
+        return signalPassFailure();
       FunctionPlacer placer(func, spec, allowed, kind, stages, patternPins,
-                            fallback == "error");
+                            fallback == "error", &forced);
       if (failed(placer.run()))
         return signalPassFailure();
-      func->setAttr("dlc.placement", StringAttr::get(&getContext(), text));
+      func->setAttr("dlc.placement",
+                    StringAttr::get(&getContext(), dumpIn ? "placement-from" : text));
       FailureOr<PlacementReport> report = buildPlacementReport(func, spec);
       if (failed(report))
         return signalPassFailure();

@@ -7,8 +7,10 @@
 // NOGPU: error: --placement=gpu needs a cuda device among --devices (got cpu)
 // RUN: not dlc-opt %s --pass-pipeline='builtin.module(dlc-place{devices=cpu,cuda:0 policy=pipeline:2})' 2>&1 | FileCheck %s --check-prefix=PIPE
 // PIPE: error: --placement=pipeline:2 needs 2 GPUs among the devices, got 1
-// RUN: not dlc-opt %s --pass-pipeline='builtin.module(dlc-place{devices=cpu,cuda:0,cuda:1 policy=data-parallel:2})' 2>&1 | FileCheck %s --check-prefix=DP
-// DP: error: --placement=data-parallel:2 is not implemented yet
+// RUN: not dlc-opt %s --pass-pipeline='builtin.module(dlc-place{devices=cpu,cuda:0 policy=data-parallel:2})' 2>&1 | FileCheck %s --check-prefix=DP
+// DP: error: --placement=data-parallel:2 needs 2 GPUs among the devices, got 1
+// RUN: not dlc-opt %s --pass-pipeline='builtin.module(dlc-place{devices=cpu,cuda:0 policy=data-parallel:x})' 2>&1 | FileCheck %s --check-prefix=DPX
+// DPX: error: unknown --placement 'data-parallel:x'
 // RUN: not dlc-opt %s --pass-pipeline='builtin.module(dlc-place{pins=*relu=cuda:0})' 2>&1 | FileCheck %s --check-prefix=REGEX
 // REGEX: error: --pin='*relu=cuda:0': invalid regex:
 // RUN: not dlc-opt %s --pass-pipeline='builtin.module(dlc-place{pins=relu})' 2>&1 | FileCheck %s --check-prefix=PINSYNTAX
