@@ -428,7 +428,9 @@ FailureOr<std::string> ModelCompiler::run() {
     std::vector<dlc::LiveRange> ranges;
     std::vector<int> rangeStorage;
     for (auto [i, storage] : llvm::enumerate(storages)) {
-      if (storage.device != device || storage.constantSegment >= 0 || storage.last < 0)
+      // Unused storages need no bytes, unless another stream writes them.
+      if (storage.device != device || storage.constantSegment >= 0 ||
+          (storage.last < 0 && !storage.writtenAcrossDevices))
         continue;
       if (storage.writtenAcrossDevices)
         ranges.push_back({storage.size, -1, INT64_MAX});

@@ -42,3 +42,15 @@ func.func @three_devices(%x: tensor<8x16xf32> {dlc.name = "x"}, %w1: tensor<16x3
   %out = dlc.copy %p to cpu : tensor<8x8xf32>
   return %out : tensor<8x8xf32>
 }
+
+// A copy nobody reads still gets bytes of its own on its destination.
+// RUN: %check-e2e %s dead_copy %t --gpu=sim --check-ordering | FileCheck %s --check-prefix=DEAD
+// DEAD: dead_copy y: ok
+func.func @dead_copy(%x: tensor<4x8xf32> {dlc.name = "x"}) -> (tensor<4x8xf32> {dlc.name = "y"}) {
+  %g = dlc.copy %x to cuda:0 : tensor<4x8xf32>
+  %a = dlc.relu %x : tensor<4x8xf32>
+  %g2 = dlc.copy %a to cuda:0 : tensor<4x8xf32>
+  %b = dlc.exp %g2 {device = #dlc.device<cuda:0>} : tensor<4x8xf32>
+  %h = dlc.copy %b to cpu : tensor<4x8xf32>
+  return %h : tensor<4x8xf32>
+}
