@@ -23,13 +23,13 @@ public:
           std::to_string(counter++);
     ::mkdir(dir.c_str(), 0777);
     model = dir + "/toy.dlcm";
+    multi = dir + "/multi.dlcm";
     std::ofstream(model, std::ios::binary) << buildArtifact(toy());
     std::ofstream(multi, std::ios::binary)
         << buildArtifact(multiDeviceModel(kernelsPath()));
   }
   ~ToolDir() { std::system(("rm -rf '" + dir + "'").c_str()); }
-  std::string dir, model, multi = model.substr(0, model.size() - 8) +
-                                   "multi.dlcm";
+  std::string dir, model, multi;
 };
 
 struct Result {
