@@ -11,6 +11,7 @@
 #include "FlatUtil.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <cstdio>
 #include <cstring>
@@ -232,6 +233,29 @@ dlc_status_t Artifact::verifyHeader() {
              << "artifact '" << label << "': placement entry " << i
              << " names device " << root->placement()->Get(i)->device()
              << " of " << count(devices);
+  const auto *links = root->links();
+  for (uint32_t i = 0; i < count(links); ++i) {
+    const fb::Link &l = *links->Get(i);
+    auto at = [&] {
+      std::ostringstream os;
+      os << "artifact '" << label << "': link " << i << " (device " << l.from()
+         << " to device " << l.to() << ") ";
+      return os.str();
+    };
+    if (l.from() >= count(devices) || l.to() >= count(devices) ||
+        l.from() == l.to())
+      return Error(DLC_STATUS_DATA_LOSS)
+             << at() << "does not join two different devices of "
+             << count(devices);
+    if (!(l.bandwidth() > 0) || !std::isfinite(l.bandwidth()) ||
+        !(l.latency_us() >= 0) || !std::isfinite(l.latency_us()))
+      return Error(DLC_STATUS_DATA_LOSS)
+             << at() << "has bandwidth " << l.bandwidth() << " B/s and latency "
+             << l.latency_us() << " us (expected > 0 and >= 0, finite)";
+    for (uint32_t j = 0; j < i; ++j)
+      if (links->Get(j)->from() == l.from() && links->Get(j)->to() == l.to())
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "repeats link " << j;
+  }
   return nullptr;
 }
 

@@ -14,6 +14,7 @@
 #include "Session.h"
 
 #include <cstring>
+#include <thread>
 
 using namespace dlc::rt;
 
@@ -63,6 +64,16 @@ bool waitEvent(Slot &slot, uint32_t event) {
   return recorded();
 }
 
+/// sim_links: sleeps to just before `deadline`, then spins to it (sleeps
+/// overshoot by tens of µs; links' latencies are a few µs).
+void waitUntil(Clock::time_point deadline) {
+  constexpr auto kSpin = std::chrono::microseconds(100);
+  if (Clock::now() + kSpin < deadline)
+    std::this_thread::sleep_until(deadline - kSpin);
+  while (Clock::now() < deadline) {
+  }
+}
+
 /// Runs device `d`'s program of `slot`, then counts the device out.
 void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
   DeviceStats &stats = s.stats[d];
@@ -83,9 +94,12 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
       if (op.kind == fb::StepKind::Call) {
         op.fn(op.args.data());
       } else {
+        Clock::time_point start = op.minNs ? Clock::now() : Clock::time_point();
         if (op.bytes)
           std::memmove(op.args[1], op.args[0], op.bytes);
         stats.bytesCopied += op.bytes;
+        if (op.minNs)
+          waitUntil(start + std::chrono::nanoseconds(op.minNs));
       }
     } else if (op.kind == fb::StepKind::RecordEvent) {
       if (slot.checker)
@@ -105,6 +119,10 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
         std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     if (op.kind == fb::StepKind::Call || op.kind == fb::StepKind::Copy)
       stats.busyNs += ns;
+    if (op.kind == fb::StepKind::Call) {
+      ++stats.kernelCalls[op.step->kernel()];
+      stats.kernelNs[op.step->kernel()] += ns;
+    }
     if (op.kind == fb::StepKind::Copy)
       stats.copyNs += ns;
     if (op.kind == fb::StepKind::WaitEvent)

@@ -90,6 +90,28 @@ extern "C" dlc_status_t dlc_session_device_stats(dlc_session_t *session,
   return nullptr;
 }
 
+extern "C" dlc_status_t dlc_session_kernel_stats(dlc_session_t *session,
+                                                 size_t index,
+                                                 dlc_kernel_stats_t *out) {
+  if (!session || !out)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "dlc_session_kernel_stats: null argument";
+  const fb::Model &m = session->model->artifact->model();
+  if (index >= count(m.kernels()))
+    return Error(DLC_STATUS_NOT_FOUND)
+           << "model '" << session->model->artifact->name()
+           << "' has no kernel " << index << " (it has " << count(m.kernels())
+           << ")";
+  const flatbuffers::String *name = m.kernels()->Get(index)->name();
+  out->name = name ? name->c_str() : "";
+  out->calls = out->ns = 0;
+  for (const DeviceStats &st : session->stats) {
+    out->calls += st.kernelCalls[index];
+    out->ns += st.kernelNs[index];
+  }
+  return nullptr;
+}
+
 extern "C" dlc_status_t dlc_session_write_trace(dlc_session_t *session,
                                                 const char *path) {
   if (!session || !path)

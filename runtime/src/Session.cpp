@@ -235,6 +235,17 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
                        dst.offset() < src.offset() + src.size();
         if (poisoned(arg(1)) && !overlap)
           op.poison.emplace_back(slot.buffers[arg(1)], op.bytes);
+        // sim_links: the copy lasts as long as its link says, when one of
+        // its ends is a simulated GPU.
+        if (s.options.sim_links && src.device() != dst.device() &&
+            (s.bindings[src.device()] == Binding::SimGpu ||
+             s.bindings[dst.device()] == Binding::SimGpu))
+          for (uint32_t l = 0; l < count(m.links()); ++l) {
+            const fb::Link &link = *m.links()->Get(l);
+            if (link.from() == src.device() && link.to() == dst.device())
+              op.minNs = uint64_t(1e3 * link.latency_us() +
+                                  1e9 * double(op.bytes) / link.bandwidth());
+          }
       }
       slot.programs[d].push_back(std::move(op));
     }
@@ -280,6 +291,10 @@ dlc_status_t build(dlc_session_s &s) {
     if (s.inlineDevice < 0 || s.bindings[d] == Binding::Cpu)
       s.inlineDevice = d;
   s.stats.resize(s.bindings.size());
+  for (DeviceStats &st : s.stats) {
+    st.kernelCalls.assign(count(m.kernels()), 0);
+    st.kernelNs.assign(count(m.kernels()), 0);
+  }
   s.created = s.lastEnd = Clock::now();
   startWorkers(s, /*includingInline=*/false);
   return nullptr;
@@ -353,6 +368,7 @@ extern "C" void dlc_session_options_initialize(dlc_session_options_t *options) {
   options->check_ordering = 0;
   options->profile = 0;
   options->max_in_flight = 1;
+  options->sim_links = 0;
 }
 
 extern "C" dlc_status_t dlc_session_create(dlc_model_t *model,

@@ -52,6 +52,9 @@ struct Op {
   KernelFn fn = nullptr;    // Call.
   std::vector<void *> args; // Call: the kernel's buffers; Copy: src, dst.
   size_t bytes = 0;         // Copy.
+  /// Copy with sim_links: the least time the step takes (link latency +
+  /// bytes / bandwidth), in nanoseconds; 0: no minimum.
+  uint64_t minNs = 0;
   uint32_t event = 0;       // RecordEvent / WaitEvent.
   /// Simulated-GPU ranges about to be written: poisoned first, so that a
   /// step reading them before the write sees NaNs.
@@ -104,6 +107,8 @@ struct DeviceStats {
   uint64_t runs = 0, steps = 0, busyNs = 0, copyNs = 0, waitNs = 0,
            bytesCopied = 0;
   std::vector<Span> spans;
+  /// By kernel index: calls and nanoseconds (profile only) on this device.
+  std::vector<uint64_t> kernelCalls, kernelNs;
 };
 
 /// A device's stream: a thread and its queue of slots.

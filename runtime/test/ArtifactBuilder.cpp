@@ -85,13 +85,18 @@ std::string flatBuffer(const ArtifactSpec &s,
   std::vector<flatbuffers::Offset<fb::PlacementEntry>> placement;
   for (const PlacementSpec &p : s.placement)
     placement.push_back(fb::CreatePlacementEntryDirect(
-        b, p.op.c_str(), p.kind.c_str(), p.device, p.reason.c_str()));
+        b, p.op.c_str(), p.kind.c_str(), p.device, p.reason.c_str(),
+        p.estimatedUs));
+  std::vector<flatbuffers::Offset<fb::Link>> links;
+  for (const LinkSpec &l : s.links)
+    links.push_back(fb::CreateLink(b, l.from, l.to, l.bandwidth, l.latencyUs));
   auto model = fb::CreateModel(
       b, s.versionMajor, s.versionMinor, b.CreateString(s.producer),
       b.CreateVector(devices), b.CreateVector(segments),
       b.CreateVector(buffers), b.CreateVector(libraries),
       b.CreateVector(kernels), b.CreateVector(schedules), inputs, outputs,
-      b.CreateVector(placement), s.eventCount);
+      b.CreateVector(placement), s.eventCount,
+      s.links.empty() ? 0 : b.CreateVector(links));
   fb::FinishSizePrefixedModelBuffer(b, model);
   return std::string(reinterpret_cast<const char *>(b.GetBufferPointer()),
                      b.GetSize());

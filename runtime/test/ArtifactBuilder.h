@@ -81,6 +81,12 @@ struct PlacementSpec {
   std::string op, kind;
   uint32_t device = 0;
   std::string reason;
+  double estimatedUs = -1;
+};
+
+struct LinkSpec {
+  uint32_t from = 0, to = 0;
+  double bandwidth = 0, latencyUs = 0;
 };
 
 struct ArtifactSpec {
@@ -95,6 +101,7 @@ struct ArtifactSpec {
   std::vector<TensorSpecSpec> inputs, outputs;
   std::vector<PlacementSpec> placement;
   uint32_t eventCount = 0;
+  std::vector<LinkSpec> links;
 };
 
 /// The file bytes of `spec`.

@@ -78,15 +78,15 @@ TEST(Artifact, FlatBufferVerifierRejectsGarbage) {
 TEST(Artifact, Versions) {
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 0; })),
             "ok");
-  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 3; })),
-            "unimplemented: artifact 'test.dlcm' has format version 0.3; this "
-            "runtime (version 0.2) reads versions 0.0 to 0.2");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 4; })),
+            "unimplemented: artifact 'test.dlcm' has format version 0.4; this "
+            "runtime (version 0.3) reads versions 0.0 to 0.3");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
               s.versionMajor = 1;
               s.versionMinor = 0;
             })),
             "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
-            "runtime (version 0.2) reads versions 0.0 to 0.2");
+            "runtime (version 0.3) reads versions 0.0 to 0.3");
 }
 
 TEST(Artifact, SegmentErrors) {

@@ -10,6 +10,7 @@
 #include "TestUtil.h"
 #include "dlc/runtime.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -391,6 +392,53 @@ TEST(MultiDevice, StatsAndTrace) {
   s = dlc::Status(dlc_session_write_trace(plain.get(), path.c_str()));
   EXPECT_EQ(s.message(), "dlc_session_write_trace: the session was created "
                          "without profile = 1: there is no trace");
+}
+
+TEST(MultiDevice, SimLinksMakeCopiesTakeTheLinksTime) {
+  // cuda:0 -> cuda:1 carries the 24-byte copy 'sum0' -> 'sum1': 5 ms of
+  // latency + 24 B at 4800 B/s (5 ms) = at least 10 ms per run.
+  ArtifactSpec spec = multi();
+  spec.versionMinor = 3;
+  spec.links = {{1, 2, 4800.0, 5000.0}, {0, 1, 1e12, 0.0}};
+  spec.placement[0].estimatedUs = 1.5;
+  dlc::Model model = load(spec);
+  dlc_session_options_t o = simOptions(0);
+  o.profile = 1;
+  o.sim_links = 1;
+  dlc::Session session = create(model, o);
+  Outputs out;
+  auto start = std::chrono::steady_clock::now();
+  for (int run = 0; run < 2; ++run)
+    ASSERT_EQ(runOnce(session, run, out), "");
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now() - start)
+                .count();
+  EXPECT_GE(ns, 2 * 10'000'000);
+  dlc_device_stats_t st;
+  DLC_ASSERT_OK(dlc_session_device_stats(session.get(), 2, &st));
+  EXPECT_GE(st.copy_ns, 2u * 10'000'000u);
+  // Per-kernel statistics: 'add' on cuda:0, once per run.
+  dlc_kernel_stats_t k;
+  DLC_ASSERT_OK(dlc_session_kernel_stats(session.get(), 0, &k));
+  EXPECT_STREQ(k.name, "add");
+  EXPECT_EQ(k.calls, 2u);
+  dlc::Status s(dlc_session_kernel_stats(session.get(), 3, &k));
+  EXPECT_EQ(s.code(), DLC_STATUS_NOT_FOUND);
+
+  // A link must join two different devices of the artifact, once, with a
+  // positive bandwidth.
+  for (LinkSpec bad : {LinkSpec{1, 1, 1e9, 0}, LinkSpec{0, 3, 1e9, 0},
+                       LinkSpec{0, 2, 0, 1}, LinkSpec{0, 2, 1e9, -1},
+                       LinkSpec{0, 1, 1e9, 0}}) {
+    ArtifactSpec broken = spec;
+    broken.links.push_back(bad);
+    std::string bytes = buildArtifact(broken);
+    dlc::Model m;
+    dlc::Status e = dlc::Model::loadMemory(bytes.data(), bytes.size(), m);
+    EXPECT_EQ(e.code(), DLC_STATUS_DATA_LOSS);
+    EXPECT_NE(e.message().find("link 2 (device "), std::string::npos)
+        << e.message();
+  }
 }
 
 TEST(MultiDevice, ConcurrentSessionsAndRuns) {

@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define DLC_RUNTIME_VERSION_MAJOR 0
-#define DLC_RUNTIME_VERSION_MINOR 2
+#define DLC_RUNTIME_VERSION_MINOR 3
 
 /*===-- Status --------------------------------------------------------------===*/
 
@@ -201,6 +201,12 @@ typedef struct dlc_session_options_t {
   /* How many runs may be in flight at once through dlc_session_submit;
    * each has its own activation memory (arenas). Default 1, at most 64. */
   int32_t max_in_flight;
+  /* 1 (format 0.3): a Copy step between two devices joined by one of the
+   * artifact's links, at least one of them a simulated GPU, takes at least
+   * latency + bytes / bandwidth of that link: the stream waits out the rest
+   * of that time after moving the bytes (dlc-run --sim-links), so that
+   * traces show the overlap the device spec predicts. Default 0. */
+  int32_t sim_links;
 } dlc_session_options_t;
 
 void dlc_session_options_initialize(dlc_session_options_t *options);
@@ -289,6 +295,17 @@ typedef struct dlc_device_stats_t {
  * no run in flight. NOT_FOUND when index >= the device count. */
 dlc_status_t dlc_session_device_stats(dlc_session_t *session, size_t index,
                                       dlc_device_stats_t *out_stats);
+typedef struct dlc_kernel_stats_t {
+  const char *name;  /* the kernel's name; valid while the session lives */
+  uint64_t calls;    /* Call steps of this kernel executed (profile = 1 only) */
+  uint64_t ns;       /* time in those calls (profile = 1 only) */
+} dlc_kernel_stats_t;
+
+/* Statistics of kernel `index` (Model.kernels) since the session was created,
+ * over every device that calls it. Call it with no run in flight. NOT_FOUND
+ * when index >= the artifact's kernel count. */
+dlc_status_t dlc_session_kernel_stats(dlc_session_t *session, size_t index,
+                                      dlc_kernel_stats_t *out_stats);
 /* Writes the session's trace (options.profile = 1) as Chrome trace events
  * (JSON, for Perfetto or chrome://tracing) to `path`: one track per device,
  * kernels and copies (bytes, GB/s) and waits as spans, records as instants.
