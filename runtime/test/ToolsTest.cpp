@@ -129,7 +129,7 @@ TEST(Tools, SimulatedGpusProfileAndPipelining) {
   for (const char *inFlight : {"--in-flight=1", "--in-flight=3"}) {
     r = run(dlcRunMain, {"dlc-run", d.multi, "--gpu=sim", "--check-ordering",
                          "--seed=4", "--iterations=7", "--warmup=1",
-                         "--profile=" + trace, inFlight});
+                         "--profile=" + trace, inFlight, "--sim-links"});
     ASSERT_EQ(r.code, 0) << r.err;
     // The same outputs as the one-device model, then the summary, the
     // throughput and the latency last.
@@ -141,6 +141,11 @@ TEST(Tools, SimulatedGpusProfileAndPipelining) {
         "waits [0-9.]+ ms, 48 steps, 576 bytes copied \\([0-9.]+ GB/s\\)\n"
         "  cuda:0 \\(sim\\): busy .*, 24 steps, 0 bytes copied\n"
         "  cuda:1 \\(sim\\): busy .*, 32 steps, 192 bytes copied .*\n"
+        "op kinds \\(per run; estimated: the placement's cost model, "
+        "measured: kernels split over their ops\\):\n"
+        "  dlc.add: 1 ops, estimated -, measured [0-9.]+ us\n"
+        "  dlc.mul: 1 ops, estimated -, measured [0-9.]+ us\n"
+        "  dlc.reduce_sum: 1 ops, estimated -, measured [0-9.]+ us\n"
         "throughput: [0-9.]+ runs/s \\(7 runs in [0-9.]+ ms, [13] in "
         "flight\\)\n"
         "latency: median .*, 7 iterations\\)\n");

@@ -1,5 +1,7 @@
 //===- RunMain.cpp - dlc-run: load an artifact, run it, print outputs -----===//
 
+#include "FlatUtil.h"
+#include "Model.h"
 #include "NpyFormat.h"
 #include "RuntimeTools.h"
 #include "ToolSupport.h"
@@ -30,6 +32,7 @@ struct RunOptions {
   uint64_t seed = 1;
   int32_t gpuBinding = DLC_GPU_BINDING_REAL;
   bool checkOrdering = false;
+  bool simLinks = false;
   std::string profile; // --profile=FILE: the Chrome trace.
 };
 
@@ -37,7 +40,7 @@ const char *kUsage =
     "usage: %s MODEL.dlcm [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
     "          [--iterations=N] [--warmup=N] [--threads=N] [--seed=S]\n"
     "          [--gpu=real|sim] [--check-ordering] [--profile=TRACE.json]\n"
-    "          [--in-flight=K]\n"
+    "          [--in-flight=K] [--sim-links]\n"
     "       %s --inspect MODEL.dlcm\n"
     "       %s --version\n"
     "Inputs not given are random (seed S, default 1: the same numbers as\n"
@@ -46,8 +49,12 @@ const char *kUsage =
     "inputs + run + read outputs) and prints the throughput, then the latency\n"
     "last. --gpu=sim binds each cuda:N to a simulated GPU (default: real GPUs,\n"
     "which this version cannot drive). --check-ordering verifies that every\n"
-    "read is ordered after its write. --profile writes a Chrome trace and,\n"
-    "like --iterations, prints a per-device summary. --in-flight=K keeps K\n"
+    "read is ordered after its write. --sim-links makes each copy to or\n"
+    "from a simulated GPU take at least its link's latency + bytes /\n"
+    "bandwidth (the artifact's links, from the compiler's device spec).\n"
+    "--profile writes a Chrome trace and, like --iterations, prints a\n"
+    "per-device summary and, per op kind, the placement's estimated time\n"
+    "next to the measured one. --in-flight=K keeps K\n"
     "runs in flight at once (pipelined), each on its own memory. --threads=N\n"
     "bounds the threads of computation; this version's kernels use one.\n";
 
@@ -105,6 +112,8 @@ std::string parseArgs(int argc, char **argv, RunOptions &o) {
         return "--gpu expects real or sim, got '" + v + "'";
     } else if (arg == "--check-ordering") {
       o.checkOrdering = true;
+    } else if (arg == "--sim-links") {
+      o.simLinks = true;
     } else if (value("profile", v)) {
       if (v.empty())
         return "--profile expects a file name";
@@ -200,6 +209,83 @@ void printDeviceSummary(const Model &model, const Session &session,
   }
 }
 
+/// Per op kind, per run: the placement's estimate (the sum of its ops'
+/// estimated_us) next to the measured time. A kernel's measured time is
+/// split over the ops it computes in proportion to their estimates (equally
+/// when any is unknown or all are 0); copy steps' time goes to dlc.copy.
+void printOpKinds(const Model &model, const Session &session, int64_t runs) {
+  namespace fb = dlc::artifact;
+  const fb::Model &m = model.get()->artifact->model();
+  uint32_t n = rt::count(m.placement());
+  if (!n || runs <= 0)
+    return;
+  struct Kind {
+    int64_t ops = 0;
+    double estimatedUs = 0, measuredUs = 0;
+    bool estimated = false, timed = false;
+  };
+  std::map<std::string, Kind> kinds;
+  std::map<std::string, uint32_t> byName;
+  for (uint32_t i = 0; i < n; ++i) {
+    const fb::PlacementEntry &e = *m.placement()->Get(i);
+    byName.emplace(rt::str(e.op()), i);
+    Kind &k = kinds[rt::str(e.kind())];
+    ++k.ops;
+    if (e.estimated_us() >= 0) {
+      k.estimatedUs += e.estimated_us();
+      k.estimated = true;
+    }
+  }
+  for (uint32_t i = 0; i < rt::count(m.kernels()); ++i) {
+    dlc_kernel_stats_t st;
+    if (Status s(dlc_session_kernel_stats(session.get(), i, &st)); !s.ok())
+      continue;
+    const fb::Kernel &kernel = *m.kernels()->Get(i);
+    std::vector<const fb::PlacementEntry *> ops;
+    bool weighted = true;
+    double total = 0;
+    for (uint32_t o = 0; o < rt::count(kernel.ops()); ++o) {
+      auto it = byName.find(rt::str(kernel.ops()->Get(o)));
+      if (it == byName.end())
+        continue;
+      ops.push_back(m.placement()->Get(it->second));
+      weighted &= ops.back()->estimated_us() >= 0;
+      total += std::max(0.0, ops.back()->estimated_us());
+    }
+    weighted &= total > 0;
+    double us = double(st.ns) / 1e3 / double(runs);
+    for (const fb::PlacementEntry *e : ops) {
+      Kind &k = kinds[rt::str(e->kind())];
+      k.timed = true;
+      k.measuredUs +=
+          us * (weighted ? e->estimated_us() / total : 1.0 / double(ops.size()));
+    }
+  }
+  double copyNs = 0;
+  for (size_t d = 0; d < dlc_model_device_count(model.get()); ++d) {
+    dlc_device_stats_t st;
+    if (Status s(dlc_session_device_stats(session.get(), d, &st)); s.ok())
+      copyNs += double(st.copy_ns);
+  }
+  if (kinds.count("dlc.copy")) {
+    kinds["dlc.copy"].measuredUs += copyNs / 1e3 / double(runs);
+    kinds["dlc.copy"].timed = true;
+  }
+  std::printf("op kinds (per run; estimated: the placement's cost model, "
+              "measured: kernels split over their ops):\n");
+  for (auto &[name, k] : kinds) {
+    // Ops that are views (reshapes, constants) take no time of their own.
+    if (!k.timed && k.estimatedUs <= 0)
+      continue;
+    char estimate[48] = "-";
+    if (k.estimated)
+      std::snprintf(estimate, sizeof estimate, "%.3f us", k.estimatedUs);
+    std::printf("  %s: %lld ops, estimated %s, measured %.3f us\n",
+                name.c_str(), static_cast<long long>(k.ops), estimate,
+                k.measuredUs);
+  }
+}
+
 int fail(const char *prog, const std::string &message) {
   std::fprintf(stderr, "%s: %s\n", prog, message.c_str());
   return 1;
@@ -228,6 +314,7 @@ int dlcRunMain(int argc, char **argv) {
   sessionOptions.check_ordering = o.checkOrdering;
   sessionOptions.profile = o.timed || !o.profile.empty();
   sessionOptions.max_in_flight = static_cast<int32_t>(o.inFlight);
+  sessionOptions.sim_links = o.simLinks;
   Session session;
   if (Status s = Session::create(model, session, &sessionOptions); !s.ok())
     return fail(prog, s.message());
@@ -379,8 +466,10 @@ int dlcRunMain(int argc, char **argv) {
     if (Status s(dlc_session_write_trace(session.get(), o.profile.c_str()));
         !s.ok())
       return fail(prog, s.message());
-  if (o.timed || !o.profile.empty())
+  if (o.timed || !o.profile.empty()) {
     printDeviceSummary(model, session, o.warmup + o.iterations);
+    printOpKinds(model, session, o.warmup + o.iterations);
+  }
   if (o.timed) {
     std::printf("throughput: %.1f runs/s (%zu runs in %.3f ms, %lld in "
                 "flight)\n",
