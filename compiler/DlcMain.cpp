@@ -405,6 +405,16 @@ int compileCommand(int argc, char **argv) {
 
   ::dlc::CompileOptions options;
   options.entry = entryName;
+  // The artifact's links (and placement estimates) come from the spec
+  // placement used: the file's, else the built-in profiles.
+  if (!place.deviceSpec.empty()) {
+    auto spec = ::dlc::DeviceSpec::loadJson(place.deviceSpec);
+    if (!spec) {
+      llvm::errs() << "error: " << llvm::toString(spec.takeError()) << "\n";
+      return 1;
+    }
+    options.deviceSpec = std::move(*spec);
+  }
   options.cpu.cpu = cpuName;
   std::string llvmIR;
   llvm::raw_string_ostream llvmStream(llvmIR);

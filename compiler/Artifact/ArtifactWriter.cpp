@@ -116,7 +116,12 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
   for (const PlacementEntry &p : contents.placement)
     placement.push_back(fb::CreatePlacementEntry(
         fbb, fbb.CreateString(p.op), fbb.CreateString(p.kind), p.device,
-        fbb.CreateString(p.reason)));
+        fbb.CreateString(p.reason), p.estimatedUs));
+
+  std::vector<flatbuffers::Offset<fb::Link>> links;
+  for (const Link &l : contents.links)
+    links.push_back(fb::CreateLink(fbb, l.from, l.to, l.bandwidthBytesPerS,
+                                   l.latencyUs));
 
   auto model = fb::CreateModel(
       fbb, DLC_RUNTIME_VERSION_MAJOR, DLC_RUNTIME_VERSION_MINOR,
@@ -124,7 +129,8 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
       fbb.CreateVector(segments), fbb.CreateVector(buffers),
       fbb.CreateVector(libraries), fbb.CreateVector(kernels),
       fbb.CreateVector(schedules), inputs, outputs,
-      fbb.CreateVector(placement), contents.eventCount);
+      fbb.CreateVector(placement), contents.eventCount,
+      fbb.CreateVector(links));
   fb::FinishSizePrefixedModelBuffer(fbb, model);
 }
 

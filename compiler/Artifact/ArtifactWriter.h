@@ -69,6 +69,14 @@ struct TensorSpec {
 struct PlacementEntry {
   std::string op, kind, reason;
   uint32_t device = 0;
+  /// The cost model's time for the op on its device (µs); -1: not estimated.
+  double estimatedUs = -1;
+};
+
+/// A one-way link between two of the artifact's devices (format 0.3).
+struct Link {
+  uint32_t from = 0, to = 0;
+  double bandwidthBytesPerS = 0, latencyUs = 0;
 };
 
 struct Contents {
@@ -82,6 +90,7 @@ struct Contents {
   std::vector<TensorSpec> inputs, outputs;
   std::vector<PlacementEntry> placement;
   uint32_t eventCount = 0;
+  std::vector<Link> links;
 };
 
 /// The artifact's bytes.

@@ -504,6 +504,38 @@ FailureOr<std::string> ModelCompiler::run() {
     auto name = func.getResultAttrOfType<StringAttr>(i, "dlc.name");
     contents.outputs.push_back(spec(v, name ? name.str() : "result" + std::to_string(i)));
   }
+  // Links and estimates from the device spec placement used (the built-in
+  // profiles when none was given).
+  std::vector<dlc::DeviceId> ids;
+  for (dlc::DeviceAttr device : devices)
+    ids.push_back(dlc::DeviceId{device.isCuda(), device.getIndex()});
+  dlc::DeviceSpec deviceSpec = options.deviceSpec ? *options.deviceSpec
+                                            : dlc::DeviceSpec::builtin(ids);
+  std::vector<int> specIndex;
+  for (const dlc::DeviceId &id : ids)
+    specIndex.push_back(deviceSpec.find(id));
+  for (unsigned from = 0; from < devices.size(); ++from)
+    for (unsigned to = 0; to < devices.size(); ++to) {
+      if (from == to || specIndex[from] < 0 || specIndex[to] < 0)
+        continue;
+      const dlc::LinkProfile &link = deviceSpec.links[specIndex[from]][specIndex[to]];
+      if (link.bandwidthBytesPerS > 0 && link.latencyUs >= 0)
+        contents.links.push_back({from, to, link.bandwidthBytesPerS, link.latencyUs});
+    }
+  bool placed = func->hasAttr("dlc.placement");
+  auto estimate = [&](Operation *op) -> double {
+    unsigned device = opDevice.lookup(op);
+    if (!placed || specIndex[device] < 0)
+      return -1;
+    if (auto copy = dyn_cast<dlc::CopyOp>(op)) {
+      unsigned from = deviceOf(copy.getInput());
+      if (from == device || specIndex[from] < 0)
+        return 0;
+      return dlc::transferUs(dlc::valueBytes(copy.getInput()),
+                             deviceSpec.links[specIndex[from]][specIndex[device]]);
+    }
+    return dlc::opTimeUs(op, deviceSpec.devices[specIndex[device]]);
+  };
   for (Operation &op : func.getBody().front()) {
     if (isa<func::ReturnOp>(op))
       continue;
@@ -513,7 +545,7 @@ FailureOr<std::string> ModelCompiler::run() {
       reason = recorded.str();
     contents.placement.push_back({nameOf(&op, ordinals[&op]),
                                   op.getName().getStringRef().str(), reason,
-                                  opDevice.lookup(&op)});
+                                  opDevice.lookup(&op), estimate(&op)});
   }
   return aw::serialize(contents);
 }

@@ -15,10 +15,12 @@
 #define DLC_COMPILER_PIPELINE_COMPILEMODEL_H
 
 #include "compiler/Lowering/CpuPipeline.h"
+#include "passes/DeviceSpec.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 
 namespace dlc {
@@ -30,6 +32,11 @@ struct CompileOptions {
   /// optimised LLVM IR (`--emit=llvm`) here.
   llvm::raw_ostream *emitKernels = nullptr;
   llvm::raw_ostream *emitLLVM = nullptr;
+  /// The device spec placement used (`--device-spec`); nullopt: the built-in
+  /// profiles. The artifact records the links between the devices it uses
+  /// and, when placement ran (the function has `dlc.placement`), each op's
+  /// estimated time on its device.
+  std::optional<DeviceSpec> deviceSpec;
 };
 
 /// Compiles the entry function of `module` into artifact bytes. Errors are
