@@ -2,7 +2,8 @@
 # The benchmarks of issue 3, end to end: installs their dependencies, builds, compiles
 # the artifacts into BUILD/bench/, runs the benchmarks and prints one table of the
 # figures next to their targets (issue 5 adds the executor cost per step and the
-# cross-device event wait between simulated GPUs). See test/bench/README.md.
+# cross-device event wait between simulated GPUs; issue 4 the placement of synthetic
+# layered DAGs). See test/bench/README.md.
 #
 #   bash test/bench/run.sh [--quick] [--no-setup] [--no-build] [--build-dir DIR]
 #
@@ -107,6 +108,8 @@ fi
 run_part overhead "$bin/dlc-bench-overhead" "${q[@]}" "$out/relu_4.dlcm"
 run_part chain "$bin/dlc-bench-overhead" "${q[@]}" --label=chain "$out/chain_$chain_steps.dlcm"
 run_part executor "$bin/dlc-bench-executor" "${q[@]}"
+# Issue 4: dlc-place `cost` on synthetic layered DAGs (pure C++, in memory).
+run_part placement "$bin/dlc-bench-placement" "${q[@]}"
 if [ $have_torch = 1 ]; then
   run_part mlp /usr/bin/python3 "$here/mlp_bench.py" "${q[@]}" --dlc "$bin/dlc" \
     --model "$root/test/models/mlp.mlir" --artifact "$out/mlp.dlcm" --work "$out/mlp"
@@ -170,5 +173,32 @@ if [ -n "$e" ]; then
 else
   row "executor: step, cpu (C kernels) us" - - - "< 2 us" failed
 fi
+# Issue 4: placement of layered DAGs (cpu + 4 GPUs, policy cost). Makespans are the
+# placement report's simulation; bound = max(critical path, work / 5 devices).
+pfield() {  # OPS CCR KEY
+  grep "^RESULT placement ops=$1 " "$results" | grep -F " ccr=$2 " | sed -n "s/.* $3=\([^ ]*\).*/\1/p" | head -1 || true
+}
+for n in 1000 10000 100000; do
+  for c in 0.1 1 10; do
+    m=$(pfield $n $c makespan_us)
+    [ -z "$m" ] && continue
+    r=$(pfield $n $c ratio)
+    row "place $n ops ccr $c: makespan ms" "$(awk -v m="$m" 'BEGIN { printf "%.3f", m / 1000 }')" \
+        "bound $(awk -v m="$(pfield $n $c bound_us)" 'BEGIN { printf "%.3f", m / 1000 }')" \
+        "$(printf %.3fx "$r")" "<= 1.3x" "$(judge "$r" "<=" 1.3)"
+    row "  /rate bound; /1gpu /rr4; /heft" "$(printf %.3fx "$(pfield $n $c rate_ratio)")" \
+        "$(awk -v m="$m" -v g="$(pfield $n $c gpu_us)" -v r="$(pfield $n $c rr_us)" \
+             'BEGIN { printf "%.2fx %.3fx", m / g, m / r }')" \
+        "$(awk -v m="$m" -v h="$(pfield $n $c heft_us)" 'BEGIN { printf "%.3fx", m / h }')" - -
+  done
+  t=$(grep "^RESULT placement ops=$n " "$results" | sed -n 's/.* place_ms=\([^ ]*\).*/\1/p' | sort -g | tail -1 || true)
+  [ -z "$t" ] && continue
+  if [ $n = 100000 ]; then
+    row "place $n ops: time ms (max)" "$(printf %.1f "$t")" - - "< 1000 ms" "$(judge "$t" "<" 1000)"
+  else
+    row "place $n ops: time ms (max)" "$(printf %.1f "$t")" - - - -
+  fi
+done
+if [ -z "$(pfield 1000 1 makespan_us)" ]; then row "placement (issue 4)" - - - - failed; fi
 echo "(results: $results; logs: $out/*.log)"
 exit $status
