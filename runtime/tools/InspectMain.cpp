@@ -158,10 +158,28 @@ void printPlacement(const fb::Model &m) {
   }
   for (uint32_t i = 0; i < count(m.placement()); ++i) {
     const fb::PlacementEntry &e = *m.placement()->Get(i);
-    std::printf("    %-8s %-10s %s %s\n",
+    char estimate[48] = "";
+    if (e.estimated_us() >= 0)
+      std::snprintf(estimate, sizeof estimate, " (estimated %.3f us)",
+                    e.estimated_us());
+    std::printf("    %-8s %-10s %s %s%s\n",
                 deviceName(*m.devices()->Get(e.device())).c_str(),
                 str(e.reason()).c_str(), str(e.kind()).c_str(),
-                str(e.op()).c_str());
+                str(e.op()).c_str(), estimate);
+  }
+}
+
+/// Format 0.3: the links between the devices (dlc-run --sim-links).
+void printLinks(const fb::Model &m) {
+  if (!count(m.links()))
+    return;
+  std::printf("links (%u):\n", count(m.links()));
+  for (uint32_t i = 0; i < count(m.links()); ++i) {
+    const fb::Link &l = *m.links()->Get(i);
+    std::printf("  %s -> %s: %.3f GB/s, latency %.3f us\n",
+                deviceName(*m.devices()->Get(l.from())).c_str(),
+                deviceName(*m.devices()->Get(l.to())).c_str(),
+                l.bandwidth() / 1e9, l.latency_us());
   }
 }
 
@@ -198,6 +216,7 @@ int dlcInspectMain(int argc, char **argv) {
   printSchedules(m);
   printMemory(m);
   printPlacement(m);
+  printLinks(m);
   std::fflush(stdout);
   return 0;
 }

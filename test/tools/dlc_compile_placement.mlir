@@ -20,6 +20,15 @@
 // RUN: dlc compile %models/mlp.mlir --devices=cpu,cuda:0 -o %t-gpu.dlcm
 // RUN: dlc inspect %t-gpu.dlcm | FileCheck %s --check-prefix=GPU
 // GPU: steps of cuda:0
+// GPU: dlc.copy {{.*}} (estimated {{[0-9.]+}} us)
+// GPU: links (2):
+// GPU-NEXT: cpu -> cuda:0: {{[0-9.]+}} GB/s, latency {{[0-9.]+}} us
+// GPU-NEXT: cuda:0 -> cpu:
+// RUN: dlc run %t-gpu.dlcm --gpu=sim --sim-links --iterations=2 | FileCheck %s --check-prefix=SIMLINKS
+// SIMLINKS: op kinds (per run; estimated: the placement's cost model, measured: kernels split over their ops):
+// SIMLINKS: dlc.copy: {{[0-9]+}} ops, estimated {{[0-9.]+}} us, measured {{[0-9.]+}} us
+// SIMLINKS: throughput:
+// SIMLINKS-NEXT: latency:
 // RUN: not dlc run %t-gpu.dlcm 2>&1 | FileCheck %s --check-prefix=NOGPU
 // NOGPU: {{.*}}--gpu=sim
 //
