@@ -540,7 +540,10 @@ FailureOr<std::string> ModelCompiler::run() {
     if (isa<func::ReturnOp>(op))
       continue;
     // The placement pass records why; without it an op is pinned or default.
-    std::string reason = dlc::getDevicePin(&op) ? "pinned" : "default";
+    // Copies are the placement's consequence, not a choice: "copy".
+    std::string reason = isa<dlc::CopyOp>(op) ? "copy"
+                         : dlc::getDevicePin(&op) ? "pinned"
+                                                  : "default";
     if (auto recorded = op.getAttrOfType<StringAttr>("dlc.reason"))
       reason = recorded.str();
     contents.placement.push_back({nameOf(&op, ordinals[&op]),
