@@ -42,6 +42,7 @@ const char *kUsage =
     "          [--gpu=real|sim] [--check-ordering] [--profile=TRACE.json]\n"
     "          [--in-flight=K] [--sim-links]\n"
     "       %s --inspect MODEL.dlcm\n"
+    "       %s --probe-devices=SPEC.json [--sim-gpus=N]\n"
     "       %s --version\n"
     "Inputs not given are random (seed S, default 1: the same numbers as\n"
     "`dlc interpret --random-inputs`). Outputs are printed, and written as\n"
@@ -56,11 +57,14 @@ const char *kUsage =
     "per-device summary and, per op kind, the placement's estimated time\n"
     "next to the measured one. --in-flight=K keeps K\n"
     "runs in flight at once (pipelined), each on its own memory. --threads=N\n"
-    "bounds the threads of computation; this version's kernels use one.\n";
+    "bounds the threads of computation; this version's kernels use one.\n"
+    "--probe-devices measures this machine (CPU f32 FLOP/s, memory bandwidth,\n"
+    "copies between N simulated GPUs' arenas, default 2) in under a second\n"
+    "and writes a device spec that `dlc compile --device-spec` reads.\n";
 
 int usage(const char *prog, const std::string &problem) {
   std::fprintf(stderr, "%s: %s\n", prog, problem.c_str());
-  std::fprintf(stderr, kUsage, prog, prog, prog);
+  std::fprintf(stderr, kUsage, prog, prog, prog, prog);
   return 2;
 }
 
@@ -297,8 +301,11 @@ int dlcRunMain(int argc, char **argv) {
   const char *prog = argc > 0 ? argv[0] : "dlc-run";
   RunOptions o;
   for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]).rfind("--probe-devices", 0) == 0)
+      return dlcProbeDevicesMain(argc, argv);
+  for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::printf(kUsage, prog, prog, prog);
+      std::printf(kUsage, prog, prog, prog, prog);
       return 0;
     }
   if (std::string problem = parseArgs(argc, argv, o); !problem.empty())
@@ -496,7 +503,7 @@ int dlcRunToolMain(int argc, char **argv) {
   }
   if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 ||
                     std::strcmp(argv[1], "-h") == 0)) {
-    std::printf(kUsage, prog, prog, prog);
+    std::printf(kUsage, prog, prog, prog, prog);
     return 0;
   }
   if (argc >= 2 && std::strcmp(argv[1], "--inspect") == 0) {

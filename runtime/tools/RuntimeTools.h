@@ -19,6 +19,11 @@ int dlcRunMain(int argc, char **argv);
 /// plan, placement. argv[0] is the program name, argv[1] the file.
 int dlcInspectMain(int argc, char **argv);
 
+/// dlc-run --probe-devices=FILE.json [--sim-gpus=N]: measures this machine
+/// (CPU f32 FLOP/s, memory bandwidth, copies between simulated GPUs' arenas)
+/// and writes a device spec for `dlc compile --device-spec`.
+int dlcProbeDevicesMain(int argc, char **argv);
+
 /// The whole dlc-run: --version, --help, --inspect FILE, else dlcRunMain.
 int dlcRunToolMain(int argc, char **argv);
 
