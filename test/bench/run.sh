@@ -2,7 +2,8 @@
 # The benchmarks of issue 3, end to end: installs their dependencies, builds, compiles
 # the artifacts into BUILD/bench/, runs the benchmarks and prints one table of the
 # figures next to their targets (issue 5 adds the executor cost per step and the
-# cross-device event wait between simulated GPUs; issue 4 the placement of synthetic
+# cross-device event wait between simulated GPUs, and a pipeline:2 model with
+# --sim-links against its estimate; issue 4 the placement of synthetic
 # layered DAGs). See test/bench/README.md.
 #
 #   bash test/bench/run.sh [--quick] [--no-setup] [--no-build] [--build-dir DIR]
@@ -108,6 +109,11 @@ fi
 run_part overhead "$bin/dlc-bench-overhead" "${q[@]}" "$out/relu_4.dlcm"
 run_part chain "$bin/dlc-bench-overhead" "${q[@]}" --label=chain "$out/chain_$chain_steps.dlcm"
 run_part executor "$bin/dlc-bench-executor" "${q[@]}"
+# Issue 5: a pipeline:2 encoder on cpu + 2 simulated GPUs with --sim-links, two specs
+# (built-in, probed by dlc-run --probe-devices): measured time per run against the
+# placement's estimate, and the overlap achieved.
+run_part pipeline bash "$here/pipeline_bench.sh" "${q[@]}" --bin "$bin" \
+  --model "$root/test/models/encoder.mlir" --work "$out/pipeline"
 # Issue 4: dlc-place `cost` on synthetic layered DAGs (pure C++, in memory).
 run_part placement "$bin/dlc-bench-placement" "${q[@]}"
 if [ $have_torch = 1 ]; then
@@ -173,6 +179,17 @@ if [ -n "$e" ]; then
 else
   row "executor: step, cpu (C kernels) us" - - - "< 2 us" failed
 fi
+# Issue 5: pipeline:2 with --sim-links (reported, no target). One run alone against the
+# estimated makespan; 2 in flight, batch time / runs against the estimated period;
+# overlap = busy summed over the 3 devices / (3 x batch time), and over the 2 GPUs.
+for spec in builtin probed; do
+  p=$(grep "^RESULT pipeline " "$results" | grep -F " spec=$spec " || true)
+  if [ -z "$p" ]; then row "pipeline:2 $spec: run us" - - - - failed; status=1; continue; fi
+  pf() { echo "$p" | sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+  row "pipeline:2 $spec: 1 run us" "$(pf seq_latency_us)" "est $(pf est_makespan_us)" "$(pf latency_ratio)x" reported -
+  row "  2 in flight: us/run" "$(pf per_run_us)" "period $(pf est_period_us)" "$(pf period_ratio)x" reported -
+  row "  overlap (3 dev; 2 GPUs)" "$(pf overlap)" "GPUs $(pf gpu_overlap)" - reported -
+done
 # Issue 4: placement of layered DAGs (cpu + 4 GPUs, policy cost). Makespans are the
 # placement report's simulation; bound = max(critical path, work / 5 devices).
 pfield() {  # OPS CCR KEY
