@@ -402,17 +402,13 @@ FailureOr<std::string> ModelCompiler::run() {
       use(buffer, device);
     schedules[device].push_back(std::move(call));
   }
-  // Outputs are read after every stream is done: a copy back to the CPU made
-  // on another stream is waited on by the CPU's list.
+  // Outputs are read by the host once every stream has finished the run, so
+  // no stream waits for them: the CPU's list stays free to start the next
+  // pipelined run while the GPUs finish this one.
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  for (Value v : ret.getOperands()) {
-    FailureOr<unsigned> buffer = bufferFor(v);
-    if (failed(buffer))
+  for (Value v : ret.getOperands())
+    if (failed(bufferFor(v)))
       return failure();
-    auto event = storageEvent.find(bufferStorage[*buffer]);
-    if (event != storageEvent.end() && waited[0].insert(event->second).second)
-      schedules[0].push_back(aw::Step{aw::StepKind::WaitEvent, 0, {}, event->second});
-  }
   for (Value v : ret.getOperands()) {
     Storage &storage = storages[bufferStorage[valueBuffer.lookup(v)]];
     storage.last = INT64_MAX;
