@@ -1,5 +1,5 @@
 // The example models placed over the CPU and four simulated GPUs (cost,
-// pipeline:2 and data-parallel:4) give the reference interpreter's outputs
+// pipeline:2, data-parallel:2 and :4) give the reference interpreter's outputs
 // with the ordering checker on, and repeated runs give bit-identical outputs.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %check-e2e %models/mlp.mlir main %t/mlp-cost --devices=cpu,cuda:0,cuda:1,cuda:2,cuda:3 --placement=cost --gpu=sim --check-ordering | FileCheck %s --check-prefix=MLP
@@ -8,6 +8,7 @@
 // RUN: %check-e2e %models/encoder.mlir main %t/enc-pipe --devices=cpu,cuda:0,cuda:1,cuda:2,cuda:3 --placement=pipeline:2 --gpu=sim --check-ordering | FileCheck %s --check-prefix=ENC
 // RUN: %check-e2e %models/mlp.mlir main %t/mlp-dp --devices=cpu,cuda:0,cuda:1,cuda:2,cuda:3 --placement=data-parallel:4 --gpu=sim --check-ordering | FileCheck %s --check-prefix=MLP
 // RUN: %check-e2e %models/cnn.mlir main %t/cnn-dp --devices=cpu,cuda:0,cuda:1,cuda:2,cuda:3 --placement=data-parallel:4 --gpu=sim --check-ordering | FileCheck %s --check-prefix=CNN
+// RUN: %check-e2e %models/encoder.mlir main %t/enc-dp2 --devices=cpu,cuda:0,cuda:1,cuda:2,cuda:3 --placement=data-parallel:2 --gpu=sim --check-ordering | FileCheck %s --check-prefix=ENC
 // MLP: main probs: ok
 // CNN: main logits: ok
 // ENC: main y: ok
