@@ -8,6 +8,9 @@
 
 namespace dlc {
 
+/// Elementwise ops that join the kernel of the value they consume.
+bool isFusableElementwise(mlir::Operation *op);
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

@@ -21,6 +21,17 @@ def ReportCost : Pass<"dlc-report-cost", "mlir::func::FuncOp"> {
   let dependentDialects = ["::dlc::DlcDialect"];
 }
 
+def PartitionKernels : Pass<"dlc-partition-kernels", "mlir::func::FuncOp"> {
+  let summary = "Groups connected same-device ops into kernels, the unit of launch";
+  let description = [{
+    Writes `dlc.kernel = N` on every op that belongs to a kernel: an op starts
+    a new kernel unless it is elementwise, on the open kernel's device, and
+    consumes one of its values (so bias adds and activations join the matmul
+    or convolution before them). Constants, reshapes and copies get none.
+    Both code generators start from these groups. See PartitionKernels.cpp.
+  }];
+}
+
 def LinearToMatmul : Pass<"dlc-linear-to-matmul", "mlir::func::FuncOp"> {
   let summary = "Rewrites constant-weight linear ops as matmul with Wᵀ and a bias add";
   let description = [{

@@ -77,13 +77,6 @@ FailureOr<std::string> constantBytes(ElementsAttr attr, Location loc) {
   return emitError(loc) << "unsupported constant attribute";
 }
 
-bool isElementwise(Operation *op) {
-  return isa<dlc::AddOp, dlc::SubOp, dlc::MulOp, dlc::DivOp, dlc::PowOp,
-             dlc::MaxOp, dlc::MinOp, dlc::NegOp, dlc::AbsOp, dlc::ExpOp,
-             dlc::LogOp, dlc::SqrtOp, dlc::RsqrtOp, dlc::TanhOp,
-             dlc::SigmoidOp, dlc::ErfOp, dlc::ReluOp, dlc::GeluOp, dlc::ClipOp,
-             dlc::CastOp>(op);
-}
 
 bool isInlinableConstant(Operation *op) {
   auto constant = dyn_cast_or_null<dlc::ConstantOp>(op);
@@ -308,11 +301,13 @@ LogicalResult ModelCompiler::formGroups() {
       items.push_back(Item{-1, copy.getInput(), copy.getResult()});
       continue;
     }
-    bool joins = isElementwise(&op) && !open.ops.empty() &&
-                 open.device == opDevice[&op] &&
-                 llvm::any_of(op.getOperands(), [&](Value v) {
-                   return llvm::is_contained(open.ops, v.getDefiningOp());
-                 });
+    // Kernels as dlc-partition-kernels formed them.
+    auto kernelOf = [](Operation *o) {
+      auto id = o->getAttrOfType<IntegerAttr>("dlc.kernel");
+      return id ? id.getInt() : -1;
+    };
+    bool joins = !open.ops.empty() && kernelOf(&op) >= 0 &&
+                 kernelOf(&op) == kernelOf(open.ops.front());
     if (!joins && failed(closeGroup()))
       return failure();
     open.device = opDevice[&op];
@@ -560,6 +555,7 @@ FailureOr<std::string> dlc::compileModel(ModuleOp module,
   // Graph rewrites of the CPU path.
   PassManager pm(module.getContext());
   pm.addNestedPass<func::FuncOp>(dlc::createLinearToMatmul());
+  pm.addNestedPass<func::FuncOp>(dlc::createPartitionKernels());
   if (failed(pm.run(module)))
     return failure();
   ModelCompiler compiler(func, options);

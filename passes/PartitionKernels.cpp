@@ -1,0 +1,68 @@
+//===- PartitionKernels.cpp - same-device ops grouped into kernels ---------===//
+//
+// The unit of launch. In the model's order, an op starts a new kernel unless
+// it is elementwise, runs on the same device as the open kernel and consumes
+// one of its values; so a matmul or convolution takes the bias add and the
+// activation that follow it, and elementwise chains become one kernel:
+//
+//   %m = dlc.matmul %x, %w  {device = #dlc.device<cuda:0>}   // dlc.kernel = 0
+//   %b = dlc.add %m, %bias  {device = #dlc.device<cuda:0>}   // dlc.kernel = 0
+//   %g = dlc.gelu %b        {device = #dlc.device<cuda:0>}   // dlc.kernel = 0
+//   %s = dlc.softmax %g     {device = #dlc.device<cuda:0>}   // dlc.kernel = 1
+//
+// Constants, reshapes and copies get no kernel: constants are buffers,
+// reshapes and same-device copies are views, cross-device copies are copy
+// steps. Kernels are contiguous in the model's order, so each code generator
+// (the CPU path, and CUDA's) outlines them as they come.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_PARTITIONKERNELS
+#include "passes/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc;
+
+bool dlc::isFusableElementwise(Operation *op) {
+  return isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, NegOp, AbsOp,
+             ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ErfOp, ReluOp,
+             GeluOp, ClipOp, CastOp>(op);
+}
+
+namespace {
+struct PartitionKernelsPass
+    : dlc::impl::PartitionKernelsBase<PartitionKernelsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    Builder builder(&getContext());
+    int64_t kernel = -1;
+    DeviceAttr openDevice;
+    llvm::SmallPtrSet<Operation *, 16> open;
+    for (Operation &op : func.getBody().front()) {
+      if (!isa<DlcDialect>(op.getDialect()) || isa<ConstantOp, ReshapeOp, CopyOp>(op)) {
+        // A view or a copy step ends the open kernel: kernels stay contiguous.
+        if (isa<ReshapeOp, CopyOp>(op))
+          open.clear();
+        continue;
+      }
+      DeviceAttr device = getDevicePin(&op);
+      bool joins = !open.empty() && isFusableElementwise(&op) &&
+                   device == openDevice &&
+                   llvm::any_of(op.getOperands(), [&](Value v) {
+                     return open.contains(v.getDefiningOp());
+                   });
+      if (!joins) {
+        ++kernel;
+        open.clear();
+        openDevice = device;
+      }
+      open.insert(&op);
+      op.setAttr("dlc.kernel", builder.getI64IntegerAttr(kernel));
+    }
+  }
+};
+} // namespace
