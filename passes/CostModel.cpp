@@ -31,7 +31,8 @@ int64_t dlc::valueBytes(Value value) {
 
 double dlc::opTimeUs(Operation *op, const DeviceProfile &device) {
   auto cost = dyn_cast<CostOpInterface>(op);
-  if (!cost || isa<ConstantOp, CopyOp>(op))
+  // Reshapes are views of their input's bytes: no launch, no work.
+  if (!cost || isa<ConstantOp, CopyOp, ReshapeOp>(op))
     return 0;
   Type element;
   if (op->getNumResults())

@@ -91,17 +91,27 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     int64_t m = input.getNumElements() / std::max<int64_t>(k, 1);
     Type element = input.getElementType();
 
+    // The matmul keeps the linear's name; the helpers get names of their own
+    // (under it, so that pin patterns on the linear still take them), so that
+    // dumps and profiles tell them apart.
+    auto named = [&](StringRef suffix) -> Location {
+      if (auto name = dyn_cast<NameLoc>(loc))
+        return NameLoc::get(rewriter.getStringAttr(name.getName().str() + suffix),
+                            name.getChildLoc());
+      return loc;
+    };
     Value x = linear.getInput();
     if (input.getRank() != 2)
-      x = rewriter.create<ReshapeOp>(loc, RankedTensorType::get({m, k}, element), x, pin);
+      x = rewriter.create<ReshapeOp>(named("/flatten"),
+                                     RankedTensorType::get({m, k}, element), x, pin);
     Value wt = rewriter.create<ConstantOp>(weightOp.getLoc(), transposed->getType(),
                                            *transposed, weightOp.getDeviceAttr());
     auto flatType = RankedTensorType::get({m, n}, element);
     Value y = rewriter.create<MatmulOp>(loc, flatType, x, wt, pin);
     if (Value bias = linear.getBias())
-      y = rewriter.create<AddOp>(loc, flatType, y, bias, pin);
+      y = rewriter.create<AddOp>(named("/bias"), flatType, y, bias, pin);
     if (result.getRank() != 2)
-      y = rewriter.create<ReshapeOp>(loc, result, y, pin);
+      y = rewriter.create<ReshapeOp>(named("/unflatten"), result, y, pin);
     rewriter.replaceOp(linear, y);
     return success();
   }
