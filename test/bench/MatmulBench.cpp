@@ -16,7 +16,7 @@
 // shape and a `RESULT peak ...` line, which test/bench/run.sh collects.
 //===----------------------------------------------------------------------===//
 #include "BenchUtil.h"
-#include "PeakFlops.h"
+#include "CpuPeak.h"
 
 #include <cblas.h>
 
@@ -110,7 +110,12 @@ int main(int argc, char **argv) {
       std::printf("warning: %s=%s is set: OpenBLAS may not use its best kernel\n",
                   var, std::getenv(var));
 
-  PeakResult peak = measurePeak(quick ? 1 : batches, quick ? 0.002 : 0.1);
+  CpuPeak measured = measureCpuPeak(quick ? 1 : batches, quick ? 0.002 : 0.1);
+  struct {
+    const char *isa;
+    int accumulators;
+    double gflops;
+  } peak = {measured.isa, measured.accumulators, measured.flopsPerSecond * 1e-9};
   std::printf("peak: %s FMA loop, %d accumulators: %.1f GFLOP/s\n", peak.isa,
               peak.accumulators, peak.gflops);
 
