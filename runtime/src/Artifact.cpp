@@ -11,6 +11,7 @@
 #include "FlatUtil.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <sstream>
 #include <cstdio>
@@ -364,19 +365,143 @@ dlc_status_t Artifact::verifyCode() {
              << "artifact '" << label << "': library " << i << " names segment "
              << l.segment() << " of " << count(root->segments());
   }
+  DLC_RETURN_IF_ERROR(verifyCudaModules());
   const auto *kernels = root->kernels();
   for (uint32_t i = 0; i < count(kernels); ++i) {
     const fb::Kernel &k = *kernels->Get(i);
-    if (k.library() >= count(libraries))
+    auto at = [&] {
+      std::ostringstream os;
+      os << "artifact '" << label << "': kernel " << i << " ('"
+         << str(k.name()) << "') ";
+      return os.str();
+    };
+    // 0.4: GPU-only kernels (cuda, no host code) name no library.
+    bool hostCode = !str(k.symbol()).empty();
+    if (!hostCode && !k.cuda())
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "has no symbol";
+    if (hostCode && k.library() >= count(libraries))
       return Error(DLC_STATUS_DATA_LOSS)
-             << "artifact '" << label << "': kernel " << i << " ('"
-             << str(k.name()) << "') names library " << k.library() << " of "
+             << at() << "names library " << k.library() << " of "
              << count(libraries);
-    if (str(k.symbol()).empty())
-      return Error(DLC_STATUS_DATA_LOSS)
-             << "artifact '" << label << "': kernel " << i << " ('"
-             << str(k.name()) << "') has no symbol";
+    if (k.cuda())
+      DLC_RETURN_IF_ERROR(verifyCudaLaunch(*k.cuda(), at()));
   }
+  return nullptr;
+}
+
+namespace {
+/// "sm_90", "sm_90a", "sm_100f" (prefix "sm_"), "compute_80" ("compute_"):
+/// two or three digits, then at most one of the suffixes 'a' and 'f'.
+bool wellFormedArch(const std::string &arch, const std::string &prefix) {
+  if (arch.compare(0, prefix.size(), prefix) != 0)
+    return false;
+  size_t i = prefix.size(), digits = 0;
+  while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i])))
+    ++i, ++digits;
+  if (digits < 2 || digits > 3 || arch[prefix.size()] == '0')
+    return false;
+  if (i < arch.size() && (arch[i] == 'a' || arch[i] == 'f'))
+    ++i;
+  return i == arch.size();
+}
+
+bool identifier(const std::string &s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+      return false;
+  return true;
+}
+
+std::string dims(const flatbuffers::Vector<uint32_t> *v) {
+  std::string s = "[";
+  for (uint32_t i = 0; i < count(v); ++i)
+    s += (i ? "," : "") + std::to_string(v->Get(i));
+  return s + "]";
+}
+} // namespace
+
+dlc_status_t Artifact::verifyCudaModules() {
+  const auto *modules = root->cuda_modules();
+  uint32_t nseg = count(root->segments());
+  for (uint32_t i = 0; i < count(modules); ++i) {
+    const fb::CudaModule &m = *modules->Get(i);
+    auto at = [&] {
+      std::ostringstream os;
+      os << "artifact '" << label << "': CUDA module " << i << " ";
+      return os.str();
+    };
+    if (m.source_segment() < -1 || m.source_segment() >= int64_t(nseg))
+      return Error(DLC_STATUS_DATA_LOSS)
+             << at() << "has source_segment " << m.source_segment()
+             << " (expected -1 or a segment index below " << nseg << ")";
+    if (m.ptx_segment() >= nseg)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << at() << "names PTX segment " << m.ptx_segment() << " of " << nseg;
+    if (segmentSize(m.ptx_segment()) == 0)
+      return Error(DLC_STATUS_DATA_LOSS) << at() << "has an empty PTX segment";
+    if (!wellFormedArch(str(m.ptx_arch()), "compute_"))
+      return Error(DLC_STATUS_DATA_LOSS)
+             << at() << "has ptx_arch '" << str(m.ptx_arch())
+             << "' (expected compute_NN, e.g. compute_80)";
+    for (uint32_t c = 0; c < count(m.cubins()); ++c) {
+      const fb::CudaImage &img = *m.cubins()->Get(c);
+      std::string arch = str(img.arch());
+      if (!wellFormedArch(arch, "sm_"))
+        return Error(DLC_STATUS_DATA_LOSS)
+               << at() << "CUBIN " << c << " has arch '" << arch
+               << "' (expected sm_NN, e.g. sm_90)";
+      if (img.segment() >= nseg || segmentSize(img.segment()) == 0)
+        return Error(DLC_STATUS_DATA_LOSS)
+               << at() << "CUBIN " << c << " (" << arch << ") names segment "
+               << img.segment() << " of " << nseg << ", or an empty one";
+      for (uint32_t d = 0; d < c; ++d)
+        if (str(m.cubins()->Get(d)->arch()) == arch)
+          return Error(DLC_STATUS_DATA_LOSS)
+                 << at() << "has two CUBINs for " << arch << " (" << d
+                 << " and " << c << ")";
+    }
+  }
+  return nullptr;
+}
+
+dlc_status_t Artifact::verifyCudaLaunch(const fb::CudaLaunch &l,
+                                        const std::string &at) {
+  if (l.module_() >= count(root->cuda_modules()))
+    return Error(DLC_STATUS_DATA_LOSS)
+           << at << "launches from CUDA module " << l.module_() << " of "
+           << count(root->cuda_modules());
+  if (!identifier(str(l.entry())))
+    return Error(DLC_STATUS_DATA_LOSS)
+           << at << "has CUDA entry '" << str(l.entry())
+           << "' (expected a C identifier)";
+  // The hardware limits of every GPU since compute capability 3.0.
+  const auto *g = l.grid(), *b = l.block();
+  auto dim = [](const flatbuffers::Vector<uint32_t> *v, uint32_t i) {
+    return i < count(v) ? uint64_t(v->Get(i)) : 1;
+  };
+  bool gridOk = count(g) >= 1 && count(g) <= 3 && dim(g, 0) >= 1 &&
+                dim(g, 0) < (uint64_t(1) << 31) && dim(g, 1) >= 1 &&
+                dim(g, 1) <= 65535 && dim(g, 2) >= 1 && dim(g, 2) <= 65535;
+  if (!gridOk)
+    return Error(DLC_STATUS_DATA_LOSS)
+           << at << "has CUDA grid " << dims(g)
+           << " (expected 1-3 dims, x in [1, 2^31), y and z in [1, 65535])";
+  bool blockOk = count(b) >= 1 && count(b) <= 3 && dim(b, 0) >= 1 &&
+                 dim(b, 0) <= 1024 && dim(b, 1) >= 1 && dim(b, 1) <= 1024 &&
+                 dim(b, 2) >= 1 && dim(b, 2) <= 64 &&
+                 dim(b, 0) * dim(b, 1) * dim(b, 2) <= 1024;
+  if (!blockOk)
+    return Error(DLC_STATUS_DATA_LOSS)
+           << at << "has CUDA block " << dims(b)
+           << " (expected 1-3 dims, x and y in [1, 1024], z in [1, 64], at "
+              "most 1024 threads)";
+  if (l.shared_bytes() > kMaxCudaSharedBytes)
+    return Error(DLC_STATUS_DATA_LOSS)
+           << at << "asks for " << l.shared_bytes()
+           << " bytes of shared memory (at most " << kMaxCudaSharedBytes
+           << " on any GPU)";
   return nullptr;
 }
 
@@ -423,6 +548,12 @@ dlc_status_t Artifact::verifySchedules() {
         if (step.kernel() >= count(root->kernels()))
           return Error(DLC_STATUS_DATA_LOSS) << at() << "calls kernel " << step.kernel() << " of "
                       << count(root->kernels());
+        if (str(root->kernels()->Get(step.kernel())->symbol()).empty() &&
+            root->devices()->Get(sched.device())->kind() == fb::DeviceKind::Cpu)
+          return Error(DLC_STATUS_DATA_LOSS)
+                 << at() << "calls kernel " << step.kernel() << " ('"
+                 << str(root->kernels()->Get(step.kernel())->name())
+                 << "'), which has only GPU code, on the CPU";
         for (uint32_t j = 0; j < nbuf; ++j) {
           const fb::Buffer &b = *buffers->Get(step.buffers()->Get(j));
           if (b.constant_segment() < 0 && b.device() != sched.device())

@@ -29,6 +29,9 @@ size_t dtypeSize(fb::DType dtype);
 /// "cpu", "cuda:N".
 std::string deviceName(const fb::Device &device);
 
+/// Dynamic shared memory per block on the largest GPUs (227 KiB, sm_90).
+constexpr uint32_t kMaxCudaSharedBytes = 227 * 1024;
+
 class Artifact {
 public:
   /// Reads and verifies the file at `path`.
@@ -61,6 +64,9 @@ private:
   dlc_status_t verifySegments();
   dlc_status_t verifyBuffers();
   dlc_status_t verifyCode();
+  dlc_status_t verifyCudaModules();
+  dlc_status_t verifyCudaLaunch(const fb::CudaLaunch &launch,
+                                const std::string &at);
   struct StepRef {
     uint32_t device, step;
   };

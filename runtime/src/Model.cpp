@@ -76,6 +76,10 @@ dlc_status_t loadCode(dlc_model_s &model) {
   for (uint32_t k = 0; k < count(kernels); ++k) {
     const fb::Kernel &kernel = *kernels->Get(k);
     void *address = nullptr;
+    if (str(kernel.symbol()).empty()) { // 0.4: GPU code only.
+      model.kernels.push_back(nullptr);
+      continue;
+    }
     DLC_RETURN_IF_ERROR(
         model.libraries[kernel.library()]->lookup(str(kernel.symbol()), address));
     model.kernels.push_back(reinterpret_cast<KernelFn>(address));

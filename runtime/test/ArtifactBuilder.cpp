@@ -60,10 +60,24 @@ std::string flatBuffer(const ArtifactSpec &s,
         b, fb::LibraryKind::CpuSharedObject, l.segment,
         b.CreateString(l.triple), b.CreateString(l.cpu), strings(l.features)));
   std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
-  for (const KernelSpec &k : s.kernels)
+  for (const KernelSpec &k : s.kernels) {
+    flatbuffers::Offset<fb::CudaLaunch> cuda = 0;
+    if (k.cuda)
+      cuda = fb::CreateCudaLaunchDirect(b, k.cuda->module, k.cuda->entry.c_str(),
+                                        &k.cuda->grid, &k.cuda->block,
+                                        k.cuda->sharedBytes);
     kernels.push_back(fb::CreateKernel(b, b.CreateString(k.name), k.library,
                                        b.CreateString(k.symbol),
-                                       strings(k.ops)));
+                                       strings(k.ops), cuda));
+  }
+  std::vector<flatbuffers::Offset<fb::CudaModule>> cudaModules;
+  for (const CudaModuleSpec &m : s.cudaModules) {
+    std::vector<flatbuffers::Offset<fb::CudaImage>> cubins;
+    for (const CudaImageSpec &c : m.cubins)
+      cubins.push_back(fb::CreateCudaImageDirect(b, c.arch.c_str(), c.segment));
+    cudaModules.push_back(fb::CreateCudaModuleDirect(
+        b, m.sourceSegment, m.ptxSegment, m.ptxArch.c_str(), &cubins));
+  }
   std::vector<flatbuffers::Offset<fb::DeviceSchedule>> schedules;
   for (const ScheduleSpec &sched : s.schedules) {
     std::vector<flatbuffers::Offset<fb::Step>> steps;
@@ -96,7 +110,8 @@ std::string flatBuffer(const ArtifactSpec &s,
       b.CreateVector(buffers), b.CreateVector(libraries),
       b.CreateVector(kernels), b.CreateVector(schedules), inputs, outputs,
       b.CreateVector(placement), s.eventCount,
-      s.links.empty() ? 0 : b.CreateVector(links));
+      s.links.empty() ? 0 : b.CreateVector(links),
+      s.cudaModules.empty() ? 0 : b.CreateVector(cudaModules));
   fb::FinishSizePrefixedModelBuffer(b, model);
   return std::string(reinterpret_cast<const char *>(b.GetBufferPointer()),
                      b.GetSize());

@@ -49,11 +49,31 @@ struct LibrarySpec {
   std::vector<std::string> features;
 };
 
+struct CudaLaunchSpec {
+  uint32_t module = 0;
+  std::string entry;
+  std::vector<uint32_t> grid{1}, block{1};
+  uint32_t sharedBytes = 0;
+};
+
 struct KernelSpec {
   std::string name;
   uint32_t library = 0;
   std::string symbol;
   std::vector<std::string> ops;
+  std::optional<CudaLaunchSpec> cuda; // 0.4
+};
+
+struct CudaImageSpec {
+  std::string arch;
+  uint32_t segment = 0;
+};
+
+struct CudaModuleSpec { // 0.4
+  int32_t sourceSegment = -1;
+  uint32_t ptxSegment = 0;
+  std::string ptxArch = "compute_80";
+  std::vector<CudaImageSpec> cubins;
 };
 
 struct StepSpec {
@@ -102,6 +122,7 @@ struct ArtifactSpec {
   std::vector<PlacementSpec> placement;
   uint32_t eventCount = 0;
   std::vector<LinkSpec> links;
+  std::vector<CudaModuleSpec> cudaModules; // 0.4
 };
 
 /// The file bytes of `spec`.

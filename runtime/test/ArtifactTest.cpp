@@ -79,14 +79,16 @@ TEST(Artifact, Versions) {
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 0; })),
             "ok");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 4; })),
-            "unimplemented: artifact 'test.dlcm' has format version 0.4; this "
-            "runtime (version 0.3) reads versions 0.0 to 0.3");
+            "ok");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 5; })),
+            "unimplemented: artifact 'test.dlcm' has format version 0.5; this "
+            "runtime (version 0.4) reads versions 0.0 to 0.4");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
               s.versionMajor = 1;
               s.versionMinor = 0;
             })),
             "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
-            "runtime (version 0.3) reads versions 0.0 to 0.3");
+            "runtime (version 0.4) reads versions 0.0 to 0.4");
 }
 
 TEST(Artifact, SegmentErrors) {
@@ -265,6 +267,102 @@ TEST(Artifact, CodeErrors) {
             "it cannot run");
   dlc_status_free(st);
   dlc_model_release(model);
+}
+
+/// The toy model with 0.4 CUDA code: one module (PTX, a CUBIN for sm_90,
+/// source) and the "add" kernel launchable on a GPU.
+ArtifactSpec toyWithCuda() {
+  ArtifactSpec s = toy();
+  s.versionMinor = 4;
+  s.segments.push_back({".version 8.0\n.target sm_80\n"}); // 2: PTX
+  s.segments.push_back({"\x7f" "ELF cubin"});               // 3: CUBIN
+  s.segments.push_back({"extern \"C\" __global__ void k() {}"}); // 4
+  s.cudaModules = {{4, 2, "compute_80", {{"sm_90", 3}}}};
+  s.kernels[0].cuda = CudaLaunchSpec{0, "add_kernel", {1}, {6}, 0};
+  return s;
+}
+
+std::string buildCuda(void (*edit)(ArtifactSpec &)) {
+  ArtifactSpec s = toyWithCuda();
+  edit(s);
+  return buildArtifact(s);
+}
+
+TEST(Artifact, CudaFields) {
+  std::string p = "data_loss: artifact 'test.dlcm': ";
+  EXPECT_EQ(loadError(buildArtifact(toyWithCuda())), "ok");
+  // A GPU-only kernel (no host code, no library) is fine off the CPU.
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) {
+              s.kernels.push_back({"gpu_only", 7, "", {}, CudaLaunchSpec{0, "g"}});
+            })),
+            "ok");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) {
+              s.kernels[0].symbol = "";
+            })),
+            p + "step 0 of device 0 calls kernel 0 ('add'), which has only "
+                "GPU code, on the CPU");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[1].symbol = ""; })),
+            p + "kernel 1 ('mul') has no symbol");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.cudaModules[0].sourceSegment = 9; })),
+            p + "CUDA module 0 has source_segment 9 (expected -1 or a segment "
+                "index below 5)");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.cudaModules[0].ptxSegment = 5; })),
+            p + "CUDA module 0 names PTX segment 5 of 5");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.segments[2].bytes = ""; })),
+            p + "CUDA module 0 has an empty PTX segment");
+  for (const char *bad : {"sm_80", "compute_8", "compute_80x", "compute_080", ""})
+    EXPECT_EQ(loadError(buildArtifact([&] {
+                ArtifactSpec s = toyWithCuda();
+                s.cudaModules[0].ptxArch = bad;
+                return s;
+              }())),
+              p + "CUDA module 0 has ptx_arch '" + bad +
+                  "' (expected compute_NN, e.g. compute_80)");
+  for (const char *good : {"compute_90a", "compute_100f", "compute_75"})
+    EXPECT_EQ(loadError(buildArtifact([&] {
+                ArtifactSpec s = toyWithCuda();
+                s.cudaModules[0].ptxArch = good;
+                return s;
+              }())),
+              "ok");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.cudaModules[0].cubins[0].arch = "sm90"; })),
+            p + "CUDA module 0 CUBIN 0 has arch 'sm90' (expected sm_NN, e.g. sm_90)");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.cudaModules[0].cubins[0].segment = 7; })),
+            p + "CUDA module 0 CUBIN 0 (sm_90) names segment 7 of 5, or an empty one");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) {
+              s.cudaModules[0].cubins.push_back({"sm_90", 3});
+            })),
+            p + "CUDA module 0 has two CUBINs for sm_90 (0 and 1)");
+  std::string k0 = p + "kernel 0 ('add') ";
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->module = 1; })),
+            k0 + "launches from CUDA module 1 of 1");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->entry = "add-1"; })),
+            k0 + "has CUDA entry 'add-1' (expected a C identifier)");
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->entry = ""; })),
+            k0 + "has CUDA entry '' (expected a C identifier)");
+  std::string gridMsg = " (expected 1-3 dims, x in [1, 2^31), y and z in [1, 65535])";
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->grid = {}; })),
+            k0 + "has CUDA grid []" + gridMsg);
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->grid = {4, 0}; })),
+            k0 + "has CUDA grid [4,0]" + gridMsg);
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->grid = {1, 65536}; })),
+            k0 + "has CUDA grid [1,65536]" + gridMsg);
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->grid = {1, 1, 1, 1}; })),
+            k0 + "has CUDA grid [1,1,1,1]" + gridMsg);
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) {
+              s.kernels[0].cuda->grid = {2147483647u, 65535, 65535};
+            })),
+            "ok");
+  std::string blockMsg = " (expected 1-3 dims, x and y in [1, 1024], z in [1, 64], "
+                         "at most 1024 threads)";
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->block = {1025}; })),
+            k0 + "has CUDA block [1025]" + blockMsg);
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->block = {32, 33}; })),
+            k0 + "has CUDA block [32,33]" + blockMsg);
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->block = {1, 1, 65}; })),
+            k0 + "has CUDA block [1,1,65]" + blockMsg);
+  EXPECT_EQ(loadError(buildCuda([](ArtifactSpec &s) { s.kernels[0].cuda->sharedBytes = 300000; })),
+            k0 + "asks for 300000 bytes of shared memory (at most 232448 on any GPU)");
 }
 
 TEST(Artifact, HostFeaturesAreKnownAndCovered) {

@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define DLC_RUNTIME_VERSION_MAJOR 0
-#define DLC_RUNTIME_VERSION_MINOR 3
+#define DLC_RUNTIME_VERSION_MINOR 4
 
 /*===-- Status --------------------------------------------------------------===*/
 
