@@ -116,6 +116,13 @@ run_part pipeline bash "$here/pipeline_bench.sh" "${q[@]}" --bin "$bin" \
   --model "$root/test/models/encoder.mlir" --work "$out/pipeline"
 # Issue 4: dlc-place `cost` on synthetic layered DAGs (pure C++, in memory).
 run_part placement "$bin/dlc-bench-placement" "${q[@]}"
+# Issue 4, benchmark 2: the paper's profiled graphs (next to the repository, not in it).
+graphs=$root/../shared/data/placement-graphs
+if [ -d "$graphs" ]; then
+  run_part placement-graphs "$bin/dlc-bench-placement-graphs" "${q[@]}" --data="$graphs"
+else
+  echo; echo "== placement-graphs: skipped (no $graphs)"
+fi
 if [ $have_torch = 1 ]; then
   run_part mlp /usr/bin/python3 "$here/mlp_bench.py" "${q[@]}" --dlc "$bin/dlc" \
     --model "$root/test/models/mlp.mlir" --artifact "$out/mlp.dlcm" --work "$out/mlp"
@@ -217,5 +224,34 @@ for n in 1000 10000 100000; do
   fi
 done
 if [ -z "$(pfield 1000 1 makespan_us)" ]; then row "placement (issue 4)" - - - - failed; fi
+# Issue 4, benchmark 2: the paper's graphs, scored with the paper's objectives. Latency:
+# our reimplementation of their greedy next to its published figure (within 1%), and
+# dlc's cost placement next to that figure. Throughput: pipeline:k next to their optimal
+# contiguous split (or, for inceptionv3, the PipeDream-style split: below it).
+gfield() {  # KIND FILE KEY
+  grep "^RESULT placement-graphs kind=$1 file=$2 " "$results" | sed -n "s/.* $3=\([^ ]*\).*/\1/p" | head -1 || true
+}
+for f in $(grep "^RESULT placement-graphs kind=latency " "$results" | sed -n 's/.* file=\([^ ]*\).*/\1/p'); do
+  d=$(gfield latency $f greedy_diff)
+  row "${f%_inference}: greedy repro" "$(printf %.2f "$(gfield latency $f greedy)")" \
+      "paper $(gfield latency $f greedy_ref)" "$(awk -v d="$d" 'BEGIN { printf "%+.2f%%", 100 * d }')" \
+      "within 1%" "$(judge "$(awk -v d="$d" 'BEGIN { print d < 0 ? -d : d }')" "<=" 0.01)"
+  r=$(gfield latency $f ratio)
+  row "  cost latency (ms $(printf %.0f "$(gfield latency $f place_ms)"))" \
+      "$(printf %.2f "$(gfield latency $f dlc)")" "greedy $(gfield latency $f greedy_ref)" \
+      "$(printf %.3fx "$r")" "< 1x" "$(judge "$r" "<" 1)"
+done
+for f in $(grep "^RESULT placement-graphs kind=throughput " "$results" | sed -n 's/.* file=\([^ ]*\).*/\1/p'); do
+  r=$(gfield throughput $f ratio); o=$(gfield throughput $f optimal)
+  d=$(printf %.2f "$(gfield throughput $f dlc)"); ref=$(gfield throughput $f ref)
+  label="${f%_inference}: pipeline load"
+  if [ "$ref" = nan ]; then row "$label" "$d" "(not known)" - reported -
+  elif [ "$o" = 1 ]; then row "$label" "$d" "DP opt $ref" "$(printf %.3fx "$r")" "<= 1.02x" "$(judge "$r" "<=" 1.02)"
+  else row "$label" "$d" "PipeDream $ref" "$(printf %.3fx "$r")" "< 1x" "$(judge "$r" "<" 1)"
+  fi
+done
+if [ -d "$graphs" ] && [ -z "$(gfield latency layer-bert24_inference dlc)" ]; then
+  row "placement graphs (issue 4)" - - - - failed
+fi
 echo "(results: $results; logs: $out/*.log)"
 exit $status
