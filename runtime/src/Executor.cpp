@@ -74,11 +74,48 @@ void waitUntil(Clock::time_point deadline) {
   }
 }
 
-/// Runs device `d`'s program of `slot`, then counts the device out.
+std::string stepName(const dlc_session_s &s, uint32_t d, const Op &op) {
+  return "step " + std::to_string(op.index) + " (" +
+         (op.kind == fb::StepKind::Call ? "call" : "copy") + ") of " +
+         s.model->deviceNames[d];
+}
+
+/// A real GPU's side of RecordEvent: a CUevent after the stream's work.
+dlc_status_t recordOnGpu(dlc_session_s &s, Slot &slot, uint32_t d,
+                         uint32_t event) {
+  const cuda::Device &g = *s.gpus[d];
+  return g.drv->check(g.drv->cuEventRecord(slot.gpu->events[event], g.stream),
+                      "cuEventRecord", g.label);
+}
+
+/// After the host-side wait: a GPU's event is in flight until its CUevent
+/// completes, so a GPU stream waits for it on the device and a host stream
+/// synchronises with it.
+dlc_status_t waitForGpu(dlc_session_s &s, Slot &slot, uint32_t d,
+                        uint32_t event) {
+  const cuda::Device *recorder = s.gpus[s.eventRecorder[event]].get();
+  if (!recorder)
+    return nullptr;
+  cuda::CUevent ev = slot.gpu->events[event];
+  const cuda::Driver *drv = recorder->drv;
+  if (const cuda::Device *g = s.gpus[d].get())
+    return drv->check(drv->cuStreamWaitEvent(g->stream, ev, 0),
+                      "cuStreamWaitEvent", g->label);
+  return drv->check(drv->cuEventSynchronize(ev), "cuEventSynchronize",
+                    s.model->deviceNames[d] + " waiting for " + recorder->label);
+}
+
+/// Runs device `d`'s program of `slot`, then counts the device out. A real
+/// GPU's thread issues its steps to its stream and synchronises with it at
+/// the end (and after each step when profiling, so that spans are times).
 void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
   DeviceStats &stats = s.stats[d];
   bool profile = s.options.profile != 0;
+  const cuda::Device *gpu = s.gpus[d].get();
   ++stats.runs;
+  if (gpu)
+    if (dlc_status_t e = gpu->use())
+      fail(slot, e);
   for (Op &op : slot.programs[d]) {
     if (slot.failed.load(std::memory_order_relaxed))
       break;
@@ -91,7 +128,18 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
         }
       for (auto &[ptr, bytes] : op.poison)
         std::memset(ptr, 0xFF, bytes);
-      if (op.kind == fb::StepKind::Call) {
+      if (op.cuda) {
+        dlc_status_t e = cuda::issue(*op.cuda, stepName(s, d, op));
+        if (!e && profile && gpu)
+          e = gpu->drv->check(gpu->drv->cuStreamSynchronize(gpu->stream),
+                              "cuStreamSynchronize", gpu->label);
+        if (e) {
+          fail(slot, e);
+          break;
+        }
+        if (op.kind == fb::StepKind::Copy)
+          stats.bytesCopied += op.bytes;
+      } else if (op.kind == fb::StepKind::Call) {
         op.fn(op.args.data());
       } else {
         Clock::time_point start = op.minNs ? Clock::now() : Clock::time_point();
@@ -104,10 +152,19 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
     } else if (op.kind == fb::StepKind::RecordEvent) {
       if (slot.checker)
         slot.checker->record(d, op.index, op.event);
+      if (gpu)
+        if (dlc_status_t e = recordOnGpu(s, slot, d, op.event)) {
+          fail(slot, e);
+          break;
+        }
       recordEvent(slot, op.event);
     } else {
       if (!waitEvent(slot, op.event))
         break;
+      if (dlc_status_t e = waitForGpu(s, slot, d, op.event)) {
+        fail(slot, e);
+        break;
+      }
       if (slot.checker)
         slot.checker->wait(d, op.index, op.event);
     }
@@ -131,6 +188,13 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
       stats.spans.push_back({uint8_t(op.kind), op.index, slot.generation,
                              sinceNs(s, t0), sinceNs(s, t1), op.bytes});
   }
+  // Even after a failure: what was issued must finish before the slot's
+  // memory is reused or freed.
+  if (gpu)
+    if (dlc_status_t e =
+            gpu->drv->check(gpu->drv->cuStreamSynchronize(gpu->stream),
+                            "cuStreamSynchronize", gpu->label))
+      fail(slot, e);
   std::lock_guard<std::mutex> lock(slot.mutex);
   if (--slot.remaining == 0) {
     slot.end = Clock::now();

@@ -45,7 +45,9 @@ std::string micros(int64_t ns) {
   return buf;
 }
 
-const char *bindingName(Binding b) { return b == Binding::Cpu ? "cpu" : "sim"; }
+const char *bindingName(Binding b) {
+  return b == Binding::Cpu ? "cpu" : b == Binding::SimGpu ? "sim" : "cuda";
+}
 
 /// The name of a traced step: the kernel's, "copy SRC -> DST", "wait event N".
 std::string spanName(const fb::Model &m, const fb::Step &step) {

@@ -69,6 +69,19 @@ dlc_status_t checkOptions(const dlc_session_options_t &o) {
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << "session options: gpu_binding " << o.gpu_binding
            << " is not a dlc_gpu_binding_t (0 real, 1 sim)";
+  if (o.gpu_map && o.gpu_binding == DLC_GPU_BINDING_SIM)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "session options: gpu_map binds logical GPUs to real ones; it "
+              "does not apply to simulated GPUs (gpu_binding = "
+              "DLC_GPU_BINDING_SIM)";
+  if (o.gpu_map && o.gpu_map_count < 1)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "session options: gpu_map has " << o.gpu_map_count << " entries";
+  for (int32_t i = 0; o.gpu_map && i < o.gpu_map_count; ++i)
+    if (o.gpu_map[i] < 0)
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << "session options: gpu_map[" << i << "] is " << o.gpu_map[i]
+             << " (a GPU number is >= 0)";
   if (o.max_in_flight < 1 || o.max_in_flight > 64)
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << "session options: max_in_flight " << o.max_in_flight
@@ -76,27 +89,108 @@ dlc_status_t checkOptions(const dlc_session_options_t &o) {
   return nullptr;
 }
 
-/// Binds every device, or says which GPUs cannot be bound.
+/// "2 GPUs (cuda:0, cuda:1)".
+std::string gpuList(const std::vector<std::string> &gpus) {
+  std::string s = std::to_string(gpus.size()) +
+                  (gpus.size() == 1 ? " GPU (" : " GPUs (");
+  for (size_t i = 0; i < gpus.size(); ++i)
+    s += (i ? ", " : "") + gpus[i];
+  return s + ")";
+}
+
+constexpr const char *kSimHint =
+    "simulate them with gpu_binding = DLC_GPU_BINDING_SIM (dlc-run --gpu=sim)";
+
+/// Binds every device by the policy of the options: simulated GPUs, or
+/// real ones (cuda:N on GPU N or gpu_map[N]); never a silent fallback.
 dlc_status_t bindDevices(dlc_session_s &s) {
   const fb::Model &m = s.model->artifact->model();
+  const std::string &name = s.model->artifact->name();
   std::vector<std::string> gpus;
-  for (uint32_t d = 0; d < count(m.devices()); ++d) {
+  uint32_t ndev = count(m.devices());
+  bool sim = s.options.gpu_binding == DLC_GPU_BINDING_SIM;
+  for (uint32_t d = 0; d < ndev; ++d) {
     bool gpu = m.devices()->Get(d)->kind() != fb::DeviceKind::Cpu;
     if (gpu)
       gpus.push_back(s.model->deviceNames[d]);
-    s.bindings.push_back(gpu ? Binding::SimGpu : Binding::Cpu);
+    s.bindings.push_back(!gpu ? Binding::Cpu
+                              : sim ? Binding::SimGpu : Binding::CudaGpu);
   }
-  if (gpus.empty() || s.options.gpu_binding == DLC_GPU_BINDING_SIM)
+  s.gpus.resize(ndev);
+  if (gpus.empty() || sim)
     return nullptr;
-  Error e(DLC_STATUS_UNAVAILABLE);
-  e << "model '" << s.model->artifact->name() << "' needs " << gpus.size()
-    << (gpus.size() == 1 ? " GPU (" : " GPUs (");
-  for (size_t i = 0; i < gpus.size(); ++i)
-    e << (i ? ", " : "") << gpus[i];
-  e << ") and this machine has 0 that this runtime can drive (this version "
-       "binds no real CUDA device); simulate them with gpu_binding = "
-       "DLC_GPU_BINDING_SIM (dlc-run --gpu=sim)";
-  return e;
+  std::string why;
+  const cuda::Driver *drv = cuda::driver(why);
+  if (!drv)
+    return Error(DLC_STATUS_UNAVAILABLE)
+           << "model '" << name << "' needs " << gpuList(gpus)
+           << " and there is no usable CUDA driver (" << why << "); "
+           << kSimHint;
+  const int32_t *map = s.options.gpu_map;
+  int32_t mapCount = map ? s.options.gpu_map_count : 0;
+  // Which physical GPU each logical one wants, checked before any is opened.
+  std::vector<int32_t> physical(ndev, -1);
+  int32_t highest = -1;
+  for (uint32_t d = 0; d < ndev; ++d) {
+    if (s.bindings[d] != Binding::CudaGpu)
+      continue;
+    int32_t n = m.devices()->Get(d)->index();
+    if (map && n >= mapCount)
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << "model '" << name << "' uses " << s.model->deviceNames[d]
+             << " but gpu_map has " << mapCount << " entries (one per logical "
+             << "GPU cuda:0, cuda:1, ...)";
+    physical[d] = map ? map[n] : n;
+    highest = std::max(highest, physical[d]);
+  }
+  if (highest >= drv->deviceCount) {
+    Error e(DLC_STATUS_UNAVAILABLE);
+    e << "model '" << name << "' needs " << gpuList(gpus);
+    if (map)
+      e << ", mapped by gpu_map onto GPUs up to " << highest << ",";
+    e << " and this machine has " << drv->deviceCount
+      << (drv->deviceCount == 1 ? " GPU" : " GPUs") << "; ";
+    if (drv->deviceCount > 0)
+      e << "remap them onto fewer with gpu_map (dlc-run --gpu-map=0,0) or ";
+    return e << kSimHint;
+  }
+  std::vector<cuda::Device *> open;
+  for (uint32_t d = 0; d < ndev; ++d) {
+    if (physical[d] < 0)
+      continue;
+    s.gpus[d] = std::make_unique<cuda::Device>();
+    DLC_RETURN_IF_ERROR(
+        s.gpus[d]->open(*drv, s.model->deviceNames[d], physical[d]));
+    open.push_back(s.gpus[d].get());
+  }
+  return cuda::enablePeerAccess(open);
+}
+
+/// Every kernel a device calls can run there: host code on the CPU and on
+/// simulated GPUs, CUDA code (loaded now, once per device) on real ones.
+dlc_status_t loadDeviceCode(dlc_session_s &s) {
+  const Artifact &a = *s.model->artifact;
+  const fb::Model &m = a.model();
+  for (uint32_t k = 0; k < count(m.schedules()); ++k) {
+    const fb::DeviceSchedule &sched = *m.schedules()->Get(k);
+    uint32_t d = sched.device();
+    for (uint32_t i = 0; i < count(sched.steps()); ++i) {
+      const fb::Step &step = *sched.steps()->Get(i);
+      if (step.kind() != fb::StepKind::Call)
+        continue;
+      if (s.gpus[d]) {
+        DLC_RETURN_IF_ERROR(s.gpus[d]->loadKernel(a, step.kernel()));
+      } else if (!s.model->kernels[step.kernel()]) {
+        return Error(DLC_STATUS_UNAVAILABLE)
+               << "model '" << a.name() << "': kernel " << step.kernel()
+               << " ('" << str(m.kernels()->Get(step.kernel())->name())
+               << "'), called by step " << i << " of "
+               << s.model->deviceNames[d]
+               << ", has no host code: it runs on real GPUs only";
+      }
+    }
+  }
+  return nullptr;
 }
 
 /// Copies, per simulated GPU, the constants its kernels use or that are
@@ -111,7 +205,7 @@ dlc_status_t copyConstants(dlc_session_s &s,
   s.constants.resize(s.bindings.size());
   for (uint32_t d = 0; d < s.bindings.size(); ++d) {
     s.constants[d] = std::make_unique<Arena>();
-    if (s.bindings[d] != Binding::SimGpu)
+    if (s.bindings[d] == Binding::Cpu)
       continue;
     std::vector<bool> used(nbuf, false);
     for (uint32_t b = 0; b < nbuf; ++b)
@@ -131,18 +225,29 @@ dlc_status_t copyConstants(dlc_session_s &s,
     for (uint32_t b = 0; b < nbuf; ++b)
       if (used[b] && m.buffers()->Get(b)->constant_segment() >= 0)
         total += (m.buffers()->Get(b)->size() + 63) / 64 * 64;
-    DLC_RETURN_IF_ERROR(s.constants[d]->allocate(
-        total, 0, "the constants of " + s.model->deviceNames[d]));
+    // A real GPU's constants are laid out on the host, then uploaded once.
+    std::vector<uint8_t> staged(s.gpus[d] ? total : 0);
+    if (!s.gpus[d])
+      DLC_RETURN_IF_ERROR(s.constants[d]->allocate(
+          total, 0, "the constants of " + s.model->deviceNames[d]));
     size_t at = 0;
     for (uint32_t b = 0; b < nbuf; ++b) {
       const fb::Buffer &buf = *m.buffers()->Get(b);
       if (!used[b] || buf.constant_segment() < 0)
         continue;
-      copies[d][b] = s.constants[d]->base + at;
+      uint8_t *host = s.gpus[d] ? staged.data() + at : s.constants[d]->base + at;
       if (buf.size())
-        std::memcpy(copies[d][b], a.segmentData(buf.constant_segment()),
-                    buf.size());
+        std::memcpy(host, a.segmentData(buf.constant_segment()), buf.size());
+      copies[d][b] = host;
       at += (buf.size() + 63) / 64 * 64;
+    }
+    if (s.gpus[d]) {
+      DLC_RETURN_IF_ERROR(s.gpus[d]->uploadConstants(staged));
+      // From now on, device addresses (never dereferenced on the host).
+      for (uint32_t b = 0; b < nbuf; ++b)
+        if (copies[d][b])
+          copies[d][b] = reinterpret_cast<uint8_t *>(
+              s.gpus[d]->constants + (copies[d][b] - staged.data()));
     }
   }
   return nullptr;
@@ -157,13 +262,24 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
   std::vector<bool> isInput(nbuf, false);
   for (uint32_t i = 0; i < count(m.inputs()); ++i)
     isInput[m.inputs()->Get(i)->buffer()] = true;
+  slot.gpu = std::make_unique<cuda::SlotMemory>();
+  // Each device's arena: host pages, or (real GPUs) device memory whose
+  // addresses are only handed to the driver and to GPU kernels.
+  std::vector<uint8_t *> bases;
   for (uint32_t d = 0; d < s.bindings.size(); ++d) {
     auto arena = std::make_unique<Arena>();
-    DLC_RETURN_IF_ERROR(arena->allocate(
-        m.devices()->Get(d)->arena_size(),
-        s.bindings[d] == Binding::SimGpu ? kPoison : 0,
-        "the arena of " + s.model->deviceNames[d] + " for model '" +
-            a.name() + "'"));
+    size_t bytes = m.devices()->Get(d)->arena_size();
+    if (s.gpus[d]) {
+      cuda::CUdeviceptr ptr = 0;
+      DLC_RETURN_IF_ERROR(slot.gpu->allocateArena(*s.gpus[d], bytes, ptr));
+      bases.push_back(reinterpret_cast<uint8_t *>(ptr));
+    } else {
+      DLC_RETURN_IF_ERROR(arena->allocate(
+          bytes, s.bindings[d] == Binding::SimGpu ? kPoison : 0,
+          "the arena of " + s.model->deviceNames[d] + " for model '" +
+              a.name() + "'"));
+      bases.push_back(arena->base);
+    }
     slot.arenas.push_back(std::move(arena));
   }
   for (uint32_t b = 0; b < nbuf; ++b) {
@@ -174,11 +290,16 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
           const_cast<uint8_t *>(a.segmentData(buf.constant_segment())));
       continue;
     }
-    uint8_t *base = slot.arenas[buf.device()]->base;
+    uint8_t *base = bases[buf.device()];
     slot.buffers.push_back(base ? base + buf.offset() : nullptr);
     if (isInput[b] && base && s.bindings[buf.device()] == Binding::SimGpu)
       std::memset(slot.buffers.back(), 0, buf.size());
+    if (isInput[b] && base && s.gpus[buf.device()])
+      DLC_RETURN_IF_ERROR(s.gpus[buf.device()]->fill(
+          reinterpret_cast<cuda::CUdeviceptr>(slot.buffers.back()), 0,
+          buf.size()));
   }
+  auto dev = [](void *p) { return reinterpret_cast<cuda::CUdeviceptr>(p); };
   // A buffer's pointer as seen from device d's stream.
   auto pointer = [&](uint32_t d, uint32_t b) -> void * {
     return copies[d][b] ? copies[d][b] : slot.buffers[b];
@@ -205,6 +326,24 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
         op.fn = s.model->kernels[step.kernel()];
         for (uint32_t j = 0; j < n; ++j)
           op.args.push_back(pointer(d, arg(j)));
+        if (s.gpus[d]) {
+          // The contract's ABI: one device pointer per buffer, passed as
+          // kernelParams (pointers to the values).
+          const fb::CudaLaunch &l = *m.kernels()->Get(step.kernel())->cuda();
+          auto c = std::make_unique<cuda::CudaOp>();
+          c->stream = s.gpus[d].get();
+          c->function = s.gpus[d]->functions[step.kernel()];
+          for (uint32_t i = 0; i < count(l.grid()); ++i)
+            c->grid[i] = l.grid()->Get(i);
+          for (uint32_t i = 0; i < count(l.block()); ++i)
+            c->block[i] = l.block()->Get(i);
+          c->shared = l.shared_bytes();
+          for (void *p : op.args)
+            c->args.push_back(dev(p));
+          for (cuda::CUdeviceptr &p : c->args)
+            c->params.push_back(&p);
+          op.cuda = std::move(c);
+        }
         // Outputs: as stated, else the last argument (the compiler's order
         // is inputs, then outputs); not poisoned when their range overlaps
         // one the step reads (an output may reuse a dying input's range).
@@ -235,6 +374,29 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
                        dst.offset() < src.offset() + src.size();
         if (poisoned(arg(1)) && !overlap)
           op.poison.emplace_back(slot.buffers[arg(1)], op.bytes);
+        cuda::Device *srcGpu = s.gpus[src.device()].get();
+        cuda::Device *dstGpu = s.gpus[dst.device()].get();
+        if (srcGpu || dstGpu) {
+          auto c = std::make_unique<cuda::CudaOp>();
+          c->stream = s.gpus[d].get();
+          c->bytes = op.bytes;
+          if (srcGpu && dstGpu) {
+            c->kind = cuda::CudaOp::DeviceToDevice;
+            c->src = srcGpu;
+            c->dst = dstGpu;
+            c->devSrc = dev(op.args[0]);
+            c->devDst = dev(op.args[1]);
+          } else {
+            c->kind = dstGpu ? cuda::CudaOp::HostToDevice
+                             : cuda::CudaOp::DeviceToHost;
+            c->via = dstGpu ? dstGpu : srcGpu;
+            c->host = dstGpu ? op.args[0] : op.args[1];
+            (dstGpu ? c->devDst : c->devSrc) = dev(dstGpu ? op.args[1] : op.args[0]);
+            DLC_RETURN_IF_ERROR(slot.gpu->allocatePinned(op.bytes, c->staging));
+          }
+          op.cuda = std::move(c);
+          op.minNs = 0; // Real transfers take their own time.
+        }
         // sim_links: the copy lasts as long as its link says, when one of
         // its ends is a simulated GPU.
         if (s.options.sim_links && src.device() != dst.device() &&
@@ -251,6 +413,12 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
     }
   }
   slot.events = std::make_unique<Event[]>(m.event_count());
+  // Events recorded on a real GPU's stream are CUevents too.
+  slot.gpu->events.assign(m.event_count(), nullptr);
+  for (uint32_t e = 0; e < m.event_count(); ++e)
+    if (s.gpus[s.eventRecorder[e]])
+      DLC_RETURN_IF_ERROR(slot.gpu->createEvent(*s.gpus[s.eventRecorder[e]],
+                                                slot.gpu->events[e]));
   for (uint32_t i = 0; i < count(m.outputs()); ++i) {
     const fb::Buffer &buf =
         *m.buffers()->Get(m.outputs()->Get(i)->buffer());
@@ -276,6 +444,14 @@ dlc_status_t build(dlc_session_s &s) {
            << "' was loaded without its code (load_code = 0): it cannot run";
   DLC_RETURN_IF_ERROR(checkOptions(s.options));
   DLC_RETURN_IF_ERROR(bindDevices(s));
+  DLC_RETURN_IF_ERROR(loadDeviceCode(s));
+  s.eventRecorder.assign(m.event_count(), 0);
+  for (uint32_t k = 0; k < count(m.schedules()); ++k) {
+    const fb::DeviceSchedule &sched = *m.schedules()->Get(k);
+    for (uint32_t i = 0; i < count(sched.steps()); ++i)
+      if (sched.steps()->Get(i)->kind() == fb::StepKind::RecordEvent)
+        s.eventRecorder[sched.steps()->Get(i)->event()] = sched.device();
+  }
   std::vector<std::vector<uint8_t *>> copies;
   DLC_RETURN_IF_ERROR(copyConstants(s, copies));
   for (int32_t k = 0; k < s.options.max_in_flight; ++k) {
@@ -351,13 +527,37 @@ dlc_status_t checkBytes(dlc_session_t *s, bool output, size_t index,
          << info.name << "') has " << expected << " bytes, got " << got;
 }
 
+/// The real GPU holding input/output `index`, or null (host memory).
+const cuda::Device *gpuOf(dlc_session_t *s, bool output, size_t index) {
+  const fb::Model &m = s->model->artifact->model();
+  const fb::Buffer &b = *m.buffers()->Get(spec(s, output, index).buffer());
+  return b.constant_segment() < 0 ? s->gpus[b.device()].get() : nullptr;
+}
+
+/// Moves `bytes` into (or out of) a tensor's memory, wherever it is.
+dlc_status_t writeTensor(const cuda::Device *gpu, uint8_t *dst,
+                         const void *src, size_t bytes) {
+  if (gpu)
+    return gpu->upload(reinterpret_cast<cuda::CUdeviceptr>(dst), src, bytes);
+  std::memcpy(dst, src, bytes);
+  return nullptr;
+}
+dlc_status_t readTensor(const cuda::Device *gpu, void *dst,
+                        const uint8_t *src, size_t bytes) {
+  if (gpu)
+    return gpu->download(dst, reinterpret_cast<cuda::CUdeviceptr>(src), bytes);
+  std::memcpy(dst, src, bytes);
+  return nullptr;
+}
+
 /// Copies the outputs that live on GPUs back to the slot's host buffers.
-void copyBack(dlc_session_t *s, Slot &slot) {
+dlc_status_t copyBack(dlc_session_t *s, Slot &slot) {
   for (size_t i = 0; i < slot.hostOutputs.size(); ++i)
     if (slot.hostOutputs[i])
-      std::memcpy(slot.hostOutputs[i].get(),
-                  slot.buffers[spec(s, true, i).buffer()],
-                  s->model->outputs[i].info.byte_size);
+      DLC_RETURN_IF_ERROR(readTensor(gpuOf(s, true, i), slot.hostOutputs[i].get(),
+                                     slot.buffers[spec(s, true, i).buffer()],
+                                     s->model->outputs[i].info.byte_size));
+  return nullptr;
 }
 
 } // namespace
@@ -369,6 +569,21 @@ extern "C" void dlc_session_options_initialize(dlc_session_options_t *options) {
   options->profile = 0;
   options->max_in_flight = 1;
   options->sim_links = 0;
+  options->gpu_map = nullptr;
+  options->gpu_map_count = 0;
+}
+
+extern "C" dlc_status_t dlc_cuda_device_count(int32_t *out_count) {
+  if (!out_count)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "dlc_cuda_device_count: null output pointer";
+  *out_count = 0;
+  std::string why;
+  const cuda::Driver *drv = cuda::driver(why);
+  if (!drv)
+    return Error(DLC_STATUS_UNAVAILABLE) << why;
+  *out_count = drv->deviceCount;
+  return nullptr;
 }
 
 extern "C" dlc_status_t dlc_session_create(dlc_model_t *model,
@@ -420,7 +635,7 @@ extern "C" dlc_status_t dlc_session_set_input(dlc_session_t *session,
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << "dlc_session_set_input: null data for input " << index;
   if (size)
-    std::memcpy(ptr, data, size);
+    DLC_RETURN_IF_ERROR(writeTensor(gpuOf(session, false, index), ptr, data, size));
   return nullptr;
 }
 
@@ -429,8 +644,7 @@ extern "C" dlc_status_t dlc_session_run(dlc_session_t *session) {
   DLC_RETURN_IF_ERROR(checkIdle(session, "dlc_session_run"));
   Slot &slot = *session->slots[0];
   DLC_RETURN_IF_ERROR(runSync(*session, slot));
-  copyBack(session, slot);
-  return nullptr;
+  return copyBack(session, slot);
 }
 
 extern "C" dlc_status_t dlc_session_output(dlc_session_t *session, size_t index,
@@ -505,7 +719,7 @@ extern "C" dlc_status_t dlc_session_submit(dlc_session_t *session,
       size_t size;
       DLC_RETURN_IF_ERROR(tensorBuffer(session, slot, false, i, ptr, size));
       if (size)
-        std::memcpy(ptr, inputs[i], size);
+        DLC_RETURN_IF_ERROR(writeTensor(gpuOf(session, false, i), ptr, inputs[i], size));
     }
     slot.ticket = s.nextTicket;
     slot.inFlight = true;
@@ -553,7 +767,8 @@ extern "C" dlc_status_t dlc_session_wait(dlc_session_t *session,
   // Straight from device memory to the caller's: the copy back to the host.
   for (size_t i = 0; i < n; ++i)
     if (output_bytes[i])
-      std::memcpy(outputs[i], slot.buffers[spec(session, true, i).buffer()],
-                  output_bytes[i]);
+      DLC_RETURN_IF_ERROR(readTensor(gpuOf(session, true, i), outputs[i],
+                                     slot.buffers[spec(session, true, i).buffer()],
+                                     output_bytes[i]));
   return nullptr;
 }

@@ -20,6 +20,7 @@
 
 #include "Model.h"
 #include "OrderingChecker.h"
+#include "cuda/CudaDevice.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -42,7 +43,7 @@ struct Arena {
   dlc_status_t allocate(size_t bytes, int fill, const std::string &what);
 };
 
-enum class Binding : uint8_t { Cpu, SimGpu };
+enum class Binding : uint8_t { Cpu, SimGpu, CudaGpu };
 
 /// One step resolved against one slot's memory.
 struct Op {
@@ -59,6 +60,8 @@ struct Op {
   /// Simulated-GPU ranges about to be written: poisoned first, so that a
   /// step reading them before the write sees NaNs.
   std::vector<std::pair<uint8_t *, size_t>> poison;
+  /// A Call on a real GPU, or a Copy with a real GPU at one end.
+  std::unique_ptr<cuda::CudaOp> cuda;
 };
 
 /// An event of one slot: recorded when `generation` holds the run's number.
@@ -69,6 +72,9 @@ struct Event {
 /// The state of one run in flight.
 struct Slot {
   std::vector<std::unique_ptr<Arena>> arenas; // By device.
+  /// Real GPUs' arenas, events and staging buffers (declared before
+  /// `programs`, whose ops point into it, so destroyed after them).
+  std::unique_ptr<cuda::SlotMemory> gpu;
   std::vector<uint8_t *> buffers;             // By buffer (host view).
   std::vector<std::vector<Op>> programs;      // By device.
   std::unique_ptr<Event[]> events;
@@ -127,6 +133,10 @@ struct dlc_session_s {
   dlc_model_t *model = nullptr;
   dlc_session_options_t options{};
   std::vector<dlc::rt::Binding> bindings;          // By device.
+  /// By device: the real GPU a logical cuda:N is bound to (null otherwise).
+  /// Declared before `slots`: destroyed after their memory is freed.
+  std::vector<std::unique_ptr<dlc::rt::cuda::Device>> gpus;
+  std::vector<uint32_t> eventRecorder; // By event: the recording device.
   std::vector<std::unique_ptr<dlc::rt::Arena>> constants; // Sim GPU copies.
   std::vector<std::unique_ptr<dlc::rt::Slot>> slots;
   std::vector<uint32_t> activeDevices; // Devices with steps.

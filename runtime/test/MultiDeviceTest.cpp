@@ -185,12 +185,12 @@ TEST(MultiDevice, BindingErrors) {
   dlc::Model model = load(multi());
   dlc::Session session;
   dlc::Status s = dlc::Session::create(model, session);
-  EXPECT_EQ(s.code(), DLC_STATUS_UNAVAILABLE);
-  EXPECT_EQ(s.message(),
-            "model '<memory>' needs 2 GPUs (cuda:0, cuda:1) and this machine "
-            "has 0 that this runtime can drive (this version binds no real "
-            "CUDA device); simulate them with gpu_binding = "
-            "DLC_GPU_BINDING_SIM (dlc-run --gpu=sim)");
+  std::string noDriver =
+      noDriverError("model '<memory>' needs 2 GPUs (cuda:0, cuda:1)");
+  if (!noDriver.empty()) { // Else the machine has a driver: see CudaTest.
+    EXPECT_EQ(s.code(), DLC_STATUS_UNAVAILABLE);
+    EXPECT_EQ(s.message(), noDriver);
+  }
   dlc_session_options_t o = simOptions();
   o.max_in_flight = 0;
   s = dlc::Session::create(model, session, &o);

@@ -43,6 +43,21 @@ inline std::string loadError(const std::string &bytes, int32_t loadCode = 1) {
   return text;
 }
 
+/// What binding `what` (e.g. "model 'm' needs 2 GPUs (cuda:0, cuda:1)")
+/// to real GPUs says on a machine without a CUDA driver; "" when this
+/// machine has one (the expectation does not apply: callers skip it).
+inline std::string noDriverError(const std::string &what) {
+  int32_t n = 0;
+  dlc_status_t s = dlc_cuda_device_count(&n);
+  std::string why = dlc_status_message(s);
+  dlc_status_free(s);
+  if (why.empty())
+    return "";
+  return what + " and there is no usable CUDA driver (" + why +
+         "); simulate them with gpu_binding = DLC_GPU_BINDING_SIM (dlc-run "
+         "--gpu=sim)";
+}
+
 #define DLC_EXPECT_OK(expr)                                                    \
   do {                                                                         \
     dlc_status_t s_ = (expr);                                                  \

@@ -169,18 +169,26 @@ dlc_status_t dlc_model_device_info(const dlc_model_t *model, size_t index,
 typedef struct dlc_session_s dlc_session_t;
 
 /* What each logical GPU (cuda:N) of an artifact binds to. Never a silent
- * fallback: without a binding that covers every GPU, session creation fails
- * with UNAVAILABLE naming how many GPUs the artifact needs and how many the
- * machine has. */
+ * fallback: a binding that cannot cover every GPU fails session creation
+ * with UNAVAILABLE, naming how many GPUs the artifact needs and how many the
+ * machine has (or why there is no CUDA driver). */
 typedef enum dlc_gpu_binding_e {
-  /* Real GPUs. This version drives none (CUDA comes in a later version):
-   * an artifact with a cuda:N device fails with UNAVAILABLE. */
+  /* Real GPUs, through the CUDA driver (libcuda.so.1, or the library named
+   * by the DLC_CUDA_DRIVER environment variable): cuda:N runs on physical
+   * GPU N, or on gpu_map[N] when a map is given. Each logical GPU gets its
+   * own stream, arena and constants, also when several share one physical
+   * GPU; its kernels launch the artifact's CUDA code (format 0.4). */
   DLC_GPU_BINDING_REAL = 0,
   /* Simulated GPUs: each cuda:N gets its own arena (a separate allocation,
    * poisoned with 0xFF bytes), its own stream thread running the host code
    * of its kernels, and copies of the constants its kernels use. */
   DLC_GPU_BINDING_SIM = 1,
 } dlc_gpu_binding_t;
+
+/* The number of GPUs the CUDA driver sees, in *out_count; UNAVAILABLE (and
+ * 0) when there is no usable driver, the message saying why. Loads the
+ * driver on first use; thread-safe. */
+dlc_status_t dlc_cuda_device_count(int32_t *out_count);
 
 typedef struct dlc_session_options_t {
   /* Worker threads for CPU work; 0 (default): the runtime decides. Kernels
@@ -207,6 +215,13 @@ typedef struct dlc_session_options_t {
    * of that time after moving the bytes (dlc-run --sim-links), so that
    * traces show the overlap the device spec predicts. Default 0. */
   int32_t sim_links;
+  /* With DLC_GPU_BINDING_REAL: logical cuda:N runs on physical GPU
+   * gpu_map[N], for N < gpu_map_count (several logical GPUs may share one:
+   * {0, 0} runs cuda:0 and cuda:1 both on GPU 0). NULL (default): cuda:N on
+   * GPU N. Refused with DLC_GPU_BINDING_SIM. Read during
+   * dlc_session_create only. */
+  const int32_t *gpu_map;
+  int32_t gpu_map_count;
 } dlc_session_options_t;
 
 void dlc_session_options_initialize(dlc_session_options_t *options);
@@ -280,7 +295,7 @@ dlc_status_t dlc_session_wait(dlc_session_t *session, uint64_t ticket,
 
 typedef struct dlc_device_stats_t {
   const char *name;      /* "cpu", "cuda:0"; valid while the session lives */
-  const char *binding;   /* "cpu", "sim" */
+  const char *binding;   /* "cpu", "sim", "cuda" (a real GPU) */
   uint64_t runs;         /* runs this device took part in */
   uint64_t steps;        /* steps executed */
   uint64_t busy_ns;      /* in kernels and copies (profile = 1 only) */
