@@ -26,6 +26,7 @@
 #include "passes/CostModel.h"
 #include "passes/DataParallel.h"
 #include "passes/Passes.h"
+#include "passes/PlacementCore.h"
 #include "passes/PlacementReport.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -49,6 +50,9 @@ using namespace dlc;
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// pipeline:N uses the placement core's O(n^2 N) split up to this many ops,
+/// the bisection over the block order above it.
+constexpr size_t kExactPipelineOps = 2000;
 
 enum class Reason { Pinned, Unsupported, Capacity, Cost, Default };
 
@@ -401,6 +405,38 @@ LogicalResult FunctionPlacer::assignPipelineStages() {
   }
   std::vector<int> stageOf(nodes.size());
   split(hi * (1 + 1e-9) + 1e-9, &stageOf);
+  // Graphs of up to a few thousand ops: the placement core's exact split over
+  // topological orders (not only the block order) that also charges each
+  // stage for the values crossing into and out of it, then its refinement.
+  if (nodes.size() <= kExactPipelineOps && stages > 1) {
+    placement::Graph g;
+    g.accelerators = stages;
+    g.accMemory = std::numeric_limits<double>::infinity();
+    for (int d : gpus)
+      g.accMemory = std::min<double>(g.accMemory, spec.devices[d].memoryBytes);
+    for (auto [i, node] : llvm::enumerate(nodes)) {
+      placement::Node n;
+      n.id = i;
+      n.accTime = time[i];
+      n.size = memory[i];
+      n.colorClass = i;
+      int64_t bytes = 0;
+      for (Value result : node.op->getResults())
+        bytes += values[result].bytes;
+      n.outCost = transferUs(bytes, spec.links[gpus[0]][gpus[1]]);
+      g.nodes.push_back(n);
+      for (int s : node.succs)
+        g.edges.push_back({(int)i, s});
+    }
+    std::string error;
+    if (g.finalize(error)) {
+      placement::Assignment a =
+          placement::placePipeline(g, placement::makeBlocks(g), nullptr, /*useCpu=*/false);
+      if (!a.empty())
+        for (size_t i = 0; i < nodes.size(); ++i)
+          stageOf[i] = a[i] - 1;
+    }
+  }
   for (auto [i, node] : llvm::enumerate(nodes)) {
     if (node.pinned || node.reason == Reason::Unsupported)
       continue;

@@ -471,7 +471,7 @@ double intervalAcc(const Intervals &iv, size_t i, size_t l) {
 /// Min max-load split of `order` into consecutive runs: up to k on
 /// accelerators, up to one on the CPU (the CPU is one device here).
 std::vector<int> pipelineDp(const Graph &g, const Blocks &b, const std::vector<int> &order,
-                            double *value) {
+                            bool useCpu, double *value) {
   size_t m = order.size();
   int k = g.accelerators;
   Intervals iv = intervalCosts(g, b, order);
@@ -497,7 +497,7 @@ std::vector<int> pipelineDp(const Graph &g, const Blocks &b, const std::vector<i
               onCpu[idx(c, j + 1, l + 1)] = 0;
             }
           }
-          if (c == 0) {
+          if (c == 0 && useCpu) {
             double v = std::max(here, iv.cpuPrefix[l + 1] - iv.cpuPrefix[i]);
             if (v < f[idx(1, j, l + 1)]) {
               f[idx(1, j, l + 1)] = v;
@@ -579,7 +579,7 @@ using Clock = std::chrono::steady_clock;
 /// constraint; stops at a local optimum or after `budget`.
 int refine(const Graph &g, const Blocks &b, std::vector<int> &device,
            const std::function<double(const Assignment &)> &objective, bool swaps,
-           bool contiguous, std::chrono::milliseconds budget) {
+           bool contiguous, bool useCpu, std::chrono::milliseconds budget) {
   size_t m = b.members.size();
   int k = g.accelerators, steps = 0;
   std::vector<double> memory(k + 1, 0);
@@ -596,7 +596,7 @@ int refine(const Graph &g, const Blocks &b, std::vector<int> &device,
       a[v] = d;
   };
   auto allowed = [&](int x, int d) {
-    return d == 0 || (b.accOk[x] && memory[d] + b.size[x] <= g.accMemory);
+    return d == 0 ? useCpu : b.accOk[x] && memory[d] + b.size[x] <= g.accMemory;
   };
   auto accept = [&]() {
     if (contiguous && !isContiguousSplit(g, a))
@@ -846,7 +846,7 @@ Assignment placeLatency(const Graph &g, const Blocks &b, Stats *stats) {
   for (Seed &seed : seeds) {
     double before = objective(expand(b, seed.device));
     bestSeed = std::min(bestSeed, before);
-    int steps = refine(g, b, seed.device, objective, true, false,
+    int steps = refine(g, b, seed.device, objective, true, false, true,
                        std::chrono::milliseconds(1000));
     double after = objective(expand(b, seed.device));
     if (after < best) {
@@ -863,12 +863,12 @@ Assignment placeLatency(const Graph &g, const Blocks &b, Stats *stats) {
   return expand(b, result);
 }
 
-Assignment placePipeline(const Graph &g, const Blocks &b, Stats *stats) {
+Assignment placePipeline(const Graph &g, const Blocks &b, Stats *stats, bool useCpu) {
   double best = kInf;
   std::vector<int> device;
   for (const auto &order : candidateOrders(b, 8)) {
     double value;
-    std::vector<int> d = pipelineDp(g, b, order, &value);
+    std::vector<int> d = pipelineDp(g, b, order, useCpu, &value);
     if (!d.empty() && value < best) {
       best = value;
       device = std::move(d);
@@ -889,7 +889,8 @@ Assignment placePipeline(const Graph &g, const Blocks &b, Stats *stats) {
       squares += l * l;
     return top + (top > 0 ? 1e-7 * squares / top : 0);
   };
-  int steps = refine(g, b, device, objective, false, true, std::chrono::milliseconds(1000));
+  int steps =
+      refine(g, b, device, objective, false, true, useCpu, std::chrono::milliseconds(1000));
   if (stats)
     stats->improvingSteps = steps;
   return expand(b, device);

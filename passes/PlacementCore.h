@@ -113,11 +113,12 @@ struct Stats {
 /// colocation, support and memory.
 Assignment placeLatency(const Graph &g, const Blocks &b, Stats *stats = nullptr);
 
-/// dlc's pipeline placement over the k accelerators and up to `cpuCores`
-/// (at least 1) CPU stages: for several topological orders of the blocks, the
-/// exact DP over their contiguous splits minimising the max load; the best
-/// then refined by moves that keep the split contiguous.
-Assignment placePipeline(const Graph &g, const Blocks &b, Stats *stats = nullptr);
+/// dlc's pipeline placement over the k accelerators and, with `useCpu`, one
+/// CPU stage: for several topological orders of the blocks, the exact DP over
+/// their contiguous splits minimising the max load; the best then refined by
+/// moves that keep the split contiguous. Empty when no split fits.
+Assignment placePipeline(const Graph &g, const Blocks &b, Stats *stats = nullptr,
+                         bool useCpu = true);
 
 } // namespace dlc::placement
 
