@@ -107,7 +107,9 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     Value wt = rewriter.create<ConstantOp>(weightOp.getLoc(), transposed->getType(),
                                            *transposed, weightOp.getDeviceAttr());
     auto flatType = RankedTensorType::get({m, n}, element);
-    Value y = rewriter.create<MatmulOp>(loc, flatType, x, wt, pin);
+    auto matmul = rewriter.create<MatmulOp>(loc, flatType, x, wt, pin);
+    matmul.setAccumulatorAttr(linear.getAccumulatorAttr()); // f16 sums stay f32
+    Value y = matmul;
     if (Value bias = linear.getBias())
       y = rewriter.create<AddOp>(named("/bias"), flatType, y, bias, pin);
     if (result.getRank() != 2)

@@ -110,4 +110,37 @@ def InsertCopies : Pass<"dlc-insert-copies", "mlir::func::FuncOp"> {
   let dependentDialects = ["::dlc::DlcDialect"];
 }
 
+def MixedPrecision : Pass<"dlc-mixed-precision", "mlir::func::FuncOp"> {
+  let summary = "Paints GPU ops fp16 by their fp16 policy; casts where regions meet";
+  let description = [{
+    After dlc-place, before dlc-insert-copies. `mixed` paints GPU ops as
+    TensorFlow's auto-mixed-precision does (allow ops; infer and clear ops
+    between allow ops; clear ops next to painted ones; deny spreading forward
+    through infer ops), `fp16` every GPU op but deny ones. Painted ops get f16
+    results (matmul, linear, conv2d `accumulator = f32`); one `dlc.cast` per
+    (value, device, dtype) where painted and unpainted ops meet, narrowing
+    casts before the copy; constants converted at compile time; cast chains
+    folded unless high -> low -> high. `dlc.precision = "fp16"|"fp32"` on an
+    op pins it. Prints `converted N of M ops using K casts`.
+
+    ```mlir
+    %h = dlc.linear %x, %w {device = #dlc.device<cuda:0>} : ... -> tensor<4x8xf32>
+    // becomes
+    %xh = dlc.cast %x {device = #dlc.device<cpu>} : tensor<4x16xf32> -> tensor<4x16xf16>
+    %h = dlc.linear %xh, %wh {accumulator = f32, device = #dlc.device<cuda:0>} : ... -> tensor<4x8xf16>
+    ```
+  }];
+  let dependentDialects = ["::dlc::DlcDialect"];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"fp32\"",
+           "fp32 (only pinned ops) | mixed (by op policy) | fp16 (every GPU op not deny)">,
+    Option<"ioPrecision", "io-precision", "std::string", /*default=*/"\"fp32\"",
+           "fp32 | fp16: the element type of the function's f32 inputs and outputs">,
+    ListOption<"fp16Allow", "fp16-allow", "std::string",
+               "Op kinds treated as allow (e.g. add,gelu)">,
+    ListOption<"fp16Deny", "fp16-deny", "std::string",
+               "Op kinds treated as deny">,
+  ];
+}
+
 #endif // DLC_PASSES_TD

@@ -1,7 +1,8 @@
 //===- LowerContractions.cpp - matmul, linear and conv2d to linalg --------===//
 //
-// A contraction accumulates into a filled accumulator of the compute type
-// (f32 for f16/bf16 operands; named ops extend their inputs in the body);
+// A contraction accumulates into a filled accumulator of its `accumulator`
+// type, else the compute type (f32 for f16/bf16 operands; named ops extend
+// their inputs in the body);
 // bias and the final rounding are separate elementwise generics that
 // linalg-fuse-elementwise-ops merges with whatever follows:
 //
@@ -63,6 +64,13 @@ Value finishAccumulator(OpBuilder &b, Location loc, Value acc, Value bias,
                           });
 }
 
+/// The op's `accumulator` when it names one, else the compute type.
+Type accumulatorType(Operation *op, Type elem) {
+  if (auto acc = op->getAttrOfType<TypeAttr>("accumulator"))
+    return acc.getValue();
+  return computeType(elem);
+}
+
 struct MatmulLowering : OpConversionPattern<MatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -70,7 +78,7 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    Type elem = type.getElementType(), accElem = computeType(elem);
+    Type elem = type.getElementType(), accElem = accumulatorType(op, elem);
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
     Value acc = filledTensor(rewriter, loc, type.getShape(), accElem, 0.0);
     int64_t rank = type.getRank();
@@ -159,7 +167,7 @@ struct LinearLowering : OpConversionPattern<LinearOp> {
     Value x = reshapeTo(rewriter, loc, adaptor.getInput(),
                         RankedTensorType::get({rows, k}, elem));
     Value acc =
-        filledTensor(rewriter, loc, {rows, n}, computeType(elem), 0.0);
+        filledTensor(rewriter, loc, {rows, n}, accumulatorType(op, elem), 0.0);
     acc = rewriter
               .create<linalg::MatmulTransposeBOp>(
                   loc, acc.getType(), ValueRange{x, adaptor.getWeight()},
@@ -179,7 +187,7 @@ struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    Type elem = type.getElementType(), accElem = computeType(elem);
+    Type elem = type.getElementType(), accElem = accumulatorType(op, elem);
     ArrayRef<int64_t> pads = op.getPads();
     int64_t groups = static_cast<int64_t>(op.getGroups());
     Value input = adaptor.getInput(), filter = adaptor.getFilter();

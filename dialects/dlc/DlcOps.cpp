@@ -157,7 +157,24 @@ LogicalResult ClipOp::verify() {
 // Contractions
 //===----------------------------------------------------------------------===//
 
+/// Products are summed in f32 (the one accumulator the interpreter and the
+/// lowerings implement), for float operands only.
+static LogicalResult verifyAccumulator(Operation *op, Value operand,
+                                       std::optional<Type> accumulator) {
+  if (!accumulator)
+    return success();
+  Type element = cast<RankedTensorType>(operand.getType()).getElementType();
+  if (!isa<FloatType>(element))
+    return op->emitOpError() << "expects an accumulator only for float operands, got "
+                             << element << " operands";
+  if (!accumulator->isF32())
+    return op->emitOpError() << "expects an f32 accumulator, got " << *accumulator;
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
+  if (failed(verifyAccumulator(*this, getLhs(), getAccumulator())))
+    return failure();
   auto emit = [&] { return emitOpError(); };
   FailureOr<Shape> shape = matmulShape(shapeOf(getLhs()), shapeOf(getRhs()), emit);
   if (failed(shape))
@@ -166,6 +183,8 @@ LogicalResult MatmulOp::verify() {
 }
 
 LogicalResult LinearOp::verify() {
+  if (failed(verifyAccumulator(*this, getInput(), getAccumulator())))
+    return failure();
   ArrayRef<int64_t> input = shapeOf(getInput()), weight = shapeOf(getWeight());
   if (failed(verifyRank(*this, "weight", getWeight(), 2)))
     return failure();
@@ -188,6 +207,8 @@ LogicalResult LinearOp::verify() {
 }
 
 LogicalResult Conv2dOp::verify() {
+  if (failed(verifyAccumulator(*this, getInput(), getAccumulator())))
+    return failure();
   if (failed(verifyRank(*this, "an NCHW input", getInput(), 4)) ||
       failed(verifyRank(*this, "an OIHW filter", getFilter(), 4)) ||
       failed(verifyArraySize(*this, "strides", getStrides(), 2)) ||

@@ -179,6 +179,12 @@ def Dlc_ClipOp : Dlc_Op<"clip", [SameOperandsAndResultType]> {
 // Contractions
 //===----------------------------------------------------------------------===//
 
+// The type the products are summed in (f32 only), rounded once to the
+// result's type at the end; absent: f32 for f16/bf16 operands, else the
+// operands' type.
+// dlc-mixed-precision writes `accumulator = f32` on the contractions it paints.
+defvar Accumulator = (ins OptionalAttr<TypeAttrOf<AnyFloat>>:$accumulator);
+
 def Dlc_MatmulOp : Dlc_Op<"matmul", [AllElementTypesMatch<["lhs", "rhs", "result"]>],
                           /*customFlops=*/1> {
   let summary = "Batched matrix product with broadcasting batch dimensions";
@@ -190,9 +196,14 @@ def Dlc_MatmulOp : Dlc_Op<"matmul", [AllElementTypesMatch<["lhs", "rhs", "result
     %c = dlc.matmul %a, %b : (tensor<2x4x128x64xf32>, tensor<2x4x64x128xf32>) -> tensor<2x4x128x128xf32>
     ```
   }];
-  let arguments = !con((ins Dlc_NumericTensor:$lhs, Dlc_NumericTensor:$rhs), DevicePin);
+  let arguments = !con((ins Dlc_NumericTensor:$lhs, Dlc_NumericTensor:$rhs), DevicePin,
+                       Accumulator);
   let results = (outs Dlc_NumericTensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let builders = [OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs,
+                                 "::mlir::Value":$rhs, "::dlc::DeviceAttr":$device), [{
+    build($_builder, $_state, result, lhs, rhs, device, ::mlir::TypeAttr());
+  }]>];
   let hasVerifier = 1;
   let fp16Policy = "Allow";
 }
@@ -209,7 +220,7 @@ def Dlc_LinearOp : Dlc_Op<"linear", [AllElementTypesMatch<["input", "weight", "r
     ```
   }];
   let arguments = !con((ins Dlc_FloatTensor:$input, Dlc_FloatTensor:$weight,
-                        Optional<Dlc_FloatTensor>:$bias), DevicePin);
+                        Optional<Dlc_FloatTensor>:$bias), DevicePin, Accumulator);
   let results = (outs Dlc_FloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)
@@ -237,7 +248,8 @@ def Dlc_Conv2dOp : Dlc_Op<"conv2d", [AllElementTypesMatch<["input", "filter", "r
                         DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                         DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
                         DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
-                        DefaultValuedAttr<I64Attr, "1">:$groups), DevicePin);
+                        DefaultValuedAttr<I64Attr, "1">:$groups), DevicePin,
+                       Accumulator);
   let results = (outs Dlc_FloatTensor:$result);
   let assemblyFormat = [{
     $input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)

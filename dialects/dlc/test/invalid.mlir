@@ -1052,3 +1052,36 @@ func.func @copy_without_to(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = dlc.copy %x cuda:0 : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// The accumulator of a contraction: f32, for float operands only.
+func.func @accumulator_not_f32(%a: tensor<2x3xf16>, %b: tensor<3x4xf16>) -> tensor<2x4xf16> {
+  // expected-error @+1 {{'dlc.matmul' op expects an f32 accumulator, got 'f16'}}
+  %0 = dlc.matmul %a, %b {accumulator = f16} : (tensor<2x3xf16>, tensor<3x4xf16>) -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
+}
+
+// -----
+
+func.func @accumulator_integer(%a: tensor<2x3xi32>, %b: tensor<3x4xi32>) -> tensor<2x4xi32> {
+  // expected-error @+1 {{'dlc.matmul' op expects an accumulator only for float operands, got 'i32' operands}}
+  %0 = dlc.matmul %a, %b {accumulator = f32} : (tensor<2x3xi32>, tensor<3x4xi32>) -> tensor<2x4xi32>
+  return %0 : tensor<2x4xi32>
+}
+
+// -----
+
+func.func @accumulator_not_a_type(%x: tensor<2x3xf16>, %w: tensor<4x3xf16>) -> tensor<2x4xf16> {
+  // expected-error @+1 {{'dlc.linear' op attribute 'accumulator' failed to satisfy constraint: type attribute of floating-point}}
+  %0 = dlc.linear %x, %w {accumulator = 1 : i64} : (tensor<2x3xf16>, tensor<4x3xf16>) -> tensor<2x4xf16>
+  return %0 : tensor<2x4xf16>
+}
+
+// -----
+
+func.func @conv_accumulator(%x: tensor<1x1x4x4xf16>, %w: tensor<1x1x3x3xf16>) -> tensor<1x1x2x2xf16> {
+  // expected-error @+1 {{'dlc.conv2d' op expects an f32 accumulator, got 'bf16'}}
+  %0 = dlc.conv2d %x, %w {accumulator = bf16} : (tensor<1x1x4x4xf16>, tensor<1x1x3x3xf16>) -> tensor<1x1x2x2xf16>
+  return %0 : tensor<1x1x2x2xf16>
+}
