@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <sstream>
 #include <map>
 #include <string>
 #include <sys/stat.h>
@@ -31,6 +32,7 @@ struct RunOptions {
   bool timed = false; // --iterations given: print the latency line.
   uint64_t seed = 1;
   int32_t gpuBinding = DLC_GPU_BINDING_REAL;
+  std::vector<int32_t> gpuMap; // --gpu-map: logical cuda:N -> physical.
   bool checkOrdering = false;
   bool simLinks = false;
   std::string profile; // --profile=FILE: the Chrome trace.
@@ -39,8 +41,8 @@ struct RunOptions {
 const char *kUsage =
     "usage: %s MODEL.dlcm [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
     "          [--iterations=N] [--warmup=N] [--threads=N] [--seed=S]\n"
-    "          [--gpu=real|sim] [--check-ordering] [--profile=TRACE.json]\n"
-    "          [--in-flight=K] [--sim-links]\n"
+    "          [--gpu=real|sim] [--gpu-map=P0,P1,...] [--check-ordering]\n"
+    "          [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
     "       %s --inspect MODEL.dlcm\n"
     "       %s --probe-devices=SPEC.json [--sim-gpus=N]\n"
     "       %s --version\n"
@@ -48,8 +50,10 @@ const char *kUsage =
     "`dlc interpret --random-inputs`). Outputs are printed, and written as\n"
     "DIR/NAME.npy with --output-dir. --iterations=N times N runs (set\n"
     "inputs + run + read outputs) and prints the throughput, then the latency\n"
-    "last. --gpu=sim binds each cuda:N to a simulated GPU (default: real GPUs,\n"
-    "which this version cannot drive). --check-ordering verifies that every\n"
+    "last. --gpu=real (default) runs cuda:N on GPU N through the CUDA driver;\n"
+    "--gpu-map=0,0 runs cuda:0 and cuda:1 both on GPU 0 (cuda:N on the Nth\n"
+    "entry); --gpu=sim binds each cuda:N to a simulated GPU. A model needing\n"
+    "GPUs the machine lacks fails. --check-ordering verifies that every\n"
     "read is ordered after its write. --sim-links makes each copy to or\n"
     "from a simulated GPU take at least its link's latency + bytes /\n"
     "bandwidth (the artifact's links, from the compiler's device spec).\n"
@@ -114,6 +118,20 @@ std::string parseArgs(int argc, char **argv, RunOptions &o) {
         o.gpuBinding = DLC_GPU_BINDING_REAL;
       else
         return "--gpu expects real or sim, got '" + v + "'";
+    } else if (value("gpu-map", v)) {
+      o.gpuMap.clear();
+      std::stringstream list(v);
+      std::string item;
+      while (std::getline(list, item, ',')) {
+        int64_t n;
+        if (!parseInt(item, n) || n < 0 || n > 1023)
+          return "--gpu-map expects GPU numbers separated by commas (e.g. "
+                 "0,0), got '" + v + "'";
+        o.gpuMap.push_back(int32_t(n));
+      }
+      if (o.gpuMap.empty() || v.back() == ',')
+        return "--gpu-map expects GPU numbers separated by commas (e.g. 0,0), "
+               "got '" + v + "'";
     } else if (arg == "--check-ordering") {
       o.checkOrdering = true;
     } else if (arg == "--sim-links") {
@@ -322,6 +340,10 @@ int dlcRunMain(int argc, char **argv) {
   sessionOptions.profile = o.timed || !o.profile.empty();
   sessionOptions.max_in_flight = static_cast<int32_t>(o.inFlight);
   sessionOptions.sim_links = o.simLinks;
+  if (!o.gpuMap.empty()) {
+    sessionOptions.gpu_map = o.gpuMap.data();
+    sessionOptions.gpu_map_count = int32_t(o.gpuMap.size());
+  }
   Session session;
   if (Status s = Session::create(model, session, &sessionOptions); !s.ok())
     return fail(prog, s.message());

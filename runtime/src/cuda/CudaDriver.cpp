@@ -67,7 +67,9 @@ dlc_status_t Driver::check(CUresult result, const char *call,
   const char *name = nullptr, *text = nullptr;
   cuGetErrorName(result, &name);
   cuGetErrorString(result, &text);
-  Error e(DLC_STATUS_INTERNAL);
+  constexpr CUresult kOutOfMemory = 2; // CUDA_ERROR_OUT_OF_MEMORY
+  Error e(result == kOutOfMemory ? DLC_STATUS_OUT_OF_MEMORY
+                                 : DLC_STATUS_INTERNAL);
   if (!what.empty())
     e << what << ": ";
   e << call << " failed: " << (name ? name : "CUDA error")
