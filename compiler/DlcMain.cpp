@@ -9,12 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Calibrate.h"
 #include "compiler/DlcOptMain.h"
 #include "compiler/Registration.h"
 #include "Interpreter/Interpreter.h"
 #include "Interpreter/Npy.h"
 #include "compiler/Pipeline/CompileModel.h"
 #include "passes/Passes.h"
+#include "passes/PlacementReport.h"
 
 #include "dialects/dlc/DlcOps.h"
 #include "dlc/random_inputs.h"
@@ -302,7 +304,34 @@ struct PlacementFlags {
   }
 };
 
-LogicalResult runPlacement(ModuleOp module, const PlacementFlags &flags) {
+/// dlc compile's mixed-precision options (passes/README.md).
+struct PrecisionFlags {
+  std::string precision, io;
+  std::vector<std::string> allow, deny;
+  bool requested() const {
+    return !precision.empty() || !io.empty() || !allow.empty() || !deny.empty();
+  }
+};
+
+/// The spec placement used, for the dump written after mixed precision.
+llvm::Expected<::dlc::DeviceSpec> placementSpec(const PlacementFlags &flags) {
+  std::vector<::dlc::DeviceId> ids;
+  if (!flags.devices.empty()) {
+    auto parsed = ::dlc::parseDeviceList(flags.devices);
+    if (!parsed)
+      return parsed.takeError();
+    ids = *parsed;
+  }
+  if (flags.deviceSpec.empty())
+    return ::dlc::DeviceSpec::builtin(ids);
+  auto spec = ::dlc::DeviceSpec::loadJson(flags.deviceSpec);
+  if (!spec || ids.empty())
+    return spec;
+  return spec->select(ids, flags.deviceSpec);
+}
+
+LogicalResult runPlacement(ModuleOp module, const PlacementFlags &flags,
+                           const PrecisionFlags &precision) {
   ::dlc::PlaceDevicesOptions options;
   std::vector<std::string> devices;
   if (!flags.devices.empty())
@@ -314,13 +343,89 @@ LogicalResult runPlacement(ModuleOp module, const PlacementFlags &flags) {
   options.deviceSpec = flags.deviceSpec;
   if (!flags.fallback.empty())
     options.fallback = flags.fallback;
-  options.dump = flags.dump;
-  options.print = flags.print;
+  // With mixed precision the dump describes the IR after the casts.
+  if (!precision.requested()) {
+    options.dump = flags.dump;
+    options.print = flags.print;
+  }
   options.placementFrom = flags.placementFrom;
   PassManager pm(module.getContext());
   pm.addPass(::dlc::createPlaceDevices(options));
+  if (precision.requested()) {
+    ::dlc::MixedPrecisionOptions mixed;
+    if (!precision.precision.empty())
+      mixed.precision = precision.precision;
+    if (!precision.io.empty())
+      mixed.ioPrecision = precision.io;
+    mixed.fp16Allow = precision.allow;
+    mixed.fp16Deny = precision.deny;
+    pm.addNestedPass<func::FuncOp>(::dlc::createMixedPrecision(mixed));
+  }
   pm.addNestedPass<func::FuncOp>(::dlc::createInsertCopies());
-  return pm.run(module);
+  if (failed(pm.run(module)))
+    return failure();
+  if (!precision.requested() || (flags.dump.empty() && !flags.print))
+    return success();
+  auto spec = placementSpec(flags);
+  if (!spec) {
+    llvm::errs() << "error: " << llvm::toString(spec.takeError()) << "\n";
+    return failure();
+  }
+  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    FailureOr<::dlc::PlacementReport> report = ::dlc::buildPlacementReport(func, *spec);
+    if (failed(report))
+      return failure();
+    if (flags.print)
+      ::dlc::writePlacementText(*report, llvm::errs());
+    if (!flags.dump.empty())
+      if (llvm::Error error = ::dlc::writePlacementFile(*report, flags.dump)) {
+        llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
+        return failure();
+      }
+  }
+  return success();
+}
+
+/// --calibrate's NAME=FILE.npy pairs as one tensor per argument of `func`.
+LogicalResult readCalibrationInputs(func::FuncOp func,
+                                    const std::vector<std::string> &specs,
+                                    std::vector<::dlc::ref::Tensor> &inputs) {
+  llvm::StringMap<std::string> given;
+  for (const std::string &spec : specs) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "error: --calibrate expects NAME=FILE.npy, got '" << spec << "'\n";
+      return failure();
+    }
+    given[spec.substr(0, eq)] = spec.substr(eq + 1);
+  }
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    std::string name = ::dlc::argumentName(func, i);
+    auto it = given.find(name);
+    if (it == given.end())
+      it = given.find("arg" + std::to_string(i));
+    if (it == given.end()) {
+      llvm::errs() << "error: --calibrate: no value for input '" << name
+                   << "': pass --calibrate=" << name << "=FILE.npy\n";
+      return failure();
+    }
+    ::dlc::ref::Expected<::dlc::ref::Tensor> tensor = ::dlc::ref::readNpy(it->second);
+    if (!tensor) {
+      llvm::errs() << "error: --calibrate: input '" << name << "': " << tensor.message()
+                   << "\n";
+      return failure();
+    }
+    inputs.push_back(std::move(*tensor));
+    given.erase(it);
+  }
+  if (!given.empty()) {
+    llvm::errs() << "error: --calibrate: @" << func.getSymName() << " has no input named '"
+                 << given.begin()->getKey() << "'\n";
+    return failure();
+  }
+  return success();
 }
 
 int compileCommand(int argc, char **argv) {
@@ -366,11 +471,38 @@ int compileCommand(int argc, char **argv) {
       "placement-from",
       cl::desc("Reuse a placement dump (JSON, possibly edited) as the placement"),
       cl::value_desc("DUMP.json"), cl::cat(category));
+  // Mixed precision (passes/README.md): after placement, before the copies.
+  cl::opt<std::string> precisionFlag(
+      "precision", cl::desc("fp32 (default) | mixed (GPU ops by fp16 policy) | fp16"),
+      cl::cat(category));
+  cl::opt<std::string> ioPrecision(
+      "io-precision", cl::desc("fp32 (default) | fp16: the inputs' and outputs' type"),
+      cl::cat(category));
+  cl::list<std::string> fp16Allow(
+      "fp16-allow", cl::desc("Op kinds to treat as fp16-allow (comma-separated)"),
+      cl::CommaSeparated, cl::cat(category));
+  cl::list<std::string> fp16Deny(
+      "fp16-deny", cl::desc("Op kinds to keep in fp32 (comma-separated)"),
+      cl::CommaSeparated, cl::cat(category));
+  cl::list<std::string> calibrate(
+      "calibrate",
+      cl::desc("NAME=FILE.npy: run in fp32 first, keep ops fp16 cannot hold in fp32, "
+               "report each op's error (repeatable)"),
+      cl::value_desc("NAME=FILE.npy"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "dlc compile: a model to an artifact (.dlcm)\n");
   PlacementFlags place{devices, placement, {pins.begin(), pins.end()}, deviceSpec,
                        fallback, dumpPlacement, printPlacement, placementFrom};
+  PrecisionFlags precision{precisionFlag, ioPrecision,
+                           {fp16Allow.begin(), fp16Allow.end()},
+                           {fp16Deny.begin(), fp16Deny.end()}};
+  const std::vector<std::string> calibrateInputs(calibrate.begin(), calibrate.end());
+  if (!calibrateInputs.empty() &&
+      (precision.precision.empty() || precision.precision == "fp32")) {
+    llvm::errs() << "error: --calibrate needs --precision=mixed or --precision=fp16\n";
+    return 1;
+  }
   // Copies: LLD, linked in-process, resets every registered option when it
   // runs, ours included.
   const std::string modelPath = model, outputPath = output, emitStage = emit,
@@ -392,8 +524,20 @@ int compileCommand(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
-  if (place.requested()) {
-    if (failed(runPlacement(*module, place)))
+  func::FuncOp calibrated;
+  ::dlc::Calibration calibration;
+  if (!calibrateInputs.empty()) {
+    calibrated = findEntry(*module, modelPath, entryName);
+    if (!calibrated ||
+        failed(readCalibrationInputs(calibrated, calibrateInputs, calibration.inputs)) ||
+        failed(::dlc::calibrateFp16(calibrated, calibration, llvm::errs())))
+      return 1;
+  }
+  if (place.requested() || precision.requested()) {
+    if (failed(runPlacement(*module, place, precision)))
+      return 1;
+    if (calibrated && failed(::dlc::reportCalibrationError(calibrated, calibration,
+                                                           llvm::errs())))
       return 1;
     if (emitStage == "mlir") {
       module->print(llvm::outs());

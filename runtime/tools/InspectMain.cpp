@@ -137,6 +137,26 @@ void printMemory(const fb::Model &m) {
               (unsigned long long)constBytes);
 }
 
+/// Every activation buffer with its element type and size: f16 values take
+/// two bytes (mixed precision), f32 four.
+void printBuffers(const fb::Model &m) {
+  std::printf("buffers:\n");
+  for (uint32_t b = 0; b < count(m.buffers()); ++b) {
+    const fb::Buffer &buf = *m.buffers()->Get(b);
+    if (buf.constant_segment() >= 0)
+      continue;
+    std::string shape;
+    for (uint32_t i = 0; i < count(buf.shape()); ++i)
+      shape += (i ? "," : "") + std::to_string(buf.shape()->Get(i));
+    std::printf("  %s on %s: %s [%s], %llu bytes\n", bufferLabel(m, b).c_str(),
+                buf.device() < count(m.devices())
+                    ? deviceName(*m.devices()->Get(buf.device())).c_str()
+                    : "?",
+                fb::EnumNameDType(buf.dtype()), shape.c_str(),
+                (unsigned long long)buf.size());
+  }
+}
+
 void printPlacement(const fb::Model &m) {
   std::printf("placement (%u ops):\n", count(m.placement()));
   // Per device: ops, and how many for each reason.
@@ -217,6 +237,7 @@ int dlcInspectMain(int argc, char **argv) {
   printMemory(m);
   printPlacement(m);
   printLinks(m);
+  printBuffers(m);
   std::fflush(stdout);
   return 0;
 }
