@@ -19,6 +19,6 @@ echo "== the runtime alone under ThreadSanitizer (its streams, events and sessio
 tsan="-fsanitize=thread -g -O1"
 cmake -S . -B build-runtime-tsan -G Ninja -DDLC_BUILD_COMPILER=OFF -DCMAKE_BUILD_TYPE=Debug \
   "-DCMAKE_C_FLAGS=$tsan" "-DCMAKE_CXX_FLAGS=$tsan" > /dev/null
-cmake --build build-runtime-tsan --target dlc-runtime-tests
+cmake --build build-runtime-tsan --target dlc-runtime-tests dlc-runtime-cuda-tests
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-  ctest --test-dir build-runtime-tsan --output-on-failure -R '^runtime-unit$'
+  ctest --test-dir build-runtime-tsan --output-on-failure -R '^runtime-(unit|cuda-fake)$'

@@ -210,7 +210,7 @@ dlc_status_t SlotMemory::allocatePinned(size_t bytes, void *&out) {
   std::string label = "pinned staging memory";
   out = nullptr;
   DLC_RETURN_IF_ERROR(DLC_CU(cuMemHostAlloc, &out, bytes ? bytes : 1,
-                             CU_MEMHOSTALLOC_PORTABLE));
+                             kMemHostAllocPortable));
   pinned.push_back(out);
   return nullptr;
 }

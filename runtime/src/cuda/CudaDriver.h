@@ -44,7 +44,7 @@ enum : int {
   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
   CU_STREAM_NON_BLOCKING = 1,
   CU_EVENT_DISABLE_TIMING = 2,
-  CU_MEMHOSTALLOC_PORTABLE = 1,
+  kMemHostAllocPortable = 1, // CU_MEMHOSTALLOC_PORTABLE (a macro in cuda.h)
 };
 
 /// The API version every entry point is resolved for.
