@@ -392,7 +392,8 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
             c->via = dstGpu ? dstGpu : srcGpu;
             c->host = dstGpu ? op.args[0] : op.args[1];
             (dstGpu ? c->devDst : c->devSrc) = dev(dstGpu ? op.args[1] : op.args[0]);
-            DLC_RETURN_IF_ERROR(slot.gpu->allocatePinned(op.bytes, c->staging));
+            DLC_RETURN_IF_ERROR(
+                slot.gpu->allocatePinned(*c->via, op.bytes, c->staging));
           }
           op.cuda = std::move(c);
           op.minNs = 0; // Real transfers take their own time.

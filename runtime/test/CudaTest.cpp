@@ -31,7 +31,10 @@ const bool kFakeDriver = [] {
   return true;
 }();
 
+/// Loads the driver (the runtime does on first use) and reads a counter.
 long stat(const char *what) {
+  int32_t n;
+  dlc_status_free(dlc_cuda_device_count(&n));
   void *lib = ::dlopen(DLC_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
   auto fn = reinterpret_cast<long (*)(const char *)>(
       lib ? ::dlsym(lib, "dlc_fake_cuda_stat") : nullptr);
@@ -42,6 +45,8 @@ long stat(const char *what) {
 }
 
 void control(const char *what, int value) {
+  int32_t n;
+  dlc_status_free(dlc_cuda_device_count(&n));
   void *lib = ::dlopen(DLC_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
   ASSERT_NE(lib, nullptr);
   reinterpret_cast<void (*)(const char *, int)>(
@@ -227,6 +232,33 @@ TEST(Cuda, PipelinedRunsComeBackInOrder) {
   EXPECT_EQ(st.runs, 6u);
   EXPECT_GT(st.busy_ns, 0u);
   EXPECT_EQ(st.bytes_copied, 6u * 24);
+}
+
+TEST(Cuda, GpuToGpuThroughHostMemory) {
+  // sum0 goes cuda:0 -> cpu on cuda:0's stream (copied out by a host
+  // function), then cpu -> cuda:1 on cuda:1's stream after its event wait:
+  // the host bytes exist only once cuda:0's stream got there.
+  using K = fb::StepKind;
+  ArtifactSpec s = cudaMulti();
+  s.devices[0].arenaSize = 384;
+  s.buffers.push_back({"sumh", fb::DType::F32, {2, 3}, 0, 320}); // 11
+  s.schedules[1].steps = {{K::WaitEvent, 0, {}, 0},
+                          {K::Call, 0, {5, 6, 7}, 0, 1},
+                          {K::Copy, 0, {7, 11}},
+                          {K::RecordEvent, 0, {}, 1}};
+  s.schedules[2].steps[1] = {K::Copy, 0, {11, 8}};
+  dlc::Model model = load(s);
+  long hostFns = stat("host_functions");
+  dlc::Session session;
+  dlc_session_options_t o = options();
+  ASSERT_TRUE(dlc::Session::create(model, session, &o).ok());
+  for (int run = 0; run < 5; ++run) {
+    Outputs got;
+    ASSERT_EQ(runOnce(session, run, got), "");
+    EXPECT_TRUE(got == reference(run)) << "run " << run;
+  }
+  // Per run: x, y in (cpu stream: none), sum0 out and sumh in (2), prod out.
+  EXPECT_EQ(stat("host_functions") - hostFns, 5 * 2);
 }
 
 /// A model on one GPU alone: inputs and output in GPU memory.

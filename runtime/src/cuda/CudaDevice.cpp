@@ -2,10 +2,10 @@
 //
 // Every driver call goes through Driver::check, so a failure becomes a
 // status naming the call and the device. Host<->device copies stage through
-// pinned buffers: on a GPU's stream, host -> pinned happens when the step is
-// issued (the host data is final then: the stream thread has waited for its
-// producer) and pinned -> host in a host function queued after the DMA, so
-// that an event recorded next covers it; from a host stream the copy goes
+// pinned buffers: on a GPU's stream, host -> pinned and pinned -> host run
+// as host functions in stream order (before the DMA, after it), so that the
+// stream's event waits order them and an event recorded next covers them;
+// from a host stream the copy goes
 // through the GPU's transfer stream and is synchronised before the step
 // ends, as any host step.
 //
@@ -206,9 +206,12 @@ dlc_status_t SlotMemory::allocateArena(Device &device, size_t bytes,
   return DLC_CU(cuMemsetD8, out, 0xFF, bytes);
 }
 
-dlc_status_t SlotMemory::allocatePinned(size_t bytes, void *&out) {
-  std::string label = "pinned staging memory";
+dlc_status_t SlotMemory::allocatePinned(Device &device, size_t bytes,
+                                        void *&out) {
+  drv = device.drv;
+  std::string label = device.label + ": pinned staging memory";
   out = nullptr;
+  DLC_RETURN_IF_ERROR(device.use());
   DLC_RETURN_IF_ERROR(DLC_CU(cuMemHostAlloc, &out, bytes ? bytes : 1,
                              kMemHostAllocPortable));
   pinned.push_back(out);
@@ -226,6 +229,10 @@ namespace {
 void copyOut(void *data) {
   auto *op = static_cast<CudaOp *>(data);
   std::memcpy(op->host, op->staging, op->bytes);
+}
+void copyIn(void *data) {
+  auto *op = static_cast<CudaOp *>(data);
+  std::memcpy(op->staging, op->host, op->bytes);
 }
 } // namespace
 
@@ -245,9 +252,13 @@ dlc_status_t issue(CudaOp &op, const std::string &what) {
   case CudaOp::HostToDevice:
     if (!op.bytes)
       return nullptr;
-    std::memcpy(op.staging, op.host, op.bytes);
-    if (stream)
+    if (stream) {
+      // Staged in stream order: the host bytes may come from another GPU's
+      // copy-out that this stream's event wait orders, not yet done now.
+      DLC_RETURN_IF_ERROR(DLC_CU(cuLaunchHostFunc, stream, copyIn, &op));
       return DLC_CU(cuMemcpyHtoDAsync, op.devDst, op.staging, op.bytes, stream);
+    }
+    copyIn(&op);
     DLC_RETURN_IF_ERROR(DLC_CU(cuMemcpyHtoDAsync, op.devDst, op.staging,
                                op.bytes, op.via->transfer));
     return DLC_CU(cuStreamSynchronize, op.via->transfer);

@@ -77,7 +77,7 @@ struct SlotMemory {
   ~SlotMemory();
   /// A poisoned (0xFF) arena of `bytes` on `device`; 0 bytes: address 0.
   dlc_status_t allocateArena(Device &device, size_t bytes, CUdeviceptr &out);
-  dlc_status_t allocatePinned(size_t bytes, void *&out);
+  dlc_status_t allocatePinned(Device &device, size_t bytes, void *&out);
   dlc_status_t createEvent(Device &device, CUevent &out);
 };
 
