@@ -3,7 +3,7 @@
 // `dlc compile --precision=mixed --calibrate=x=x.npy`: the model runs once in
 // fp32 through the reference interpreter; ops whose values (results or
 // operands) would overflow fp16 (|x| > 65504) or whose operands underflow
-// badly (more than 1% of the nonzero values below 2^-24, which fp16 flushes
+// badly (more than 1% of the nonzero values below 2^-25, which fp16 rounds
 // to zero) are pinned `dlc.precision = "fp32"` before dlc-mixed-precision
 // runs. After it, the painted model runs through the interpreter too (it
 // rounds at every cast) and each op's relative L2 error against fp32 is

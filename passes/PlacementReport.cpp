@@ -27,6 +27,29 @@ Value origin(Value value) {
   return value;
 }
 
+/// Bytes `value` would take in its cast's wider type: the input of the cast
+/// that made it, or the result of a cast widening it on `device` (directly
+/// or through its copy there); 0 when neither.
+int64_t widerBytes(Value value, DeviceAttr device) {
+  auto wider = [&](Value other) {
+    return valueBytes(other) > valueBytes(value) ? valueBytes(other) : 0;
+  };
+  if (auto cast = value.getDefiningOp<CastOp>())
+    if (int64_t bytes = wider(cast.getInput()))
+      return bytes;
+  for (Operation *user : value.getUsers()) {
+    if (auto copy = dyn_cast<CopyOp>(user); copy && copy.getDeviceAttr() == device)
+      for (Operation *next : copy->getUsers())
+        if (auto cast = dyn_cast<CastOp>(next); cast && getDevicePin(cast) == device)
+          if (int64_t bytes = wider(cast.getResult()))
+            return bytes;
+    if (auto cast = dyn_cast<CastOp>(user); cast && getDevicePin(cast) == device)
+      if (int64_t bytes = wider(cast.getResult()))
+        return bytes;
+  }
+  return 0;
+}
+
 struct Buffer {
   int device;
   int64_t bytes, alloc, free;
@@ -135,6 +158,14 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
       copy.from = spec.devices[home].id.str();
       copy.to = spec.devices[device].id.str();
       copy.bytes = valueBytes(value);
+      DeviceAttr to = DeviceAttr::get(func.getContext(),
+                                      spec.devices[device].id.cuda ? DeviceKind::Cuda
+                                                                   : DeviceKind::Cpu,
+                                      spec.devices[device].id.index);
+      if (int64_t wider = widerBytes(value, to))
+        copy.bytesSaved = wider - copy.bytes;
+      report.bytesMoved += copy.bytes;
+      report.bytesSaved += copy.bytesSaved;
       copy.estimatedUs = transferUs(copy.bytes, spec.links[home][device]);
       report.copies.push_back(copy);
       it = copyOf.insert({key, report.copies.size() - 1}).first;
@@ -162,6 +193,11 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
     if (auto reason = op->getAttrOfType<StringAttr>("dlc.reason"))
       entry.reason = reason.str();
     entry.order = i;
+    if (op->getNumResults())
+      if (auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType())) {
+        llvm::raw_string_ostream os(entry.precision);
+        os << type.getElementType();
+      }
     entry.estimatedUs = opTimeUs(op, spec.devices[device]);
     std::string self = "n" + std::to_string(i);
     double ready = 0;
@@ -246,16 +282,18 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
 
 void dlc::writePlacementText(const PlacementReport &report, llvm::raw_ostream &os) {
   os << "placement of @" << report.function << " (policy " << report.policy << ")\n";
-  os << "  order  device    reason             est_us  op                name\n";
+  os << "  order  device    reason             est_us  prec  op                name\n";
   for (const PlacementReport::Op &op : report.ops)
-    os << llvm::format("  %5lld  %-8s  %-11s  %12.3f  %-16s  ", (long long)op.order,
+    os << llvm::format("  %5lld  %-8s  %-11s  %12.3f  %-4s  %-16s  ", (long long)op.order,
                        op.device.c_str(), op.reason.c_str(), op.estimatedUs,
-                       op.op.c_str())
+                       op.precision.c_str(), op.op.c_str())
        << op.name << "\n";
-  os << "copies: " << report.copies.size() << "\n";
+  os << "copies: " << report.copies.size() << " (" << report.bytesMoved
+     << " bytes moved, " << report.bytesSaved << " saved by casting on the narrow side)\n";
   for (const PlacementReport::Copy &copy : report.copies)
-    os << llvm::format("  %-8s -> %-8s  %12lld bytes  %12.3f us  ", copy.from.c_str(),
-                       copy.to.c_str(), (long long)copy.bytes, copy.estimatedUs)
+    os << llvm::format("  %-8s -> %-8s  %12lld bytes  %12.3f us  saved %10lld  ",
+                       copy.from.c_str(), copy.to.c_str(), (long long)copy.bytes,
+                       copy.estimatedUs, (long long)copy.bytesSaved)
        << copy.value << "\n";
   os << "devices:\n";
   for (const PlacementReport::Device &device : report.devices)
@@ -286,6 +324,7 @@ void dlc::writePlacementJson(const PlacementReport &report, llvm::raw_ostream &o
           json.attribute("estimated_us", op.estimatedUs);
           json.attribute("start_us", op.startUs);
           json.attribute("finish_us", op.finishUs);
+          json.attribute("precision", op.precision);
         });
     });
     json.attributeArray("copies", [&] {
@@ -296,6 +335,7 @@ void dlc::writePlacementJson(const PlacementReport &report, llvm::raw_ostream &o
           json.attribute("to", copy.to);
           json.attribute("bytes", copy.bytes);
           json.attribute("estimated_us", copy.estimatedUs);
+          json.attribute("bytes_saved", copy.bytesSaved);
         });
     });
     json.attributeArray("devices", [&] {
@@ -314,6 +354,8 @@ void dlc::writePlacementJson(const PlacementReport &report, llvm::raw_ostream &o
       json.attribute("lower_bound_us", report.lowerBoundUs);
       if (report.periodUs)
         json.attribute("period_us", *report.periodUs);
+      json.attribute("bytes_moved", report.bytesMoved);
+      json.attribute("bytes_saved", report.bytesSaved);
     });
   });
   os << "\n";

@@ -28,12 +28,16 @@ namespace dlc {
 struct PlacementReport {
   struct Op {
     std::string name, op, device, reason;
+    std::string precision; // the first result's element type: f32, f16, ...
     int64_t order = 0;
     double estimatedUs = 0, startUs = 0, finishUs = 0;
   };
   struct Copy {
     std::string value, from, to;
     int64_t bytes = 0;
+    /// What a cast on the other side of the link would have moved more: an
+    /// f16 value cast from f32 before the copy, or widened after it.
+    int64_t bytesSaved = 0;
     double estimatedUs = 0;
   };
   struct Device {
@@ -48,6 +52,7 @@ struct PlacementReport {
   std::vector<Copy> copies;
   std::vector<Device> devices;
   double makespanUs = 0, lowerBoundUs = 0;
+  int64_t bytesMoved = 0, bytesSaved = 0; // over every copy
   std::optional<double> periodUs; // pipeline:N only
   /// For the DOT graph: edges between op names (copies appear as nodes).
   std::vector<std::pair<std::string, std::string>> edges;
