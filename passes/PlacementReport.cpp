@@ -27,26 +27,27 @@ Value origin(Value value) {
   return value;
 }
 
-/// Bytes `value` would take in its cast's wider type: the input of the cast
-/// that made it, or the result of a cast widening it on `device` (directly
-/// or through its copy there); 0 when neither.
-int64_t widerBytes(Value value, DeviceAttr device) {
-  auto wider = [&](Value other) {
-    return valueBytes(other) > valueBytes(value) ? valueBytes(other) : 0;
-  };
+/// The bytes the placement of casts saved on the copy of `value` to
+/// `device`: an f16 value cast from f32 before the copy, or widened after it,
+/// saves the difference; a value copied once and cast narrower on `device`
+/// (it is read there in both types) saves the narrow copy it did not send.
+int64_t savedBytes(Value value, DeviceAttr device) {
+  int64_t bytes = valueBytes(value);
   if (auto cast = value.getDefiningOp<CastOp>())
-    if (int64_t bytes = wider(cast.getInput()))
-      return bytes;
+    if (valueBytes(cast.getInput()) > bytes)
+      return valueBytes(cast.getInput()) - bytes;
+  llvm::SmallVector<Operation *> there; // value's readers on `device`
   for (Operation *user : value.getUsers()) {
     if (auto copy = dyn_cast<CopyOp>(user); copy && copy.getDeviceAttr() == device)
-      for (Operation *next : copy->getUsers())
-        if (auto cast = dyn_cast<CastOp>(next); cast && getDevicePin(cast) == device)
-          if (int64_t bytes = wider(cast.getResult()))
-            return bytes;
-    if (auto cast = dyn_cast<CastOp>(user); cast && getDevicePin(cast) == device)
-      if (int64_t bytes = wider(cast.getResult()))
-        return bytes;
+      there.append(copy->user_begin(), copy->user_end());
+    else if (getDevicePin(user) == device)
+      there.push_back(user);
   }
+  for (Operation *user : there)
+    if (auto cast = dyn_cast<CastOp>(user); cast && getDevicePin(cast) == device) {
+      int64_t other = valueBytes(cast.getResult());
+      return other > bytes ? other - bytes : other;
+    }
   return 0;
 }
 
@@ -162,8 +163,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
                                       spec.devices[device].id.cuda ? DeviceKind::Cuda
                                                                    : DeviceKind::Cpu,
                                       spec.devices[device].id.index);
-      if (int64_t wider = widerBytes(value, to))
-        copy.bytesSaved = wider - copy.bytes;
+      copy.bytesSaved = savedBytes(value, to);
       report.bytesMoved += copy.bytes;
       report.bytesSaved += copy.bytesSaved;
       copy.estimatedUs = transferUs(copy.bytes, spec.links[home][device]);
@@ -289,7 +289,7 @@ void dlc::writePlacementText(const PlacementReport &report, llvm::raw_ostream &o
                        op.precision.c_str(), op.op.c_str())
        << op.name << "\n";
   os << "copies: " << report.copies.size() << " (" << report.bytesMoved
-     << " bytes moved, " << report.bytesSaved << " saved by casting on the narrow side)\n";
+     << " bytes moved, " << report.bytesSaved << " saved by where the casts run)\n";
   for (const PlacementReport::Copy &copy : report.copies)
     os << llvm::format("  %-8s -> %-8s  %12lld bytes  %12.3f us  saved %10lld  ",
                        copy.from.c_str(), copy.to.c_str(), (long long)copy.bytes,

@@ -35,8 +35,9 @@ struct PlacementReport {
   struct Copy {
     std::string value, from, to;
     int64_t bytes = 0;
-    /// What a cast on the other side of the link would have moved more: an
-    /// f16 value cast from f32 before the copy, or widened after it.
+    /// What other cast placements would have moved more: an f16 value cast
+    /// from f32 before the copy or widened after it (the difference), a value
+    /// copied once and cast narrower on arrival (the narrow copy not sent).
     int64_t bytesSaved = 0;
     double estimatedUs = 0;
   };

@@ -9,7 +9,7 @@
 // TXT-NEXT: 1  cuda:0    default  {{.*}} f16   dlc.linear        /fc1/Gemm
 // TXT: 6  cuda:0    cast     {{.*}} f32   dlc.cast          /head/Gemm/to_f32
 // TXT-NEXT: 7  cuda:0    default  {{.*}} f32   dlc.softmax       /softmax/Softmax
-// TXT-NEXT: copies: 2 (51456 bytes moved, 50176 saved by casting on the narrow side)
+// TXT-NEXT: copies: 2 (51456 bytes moved, 50176 saved by where the casts run)
 // TXT-NEXT: cpu      -> cuda:0           50176 bytes {{.*}} saved      50176  x/to_f16
 // TXT-NEXT: cuda:0   -> cpu               1280 bytes {{.*}} saved          0  /softmax/Softmax
 // RUN: FileCheck %s --check-prefix=JSON < %t/p.json
@@ -51,3 +51,11 @@
 // CALEXTRA: error: --calibrate: @main has no input named 'z'
 // RUN: not dlc compile %models/mlp.mlir --precision=mixed --calibrate=x=%t/x.npy --emit=mlir 2>&1 | FileCheck %s --check-prefix=CALSHAPE
 // CALSHAPE: error: input 'x' expects f32 [32,784], got f32 [1,784]
+
+// A value read on cuda:1 in f16 and in f32 crosses once, in f32, and is cast
+// there: the f16 copy not sent is saved; the weight is cast before its copy.
+// RUN: dlc compile %S/Inputs/copy_once.mlir --devices=cpu,cuda:0,cuda:1 --precision=mixed --print-placement --emit=mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=ONCE
+// ONCE: copies: 4 (57344 bytes moved, 16384 saved by where the casts run)
+// ONCE-NEXT: cpu      -> cuda:0           16384 bytes {{.*}} saved          0  x
+// ONCE-NEXT: cuda:0   -> cuda:1           16384 bytes {{.*}} saved       8192  s
+// ONCE-NEXT: cpu      -> cuda:1            8192 bytes {{.*}} saved       8192  w/to_f16
