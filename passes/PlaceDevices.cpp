@@ -53,6 +53,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 /// pipeline:N uses the placement core's O(n^2 N) split up to this many ops,
 /// the bisection over the block order above it.
 constexpr size_t kExactPipelineOps = 2000;
+/// `cost` refines its list schedule with moves up to this many ops, for at
+/// most this long.
+constexpr size_t kRefineOps = 2000;
+constexpr double kRefineBudgetMs = 200;
 
 enum class Reason { Pinned, Unsupported, Capacity, Cost, Default };
 
@@ -135,7 +139,13 @@ public:
     if (failed(collect()) || failed(assignPipelineStages()))
       return failure();
     computeRanks();
+    llvm::DenseMap<Value, ValueState> initialValues = values;
+    std::vector<int> initialWaiting;
+    for (const Node &node : nodes)
+      initialWaiting.push_back(node.waiting);
     if (failed(schedule()))
+      return failure();
+    if (policy == Policy::Cost && failed(refineCost(initialValues, initialWaiting)))
       return failure();
     placeConstants();
     return success();
@@ -151,6 +161,8 @@ private:
   Evaluation evaluate(const Node &node, int device);
   void commit(Node &node, int device, const Evaluation &eval);
   LogicalResult schedule();
+  LogicalResult refineCost(const llvm::DenseMap<Value, ValueState> &initialValues,
+                           ArrayRef<int> initialWaiting);
   void placeConstants();
 
   double meanCommUs(int64_t bytes) const {
@@ -642,6 +654,97 @@ LogicalResult FunctionPlacer::schedule() {
         ready.push(s);
   }
   return success();
+}
+
+/// `cost`'s refinement (graphs of up to kRefineOps ops): the placement core
+/// moves single ops to other devices while the simulated makespan of its
+/// model drops, then the list scheduler runs again with each op held to its
+/// new device (recording the order and memory as usual); kept only if the
+/// makespan over the new order is lower. Only where no move can break a
+/// capacity: every value and weight of the function fits on each device at
+/// once (true of the built-in profiles); otherwise the list schedule stands.
+LogicalResult FunctionPlacer::refineCost(const llvm::DenseMap<Value, ValueState> &initialValues,
+                                         ArrayRef<int> initialWaiting) {
+  if (nodes.empty() || nodes.size() > kRefineOps)
+    return success();
+  int64_t total = 0;
+  for (const auto &entry : initialValues)
+    total += entry.second.bytes;
+  for (const DeviceProfile &device : spec.devices)
+    if (total > device.memoryBytes)
+      return success();
+
+  size_t n = nodes.size(), devices = spec.devices.size();
+  placement::TimedGraph g;
+  g.devices = devices;
+  g.pred.resize(n);
+  g.latencyUs.assign(devices, std::vector<double>(devices, 0));
+  g.usPerByte.assign(devices, std::vector<double>(devices, 0));
+  for (size_t a = 0; a < devices; ++a)
+    for (size_t b = 0; b < devices; ++b)
+      if (a != b) {
+        g.latencyUs[a][b] = spec.links[a][b].latencyUs;
+        g.usPerByte[a][b] = 1e6 / spec.links[a][b].bandwidthBytesPerS;
+      }
+  std::vector<std::vector<int>> options(n);
+  std::vector<int> device(n);
+  for (auto [i, node] : llvm::enumerate(nodes)) {
+    g.time.push_back(node.time);
+    double bytes = 0, arguments = 0;
+    bool returned = false;
+    for (Value result : node.op->getResults()) {
+      bytes += values[result].bytes;
+      returned = returned || values[result].returned;
+    }
+    llvm::SmallDenseSet<Value, 4> seen;
+    for (Value operand : node.op->getOperands())
+      if (isa<BlockArgument>(operand) && seen.insert(operand).second)
+        arguments += values[operand].bytes;
+    g.bytes.push_back(bytes);
+    g.argumentBytes.push_back(arguments);
+    g.returned.push_back(returned);
+    for (int s : node.succs)
+      g.pred[s].push_back(i);
+    if (!node.pinned && node.reason != Reason::Unsupported)
+      options[i].assign(node.candidates.begin(), node.candidates.end());
+    device[i] = node.device;
+  }
+  auto orderNow = [&] {
+    std::vector<int> order(n);
+    for (auto [i, node] : llvm::enumerate(nodes))
+      order[node.order] = i;
+    return order;
+  };
+  g.order = orderNow();
+  double before = placement::makespan(g, device);
+  if (placement::refineMakespan(g, options, device, kRefineBudgetMs) == 0)
+    return success();
+
+  std::vector<llvm::SmallVector<int, 4>> candidates;
+  for (Node &node : nodes) {
+    candidates.push_back(node.candidates);
+  }
+  auto reschedule = [&] {
+    values = initialValues;
+    resident.clear();
+    committed = 0;
+    for (auto [i, node] : llvm::enumerate(nodes))
+      node.waiting = initialWaiting[i];
+    return schedule();
+  };
+  for (auto [i, node] : llvm::enumerate(nodes))
+    node.candidates = {device[i]};
+  if (failed(reschedule()))
+    return failure();
+  g.order = orderNow();
+  if (placement::makespan(g, device) < before) {
+    for (auto [i, node] : llvm::enumerate(nodes))
+      node.candidates = candidates[i];
+    return success();
+  }
+  for (auto [i, node] : llvm::enumerate(nodes))
+    node.candidates = candidates[i];
+  return reschedule();
 }
 
 DeviceAttr deviceAttr(MLIRContext *ctx, const DeviceId &id) {

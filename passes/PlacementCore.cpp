@@ -896,4 +896,52 @@ Assignment placePipeline(const Graph &g, const Blocks &b, Stats *stats, bool use
   return expand(b, device);
 }
 
+double makespan(const TimedGraph &g, const std::vector<int> &device) {
+  std::vector<double> finish(g.time.size(), 0), avail(g.devices, 0);
+  auto transfer = [&](int from, int to, double bytes) {
+    return from == to ? 0 : g.latencyUs[from][to] + bytes * g.usPerByte[from][to];
+  };
+  double end = 0;
+  for (int v : g.order) {
+    int d = device[v];
+    double ready = g.argumentBytes[v] > 0 ? transfer(0, d, g.argumentBytes[v]) : 0;
+    for (int u : g.pred[v])
+      ready = std::max(ready, finish[u] + transfer(device[u], d, g.bytes[u]));
+    finish[v] = std::max(avail[d], ready) + g.time[v][d];
+    avail[d] = finish[v];
+    end = std::max(end, finish[v] + (g.returned[v] ? transfer(d, 0, g.bytes[v]) : 0));
+  }
+  return end;
+}
+
+int refineMakespan(const TimedGraph &g, const std::vector<std::vector<int>> &options,
+                   std::vector<int> &device, double budgetMs) {
+  auto deadline = Clock::now() + std::chrono::microseconds((int64_t)(budgetMs * 1000));
+  double current = makespan(g, device);
+  int steps = 0;
+  bool improved = true;
+  while (improved && Clock::now() < deadline) {
+    improved = false;
+    for (int v : g.order) {
+      if (Clock::now() >= deadline)
+        break;
+      int from = device[v];
+      for (int d : options[v]) {
+        if (d == from || std::isinf(g.time[v][d]))
+          continue;
+        device[v] = d;
+        double value = makespan(g, device);
+        if (value < current * (1 - 1e-9)) {
+          current = value;
+          from = d;
+          improved = true;
+          ++steps;
+        }
+        device[v] = from;
+      }
+    }
+  }
+  return steps;
+}
+
 } // namespace dlc::placement

@@ -120,6 +120,29 @@ Assignment placeLatency(const Graph &g, const Blocks &b, Stats *stats = nullptr)
 Assignment placePipeline(const Graph &g, const Blocks &b, Stats *stats = nullptr,
                          bool useCpu = true);
 
+/// dlc-place's own model for `cost`: every op runs alone on its device,
+/// devices run their ops in `order`, a value goes once to each other device
+/// that reads it (link latency + bytes / bandwidth, links not contended),
+/// function arguments start on device 0 and results end there.
+struct TimedGraph {
+  int devices = 0;
+  std::vector<std::vector<double>> time;        // [node][device]; infinity: cannot
+  std::vector<std::vector<int>> pred;           // producers among the nodes
+  std::vector<double> bytes;                    // each node's results
+  std::vector<double> argumentBytes;            // arguments each node reads
+  std::vector<char> returned;                   // a result leaves the function
+  std::vector<std::vector<double>> latencyUs, usPerByte; // [from][to]
+  std::vector<int> order;                       // a topological order
+};
+
+/// The simulated end of one run (the last result back on device 0).
+double makespan(const TimedGraph &g, const std::vector<int> &device);
+
+/// First-improvement moves of single nodes to one of `options[v]` while the
+/// makespan drops, within `budgetMs`. Returns the number of moves kept.
+int refineMakespan(const TimedGraph &g, const std::vector<std::vector<int>> &options,
+                   std::vector<int> &device, double budgetMs);
+
 } // namespace dlc::placement
 
 #endif // DLC_PASSES_PLACEMENTCORE_H

@@ -16,7 +16,9 @@
 // GPU: dlc.relu {{.*}}device = #dlc.device<cuda:0>, dlc.order = 1 : i64, dlc.reason = "default"
 // GPU: dlc.exp {{.*}}device = #dlc.device<cuda:0>, dlc.order = 2 : i64, dlc.reason = "pinned"
 // COST-LABEL: func.func @chain
-// COST: dlc.matmul {{.*}}device = #dlc.device<cuda:0>, dlc.order = 0 : i64, dlc.reason = "cost"
+// The matmul joins the relu pinned to cuda:1 (the refinement's move: one GPU to GPU
+// copy fewer than the list schedule's cuda:0).
+// COST: dlc.matmul {{.*}}device = #dlc.device<cuda:1>, dlc.order = 0 : i64, dlc.reason = "cost"
 // COST: dlc.relu {{.*}}device = #dlc.device<cuda:1>, dlc.order = 1 : i64, dlc.reason = "pinned"
 // COST: dlc.exp {{.*}}device = #dlc.device<cuda:0>, dlc.order = 2 : i64, dlc.reason = "pinned"
 func.func @chain(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {

@@ -125,6 +125,42 @@ TEST(PlacementCore, GreedyFillsInOrder) {
   EXPECT_EQ(greedyLatencyBaseline(g, b), (Assignment{1, 1, 2}));
 }
 
+/// a -> b, both returned; device 0 (the CPU) and 1; transfers 1 us + 1 us per
+/// byte; a reads 2 bytes of arguments.
+TimedGraph twoOps() {
+  TimedGraph g;
+  g.devices = 2;
+  g.time = {{10, 2}, {3, 1}};
+  g.pred = {{}, {0}};
+  g.bytes = {4, 1};
+  g.argumentBytes = {2, 0};
+  g.returned = {0, 1};
+  g.latencyUs = {{0, 1}, {1, 0}};
+  g.usPerByte = {{0, 1}, {1, 0}};
+  g.order = {0, 1};
+  return g;
+}
+
+TEST(PlacementCore, Makespan) {
+  TimedGraph g = twoOps();
+  EXPECT_DOUBLE_EQ(makespan(g, {0, 0}), 13);
+  // a on 1: arguments arrive at 3, a ends at 5; b on the CPU: a's 4 bytes
+  // arrive at 10, b ends at 13.
+  EXPECT_DOUBLE_EQ(makespan(g, {1, 0}), 13);
+  // Both on 1: a ends at 5, b at 6, its result back on the CPU at 8.
+  EXPECT_DOUBLE_EQ(makespan(g, {1, 1}), 8);
+}
+
+TEST(PlacementCore, RefineMakespanMovesOnlyWhereAllowed) {
+  TimedGraph g = twoOps();
+  std::vector<int> device{1, 0};
+  EXPECT_EQ(refineMakespan(g, {{0, 1}, {0, 1}}, device, 1000), 1);
+  EXPECT_EQ(device, (std::vector<int>{1, 1}));
+  device = {1, 0};
+  EXPECT_EQ(refineMakespan(g, {{0, 1}, {}}, device, 1000), 0); // b is pinned
+  EXPECT_EQ(device, (std::vector<int>{1, 0}));
+}
+
 std::string readError(const std::string &text) {
   auto graph = parsePlacementGraph(text, "g.json");
   if (graph)
