@@ -393,13 +393,14 @@ struct Result {
   int code;
   std::string out, err;
 };
-Result runTool(std::vector<std::string> args) {
+Result runTool(std::vector<std::string> args,
+               int (*main)(int, char **) = dlcRunMain) {
   std::vector<char *> argv;
   for (std::string &a : args)
     argv.push_back(a.data());
   testing::internal::CaptureStdout();
   testing::internal::CaptureStderr();
-  int code = dlcRunMain(int(argv.size()), argv.data());
+  int code = main(int(argv.size()), argv.data());
   std::fflush(stdout);
   return {code, testing::internal::GetCapturedStdout(),
           testing::internal::GetCapturedStderr()};
@@ -440,6 +441,22 @@ TEST(Cuda, DlcRunGpuFlags) {
             "dlc-run: session options: gpu_map binds logical GPUs to real "
             "ones; it does not apply to simulated GPUs (gpu_binding = "
             "DLC_GPU_BINDING_SIM)\n");
+  // --inspect shows the GPU code.
+  Result inspect = runTool({"dlc-run", "--inspect", path}, dlcRunToolMain);
+  ASSERT_EQ(inspect.code, 0) << inspect.err;
+  EXPECT_NE(inspect.out.find("  0: 'add' = add6_f32 in library 0; ops: "
+                             "/add/Add\n     cuda: add_kernel in module 0, "
+                             "grid 1, block 6, 0 bytes shared\n"),
+            std::string::npos)
+      << inspect.out;
+  EXPECT_NE(inspect.out.find(
+                "cuda module 0: PTX compute_80 (" +
+                std::to_string(fakeModule("ptx").size()) +
+                " bytes), CUBIN sm_90 (" +
+                std::to_string(fakeModule("cubin-sm_90").size()) +
+                " bytes), source not kept\n"),
+            std::string::npos)
+      << inspect.out;
   std::remove(path.c_str());
 }
 

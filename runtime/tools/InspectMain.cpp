@@ -68,9 +68,44 @@ void printCode(const fb::Model &m) {
     std::string ops;
     for (uint32_t o = 0; o < count(k.ops()); ++o)
       ops += (o ? ", " : "") + str(k.ops()->Get(o));
-    std::printf("  %u: '%s' = %s in library %u; ops: %s\n", i,
-                str(k.name()).c_str(), str(k.symbol()).c_str(), k.library(),
-                ops.empty() ? "-" : ops.c_str());
+    if (str(k.symbol()).empty())
+      std::printf("  %u: '%s' = GPU code only; ops: %s\n", i,
+                  str(k.name()).c_str(), ops.empty() ? "-" : ops.c_str());
+    else
+      std::printf("  %u: '%s' = %s in library %u; ops: %s\n", i,
+                  str(k.name()).c_str(), str(k.symbol()).c_str(), k.library(),
+                  ops.empty() ? "-" : ops.c_str());
+    if (const fb::CudaLaunch *l = k.cuda()) {
+      auto dims = [](const flatbuffers::Vector<uint32_t> *v) {
+        std::string s;
+        for (uint32_t d = 0; d < count(v); ++d)
+          s += (d ? "x" : "") + std::to_string(v->Get(d));
+        return s;
+      };
+      std::printf("     cuda: %s in module %u, grid %s, block %s, %u bytes "
+                  "shared\n",
+                  str(l->entry()).c_str(), l->module_(), dims(l->grid()).c_str(),
+                  dims(l->block()).c_str(), l->shared_bytes());
+    }
+  }
+  // Format 0.4: GPU code, loaded by real GPUs (CUBIN of their arch, else PTX).
+  for (uint32_t i = 0; i < count(m.cuda_modules()); ++i) {
+    const fb::CudaModule &mod = *m.cuda_modules()->Get(i);
+    std::string cubins;
+    for (uint32_t c = 0; c < count(mod.cubins()); ++c) {
+      const fb::CudaImage &img = *mod.cubins()->Get(c);
+      cubins += (c ? ", " : "") + str(img.arch()) + " (" +
+                std::to_string(m.segments()->Get(img.segment())->size()) +
+                " bytes)";
+    }
+    std::printf("cuda module %u: PTX %s (%llu bytes), CUBIN %s, source %s\n", i,
+                str(mod.ptx_arch()).c_str(),
+                (unsigned long long)m.segments()->Get(mod.ptx_segment())->size(),
+                cubins.empty() ? "none" : cubins.c_str(),
+                mod.source_segment() < 0
+                    ? "not kept"
+                    : (std::to_string(m.segments()->Get(uint32_t(mod.source_segment()))->size()) +
+                       " bytes").c_str());
   }
 }
 
