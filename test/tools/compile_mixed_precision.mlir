@@ -59,3 +59,12 @@
 // ONCE-NEXT: cpu      -> cuda:0           16384 bytes {{.*}} saved          0  x
 // ONCE-NEXT: cuda:0   -> cuda:1           16384 bytes {{.*}} saved       8192  s
 // ONCE-NEXT: cpu      -> cuda:1            8192 bytes {{.*}} saved       8192  w/to_f16
+
+// Calibration catches underflow: values near 1e-9 (the constant, then the
+// matmul's input) would be 0 in fp16.
+// RUN: %python -c "import sys; sys.path.insert(0, '%S/../e2e/Inputs'); import npy; npy.write('%t/u.npy', [0.5] * 64, [4, 16])"
+// RUN: dlc compile %S/Inputs/underflow.mlir --devices=cpu,cuda:0 --placement=gpu --precision=fp16 --calibrate=x=%t/u.npy --emit=mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=UNDER
+// UNDER: calibration: /shrink/Mul (dlc.mul) kept in fp32: 100.0% of an input's nonzero values underflow to 0 in fp16
+// UNDER-NEXT: calibration: /mm/MatMul (dlc.matmul) kept in fp32: 100.0% of an input's nonzero values underflow to 0 in fp16
+// UNDER-NEXT: calibration: 2 ops kept in fp32
+// UNDER-NEXT: dlc-mixed-precision: @main: converted 0 of 2 ops using 0 casts
