@@ -441,6 +441,9 @@ TEST(Cuda, DlcRunGpuFlags) {
             "dlc-run: session options: gpu_map binds logical GPUs to real "
             "ones; it does not apply to simulated GPUs (gpu_binding = "
             "DLC_GPU_BINDING_SIM)\n");
+  Result gpus = runTool({"dlc-run", "--list-gpus"}, dlcRunToolMain);
+  EXPECT_EQ(gpus.code, 0);
+  EXPECT_EQ(gpus.out, "2 CUDA GPUs\n");
   // --inspect shows the GPU code.
   Result inspect = runTool({"dlc-run", "--inspect", path}, dlcRunToolMain);
   ASSERT_EQ(inspect.code, 0) << inspect.err;

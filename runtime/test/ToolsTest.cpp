@@ -124,6 +124,10 @@ TEST(Tools, SimulatedGpusProfileAndPipelining) {
   if (!noDriver.empty()) {
     EXPECT_EQ(r.code, 1);
     EXPECT_EQ(r.err, "dlc-run: " + noDriver + "\n");
+    Result gpus = run(dlcRunToolMain, {"dlc-run", "--list-gpus"});
+    EXPECT_EQ(gpus.code, 1);
+    EXPECT_EQ(gpus.err.rfind("dlc-run: no CUDA driver: cannot load libcuda.so.1 (", 0), 0u)
+        << gpus.err;
   }
   std::string trace = d.dir + "/trace.json";
   for (const char *inFlight : {"--in-flight=1", "--in-flight=3"}) {

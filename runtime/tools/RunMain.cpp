@@ -44,6 +44,7 @@ const char *kUsage =
     "          [--gpu=real|sim] [--gpu-map=P0,P1,...] [--check-ordering]\n"
     "          [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
     "       %s --inspect MODEL.dlcm\n"
+    "       %s --list-gpus\n"
     "       %s --probe-devices=SPEC.json [--sim-gpus=N]\n"
     "       %s --version\n"
     "Inputs not given are random (seed S, default 1: the same numbers as\n"
@@ -68,7 +69,7 @@ const char *kUsage =
 
 int usage(const char *prog, const std::string &problem) {
   std::fprintf(stderr, "%s: %s\n", prog, problem.c_str());
-  std::fprintf(stderr, kUsage, prog, prog, prog, prog);
+  std::fprintf(stderr, kUsage, prog, prog, prog, prog, prog);
   return 2;
 }
 
@@ -323,7 +324,7 @@ int dlcRunMain(int argc, char **argv) {
       return dlcProbeDevicesMain(argc, argv);
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::printf(kUsage, prog, prog, prog, prog);
+      std::printf(kUsage, prog, prog, prog, prog, prog);
       return 0;
     }
   if (std::string problem = parseArgs(argc, argv, o); !problem.empty())
@@ -525,7 +526,17 @@ int dlcRunToolMain(int argc, char **argv) {
   }
   if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 ||
                     std::strcmp(argv[1], "-h") == 0)) {
-    std::printf(kUsage, prog, prog, prog, prog);
+    std::printf(kUsage, prog, prog, prog, prog, prog);
+    return 0;
+  }
+  if (argc == 2 && std::strcmp(argv[1], "--list-gpus") == 0) {
+    // What --gpu=real would bind to; exit 1 (with the reason) without a
+    // usable driver, so scripts can test for a GPU.
+    int32_t n = 0;
+    Status s(dlc_cuda_device_count(&n));
+    if (!s.ok())
+      return fail(prog, s.message());
+    std::printf("%d CUDA GPU%s\n", n, n == 1 ? "" : "s");
     return 0;
   }
   if (argc >= 2 && std::strcmp(argv[1], "--inspect") == 0) {
