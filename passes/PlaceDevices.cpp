@@ -139,13 +139,18 @@ public:
     if (failed(collect()) || failed(assignPipelineStages()))
       return failure();
     computeRanks();
-    llvm::DenseMap<Value, ValueState> initialValues = values;
+    // The scheduler's starting state, kept when refinement may rerun it.
+    bool refine = policy == Policy::Cost && !nodes.empty() && nodes.size() <= kRefineOps;
+    llvm::DenseMap<Value, ValueState> initialValues;
     std::vector<int> initialWaiting;
-    for (const Node &node : nodes)
-      initialWaiting.push_back(node.waiting);
+    if (refine) {
+      initialValues = values;
+      for (const Node &node : nodes)
+        initialWaiting.push_back(node.waiting);
+    }
     if (failed(schedule()))
       return failure();
-    if (policy == Policy::Cost && failed(refineCost(initialValues, initialWaiting)))
+    if (refine && failed(refineCost(initialValues, initialWaiting)))
       return failure();
     placeConstants();
     return success();

@@ -51,8 +51,8 @@
 // JSON-NEXT: "estimated_us":
 // JSON: "devices": [
 // JSON: "name": "cpu",
-// JSON-NEXT: "ops": 0,
-// JSON-NEXT: "busy_us": 0,
+// JSON-NEXT: "ops": 1,
+// JSON-NEXT: "busy_us": {{[0-9.]+}},
 // JSON-NEXT: "peak_memory_bytes": 100352,
 // JSON: "capacity_bytes": 68719476736
 // JSON: "estimate": {
