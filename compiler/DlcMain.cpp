@@ -15,6 +15,7 @@
 #include "Interpreter/Interpreter.h"
 #include "Interpreter/Npy.h"
 #include "compiler/Pipeline/CompileModel.h"
+#include "compiler/Target/CUDA/Nvrtc.h"
 #include "passes/Passes.h"
 #include "passes/PlacementReport.h"
 
@@ -442,8 +443,19 @@ int compileCommand(int argc, char **argv) {
   cl::opt<std::string> emit(
       "emit",
       cl::desc("Print an intermediate stage instead of writing an artifact: "
-               "mlir (the outlined kernels) or llvm (the optimised LLVM IR)"),
-      cl::value_desc("mlir|llvm"), cl::cat(category));
+               "mlir (the outlined kernels), llvm (the optimised LLVM IR) or "
+               "cuda (the GPU kernels' CUDA C++)"),
+      cl::value_desc("mlir|llvm|cuda"), cl::cat(category));
+  // GPU code (compiler/Target/CUDA/README.md).
+  cl::list<std::string> cudaArchs(
+      "cuda-arch",
+      cl::desc("GPU architectures the CUDA kernels are compiled for: a CUBIN each, "
+               "PTX for the lowest (default sm_90; e.g. sm_80,sm_90)"),
+      cl::CommaSeparated, cl::value_desc("sm_NN"), cl::cat(category));
+  cl::opt<bool> noCuda(
+      "no-cuda",
+      cl::desc("GPU kernels get host code only (simulated GPUs): no CUDA code, no NVRTC"),
+      cl::cat(category));
   cl::opt<std::string> entry("entry", cl::desc("The function to compile"),
                              cl::init("main"), cl::cat(category));
   // Placement (passes/README.md). Any of these runs dlc-place and
@@ -507,10 +519,19 @@ int compileCommand(int argc, char **argv) {
   // runs, ours included.
   const std::string modelPath = model, outputPath = output, emitStage = emit,
                     entryName = entry, cpuName = cpu;
-  if (!emitStage.empty() && emitStage != "mlir" && emitStage != "llvm") {
-    llvm::errs() << "error: --emit expects mlir or llvm, got '" << emitStage << "'\n";
+  if (!emitStage.empty() && emitStage != "mlir" && emitStage != "llvm" &&
+      emitStage != "cuda") {
+    llvm::errs() << "error: --emit expects mlir, llvm or cuda, got '" << emitStage << "'\n";
     return 1;
   }
+  std::vector<std::string> archs(cudaArchs.begin(), cudaArchs.end());
+  if (archs.empty())
+    archs.push_back("sm_90");
+  if (llvm::Error error = ::dlc::cuda::checkArchs(archs)) {
+    llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
+  const bool cudaCode = !noCuda;
   if (emitStage.empty() && outputPath.empty()) {
     llvm::errs() << "error: no output: pass -o model.dlcm (or --emit=mlir|llvm)\n";
     return 1;
@@ -566,6 +587,10 @@ int compileCommand(int argc, char **argv) {
     options.emitKernels = &llvm::outs();
   if (emitStage == "llvm")
     options.emitLLVM = &llvmStream;
+  if (emitStage == "cuda")
+    options.emitCuda = &llvm::outs();
+  options.cuda = cudaCode;
+  options.cudaArchs = archs;
   FailureOr<std::string> artifact = ::dlc::compileModel(*module, options);
   if (failed(artifact))
     return 1;

@@ -69,8 +69,25 @@ DeviceProfile dlc::builtinCpuProfile() {
   return cpu;
 }
 
+// Every kind of the dialect; linear is rewritten to matmul + add before the
+// kernels are formed. A kind added to the dialect is unsupported on GPUs
+// until the CUDA emitter handles it.
+static const char *const kCudaKinds[] = {
+    "add", "sub", "mul", "div", "pow", "max", "min", "neg", "abs", "exp", "log",
+    "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "relu", "gelu", "clip", "cast",
+    "matmul", "linear", "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool",
+    "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max",
+    "transpose", "reshape", "concat", "slice", "split", "gather", "copy", "constant"};
+
+bool dlc::cudaBackendSupports(llvm::StringRef opKind) {
+  return llvm::is_contained(kCudaKinds, opKind);
+}
+
 DeviceProfile dlc::builtinH200Profile(int64_t index) {
   DeviceProfile gpu;
+  gpu.supportedOps.emplace();
+  for (const char *kind : kCudaKinds)
+    gpu.supportedOps->insert(kind);
   gpu.id = DeviceId{true, index};
   gpu.memoryBytes = 141'000'000'000;
   gpu.flopsF32 = 60e12;

@@ -85,6 +85,11 @@ struct DeviceSpec {
                                     llvm::StringRef source) const;
 };
 
+/// The op kinds the CUDA backend (compiler/Target/CUDA) has kernels for; the
+/// built-in GPU profile supports exactly these, so an op without a GPU kernel
+/// falls back to the CPU with reason `unsupported`.
+bool cudaBackendSupports(llvm::StringRef opKind);
+
 /// The built-in profiles (also documented in passes/README.md).
 DeviceProfile builtinCpuProfile();
 DeviceProfile builtinH200Profile(int64_t index);

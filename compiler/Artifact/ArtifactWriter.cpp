@@ -85,10 +85,26 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
         strings(l.cpuFeatures)));
 
   std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
-  for (const Kernel &k : contents.kernels)
+  for (const Kernel &k : contents.kernels) {
+    flatbuffers::Offset<fb::CudaLaunch> cuda = 0;
+    if (k.cuda)
+      cuda = fb::CreateCudaLaunch(fbb, k.cuda->module, fbb.CreateString(k.cuda->entry),
+                                  fbb.CreateVector(k.cuda->grid),
+                                  fbb.CreateVector(k.cuda->block), k.cuda->sharedBytes);
     kernels.push_back(fb::CreateKernel(fbb, fbb.CreateString(k.name), k.library,
                                        fbb.CreateString(k.symbol),
-                                       strings(k.ops)));
+                                       strings(k.ops), cuda));
+  }
+
+  std::vector<flatbuffers::Offset<fb::CudaModule>> cudaModules;
+  for (const CudaModule &m : contents.cudaModules) {
+    std::vector<flatbuffers::Offset<fb::CudaImage>> images;
+    for (const auto &[arch, segment] : m.cubins)
+      images.push_back(fb::CreateCudaImage(fbb, fbb.CreateString(arch), segment));
+    cudaModules.push_back(fb::CreateCudaModule(fbb, m.sourceSegment, m.ptxSegment,
+                                               fbb.CreateString(m.ptxArch),
+                                               fbb.CreateVector(images)));
+  }
 
   std::vector<flatbuffers::Offset<fb::DeviceSchedule>> schedules;
   for (size_t device = 0; device < contents.schedules.size(); ++device) {
@@ -130,7 +146,8 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
       fbb.CreateVector(libraries), fbb.CreateVector(kernels),
       fbb.CreateVector(schedules), inputs, outputs,
       fbb.CreateVector(placement), contents.eventCount,
-      fbb.CreateVector(links));
+      fbb.CreateVector(links),
+      contents.cudaModules.empty() ? 0 : fbb.CreateVector(cudaModules));
   fb::FinishSizePrefixedModelBuffer(fbb, model);
 }
 

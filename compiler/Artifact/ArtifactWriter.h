@@ -9,6 +9,7 @@
 #define DLC_COMPILER_ARTIFACT_ARTIFACTWRITER_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,10 +44,27 @@ struct Library {
   std::vector<std::string> cpuFeatures;
 };
 
+/// 0.4: how a real GPU launches a kernel (runtime/schema/dlcm.fbs).
+struct CudaLaunch {
+  uint32_t module = 0;
+  std::string entry;
+  std::vector<uint32_t> grid, block;
+  uint32_t sharedBytes = 0;
+};
+
 struct Kernel {
   std::string name, symbol;
   uint32_t library = 0;
   std::vector<std::string> ops;
+  std::optional<CudaLaunch> cuda; // GPU kernels
+};
+
+/// 0.4: one NVRTC compilation: PTX and a CUBIN per architecture.
+struct CudaModule {
+  int32_t sourceSegment = -1;
+  uint32_t ptxSegment = 0;
+  std::string ptxArch;                                // "compute_80"
+  std::vector<std::pair<std::string, uint32_t>> cubins; // ("sm_90", segment)
 };
 
 struct Step {
@@ -91,6 +109,7 @@ struct Contents {
   std::vector<PlacementEntry> placement;
   uint32_t eventCount = 0;
   std::vector<Link> links;
+  std::vector<CudaModule> cudaModules;
 };
 
 /// The artifact's bytes.

@@ -3,6 +3,8 @@
 #include "compiler/Pipeline/CompileModel.h"
 #include "compiler/Artifact/ArtifactWriter.h"
 #include "compiler/Pipeline/MemoryPlanner.h"
+#include "compiler/Target/CUDA/CudaEmitter.h"
+#include "compiler/Target/CUDA/Nvrtc.h"
 #include "passes/CostModel.h"
 #include "passes/Passes.h"
 
@@ -440,6 +442,38 @@ FailureOr<std::string> ModelCompiler::run() {
     buffer.constantSegment = storage.constantSegment;
   }
 
+  // The GPU kernels' CUDA C++ (compiler/Target/CUDA), one module per model.
+  std::vector<dlc::cuda::KernelSource> cudaKernels;
+  std::vector<int> cudaKernelOf(groups.size(), -1);
+  if (options.cuda || options.emitCuda) {
+    for (auto [index, group] : llvm::enumerate(groups)) {
+      if (!devices[group.device].isCuda())
+        continue;
+      std::vector<std::string> names;
+      for (Operation *op : group.ops)
+        names.push_back(nameOf(op, ordinals[op]));
+      FailureOr<dlc::cuda::KernelSource> kernel = dlc::cuda::emitKernel(
+          group.ops, group.inputs, group.outputs, "k" + std::to_string(index), names);
+      if (failed(kernel))
+        return failure();
+      cudaKernelOf[index] = cudaKernels.size();
+      cudaKernels.push_back(std::move(*kernel));
+    }
+  }
+  if (options.emitCuda) {
+    if (!cudaKernels.empty())
+      *options.emitCuda << dlc::cuda::moduleSource(cudaKernels);
+    return std::string();
+  }
+  std::optional<dlc::cuda::CompiledModule> cudaModule;
+  if (!cudaKernels.empty()) {
+    llvm::Expected<dlc::cuda::CompiledModule> compiled =
+        dlc::cuda::compileKernels(cudaKernels, options.cudaArchs);
+    if (!compiled)
+      return func.emitError() << llvm::toString(compiled.takeError());
+    cudaModule = std::move(*compiled);
+  }
+
   // The kernels, outlined and compiled into one shared object.
   OwningOpRef<ModuleOp> kernels = ModuleOp::create(func.getLoc());
   for (auto [index, group] : llvm::enumerate(groups))
@@ -472,7 +506,28 @@ FailureOr<std::string> ModelCompiler::run() {
     kernel.name = "k" + std::to_string(index);
     for (Operation *op : group.ops)
       kernel.ops.push_back(nameOf(op, ordinals[op]));
+    if (cudaKernelOf[index] >= 0) {
+      const dlc::cuda::KernelSource &source = cudaKernels[cudaKernelOf[index]];
+      kernel.cuda = aw::CudaLaunch{0, source.entry,
+                                   {source.grid.begin(), source.grid.end()},
+                                   {source.block.begin(), source.block.end()},
+                                   source.sharedBytes};
+    }
     contents.kernels.push_back(std::move(kernel));
+  }
+  // Format 0.4: the CUDA module (source, PTX, CUBINs) in segments.
+  if (cudaModule) {
+    aw::CudaModule module;
+    module.ptxArch = cudaModule->ptxArch;
+    contents.segments.push_back(dlc::cuda::moduleSource(cudaKernels));
+    module.sourceSegment = contents.segments.size() - 1;
+    contents.segments.push_back(std::move(cudaModule->ptx));
+    module.ptxSegment = contents.segments.size() - 1;
+    for (auto &[arch, cubin] : cudaModule->cubins) {
+      contents.segments.push_back(std::move(cubin));
+      module.cubins.emplace_back(arch, contents.segments.size() - 1);
+    }
+    contents.cudaModules.push_back(std::move(module));
   }
   contents.schedules = std::move(schedules);
   contents.eventCount = eventCount;

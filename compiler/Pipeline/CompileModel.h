@@ -22,6 +22,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dlc {
 
@@ -37,6 +38,14 @@ struct CompileOptions {
   /// and, when placement ran (the function has `dlc.placement`), each op's
   /// estimated time on its device.
   std::optional<DeviceSpec> deviceSpec;
+  /// Kernels on GPUs also become CUDA C++ (compiler/Target/CUDA), compiled by
+  /// NVRTC to PTX for the lowest of these architectures and to a CUBIN for
+  /// each (format 0.4); without NVRTC that is an error. `cuda = false` keeps
+  /// host code only (the artifact then runs on simulated GPUs only).
+  bool cuda = true;
+  std::vector<std::string> cudaArchs = {"sm_90"};
+  /// `--emit=cuda`: print the GPU kernels' CUDA C++ here and stop.
+  llvm::raw_ostream *emitCuda = nullptr;
 };
 
 /// Compiles the entry function of `module` into artifact bytes. Errors are

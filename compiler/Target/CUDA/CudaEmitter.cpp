@@ -14,6 +14,7 @@
 #include "compiler/Target/CUDA/CudaEmitter.h"
 
 #include "dialects/dlc/DlcOps.h"
+#include "passes/DeviceSpec.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -171,6 +173,7 @@ private:
   LogicalResult emitElementwise();
   bool emitVectorised(ArrayRef<int64_t> shape);
   LogicalResult emitPointwise();
+  LogicalResult emitSplit();
   std::string pointwiseAnchor(Operation *op, const Coords &c);
   LogicalResult emitRowReduction();
   LogicalResult emitMatmul();
@@ -302,6 +305,14 @@ std::string KernelEmitter::valueAt(Value v, const Coords &c) {
       line("const " + computeType(elemOf(v)) + " " + name + " = " + out + ";");
       out = name;
     }
+  } else if (auto split = dyn_cast<SplitOp>(op)) {
+    // A piece of the input, shifted along the axis.
+    unsigned r = cast<OpResult>(v).getResultNumber();
+    int64_t axis = normalized(split.getAxis(), c.size()), offset = 0;
+    for (unsigned k = 0; k < r; ++k) offset += split.getSizes()[k];
+    Coords ic = c;
+    if (offset) ic[axis] = "(" + c[axis] + " + " + num(offset) + ")";
+    out = valueAt(split.getInput(), ic);
   } else {
     SmallVector<std::string> args;
     for (Value operand : op->getOperands())
@@ -494,6 +505,28 @@ LogicalResult KernelEmitter::emitPointwise() {
   anchorCoords = c;
   storeOutputs(space, c);
   close();
+  return success(!hadError);
+}
+
+/// Split: one grid-stride loop per output (the pieces' shapes differ), each
+/// element read from the input at its shifted coordinates.
+LogicalResult KernelEmitter::emitSplit() {
+  result.kind = "pointwise";
+  result.block = {256, 1, 1};
+  int64_t most = 1;
+  for (Value out : outputs) most = std::max(most, countOf(shapeOf(out)));
+  result.grid = {static_cast<uint32_t>(std::min<int64_t>((most + 255) / 256, 4096)), 1, 1};
+  for (Value out : outputs) {
+    ArrayRef<int64_t> shape = shapeOf(out);
+    line("// " + param(out) + ": dlc.split piece");
+    open("for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < " +
+         num(countOf(shape)) + "; i += (long long)gridDim.x * blockDim.x)");
+    scoped([&] {
+      Coords c = coordsOf("i", shape, "c");
+      line(param(out) + "[" + offsetOf(shape, c) + "] = " + storeAs(elemOf(out), valueAt(out, c)) + ";");
+    });
+    close();
+  }
   return success(!hadError);
 }
 
@@ -950,10 +983,15 @@ FailureOr<KernelSource> KernelEmitter::run() {
       return op->emitError() << "the CUDA backend expects one anchor op per kernel, followed by "
                                 "elementwise ops; '" << opNames.lookup(op) << "' is not elementwise";
   LogicalResult ok = success();
-  if (!anchor) ok = emitElementwise();
+  if (outputs.empty()) { // nothing reads the group's results
+    result.kind = "empty";
+    result.block = {32, 1, 1};
+    line("// no result of these ops is read: nothing to compute");
+  } else if (!anchor) ok = emitElementwise();
   else if (isa<MatmulOp>(anchor)) ok = emitMatmul();
   else if (isRowReduction(anchor)) ok = emitRowReduction();
-  else if (isa<SplitOp, LinearOp>(anchor))
+  else if (isa<SplitOp>(anchor)) ok = emitSplit();
+  else if (isa<LinearOp>(anchor))
     return anchor->emitError() << "the CUDA backend has no kernel for '"
                                << anchor->getName() << "' ('" << opNames.lookup(anchor) << "')";
   else ok = emitPointwise();
@@ -969,7 +1007,7 @@ FailureOr<KernelSource> KernelEmitter::run() {
 
 } // namespace
 
-bool dlc::cuda::supportsOpKind(StringRef kind) { return kind != "split"; }
+bool dlc::cuda::supportsOpKind(StringRef kind) { return cudaBackendSupports(kind); }
 
 FailureOr<KernelSource> dlc::cuda::emitKernel(ArrayRef<Operation *> ops, ArrayRef<Value> inputs,
                                               ArrayRef<Value> outputs, StringRef entry,

@@ -43,8 +43,9 @@ struct KernelSource {
   std::vector<std::string> ops; // the fused ops' names, in order
 };
 
-/// Whether the CUDA backend has a kernel for ops of this kind (`matmul`,
-/// no dialect prefix): everything but `split` (several results).
+/// Whether the CUDA backend has a kernel for ops of this kind (`matmul`, no
+/// dialect prefix); the built-in GPU profile (passes/DeviceSpec.h) declares
+/// the same list to placement.
 bool supportsOpKind(llvm::StringRef kind);
 
 /// Emits one kernel for `ops` (a dlc.kernel group in model order) reading

@@ -1,6 +1,7 @@
 //===- Nvrtc.cpp - NVRTC, loaded at run time -------------------------------===//
 
 #include "compiler/Target/CUDA/Nvrtc.h"
+#include "compiler/Target/CUDA/CudaEmitter.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -159,4 +160,31 @@ dlc::cuda::compileWithNvrtc(const std::string &source, const std::string &name,
     module.cubins.emplace_back(arch, std::move(*cubin));
   }
   return module;
+}
+
+llvm::Expected<CompiledModule>
+dlc::cuda::compileKernels(llvm::ArrayRef<KernelSource> kernels,
+                          const std::vector<std::string> &archs) {
+  llvm::Expected<CompiledModule> module =
+      compileWithNvrtc(moduleSource(kernels), "dlc_kernels.cu", archs);
+  if (module)
+    return module;
+  if (llvm::Error unavailable = nvrtcAvailable()) {
+    llvm::consumeError(module.takeError());
+    return std::move(unavailable);
+  }
+  std::string whole = llvm::toString(module.takeError());
+  std::string report;
+  for (const KernelSource &k : kernels) {
+    std::vector<std::string> first{archs.front()};
+    llvm::Expected<CompiledModule> alone =
+        compileWithNvrtc(preamble() + "\n" + k.code, k.entry + ".cu", first);
+    if (alone) continue;
+    report += "kernel " + k.entry + " (ops: " + llvm::join(k.ops, ", ") + "): " +
+              llvm::toString(alone.takeError()) + "\n";
+  }
+  if (report.empty()) // only the module fails: report it whole
+    return llvm::createStringError(whole);
+  while (!report.empty() && report.back() == '\n') report.pop_back();
+  return llvm::createStringError(report);
 }

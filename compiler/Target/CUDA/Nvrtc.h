@@ -9,6 +9,7 @@
 #ifndef DLC_COMPILER_TARGET_CUDA_NVRTC_H
 #define DLC_COMPILER_TARGET_CUDA_NVRTC_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -35,6 +36,14 @@ llvm::Error nvrtcAvailable();
 llvm::Expected<CompiledModule> compileWithNvrtc(const std::string &source,
                                                 const std::string &name,
                                                 const std::vector<std::string> &archs);
+
+struct KernelSource;
+
+/// The kernels as one module (moduleSource). When NVRTC rejects it, every
+/// kernel is compiled alone, so that the error names the kernels at fault and
+/// their ops next to NVRTC's log.
+llvm::Expected<CompiledModule> compileKernels(llvm::ArrayRef<KernelSource> kernels,
+                                              const std::vector<std::string> &archs);
 
 } // namespace dlc::cuda
 

@@ -168,6 +168,12 @@ const Case kCases[] = {
      "  %n = dlc.neg %c : tensor<6x13xf16>\n"
      "  return %n : tensor<6x13xf16> }",
      0},
+    {"split_uneven_then_add",
+     "func.func @main(%a: tensor<3x10xf32>, %b: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x6xf32>) {\n"
+     "  %x, %y = dlc.split %a {axis = 1, sizes = array<i64: 4, 6>} : tensor<3x10xf32> -> tensor<3x4xf32>, tensor<3x6xf32>\n"
+     "  %s = dlc.add %x, %b : tensor<3x4xf32>\n"
+     "  return %s, %y : tensor<3x4xf32>, tensor<3x6xf32> }",
+     0},
     {"gather_rows",
      "func.func @main(%t: tensor<10x6xf32>, %i: tensor<2x3xi64>) -> tensor<2x3x6xf32> {\n"
      "  %r = dlc.gather %t, %i {axis = 0} : (tensor<10x6xf32>, tensor<2x3xi64>) -> tensor<2x3x6xf32>\n"
@@ -374,31 +380,29 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, EmulatedKernel,
                          ::testing::Range(0u, static_cast<unsigned>(std::size(kCases))),
                          [](const auto &info) { return std::string(kCases[info.param].name); });
 
-TEST(EmulatedKernelSource, NamesTheFusedOps) {
-  Emulated &e = Emulated::get();
-  ASSERT_EQ(e.errors[0], "");
-  // The case's kernel kinds as the emitter reports them are in its comment line;
-  // an unsupported group is refused with a diagnostic naming the op.
-  MLIRContext &ctx = e.context;
+TEST(EmulatedKernelSource, RefusesWhatItCannotRun) {
+  // An integer matmul has no GPU kernel: the diagnostic names the op.
+  MLIRContext &ctx = Emulated::get().context;
   auto module = parseSourceString<ModuleOp>(
-      "func.func @main(%a: tensor<6xf32>) -> (tensor<2xf32>, tensor<4xf32>) {\n"
-      "  %x, %y = dlc.split %a {axis = 0, sizes = array<i64: 2, 4>} : tensor<6xf32> -> tensor<2xf32>, tensor<4xf32>\n"
-      "  return %x, %y : tensor<2xf32>, tensor<4xf32> }",
+      "func.func @main(%a: tensor<4x3xi32>, %b: tensor<3x2xi32>) -> tensor<4x2xi32> {\n"
+      "  %m = dlc.matmul %a, %b : (tensor<4x3xi32>, tensor<3x2xi32>) -> tensor<4x2xi32>\n"
+      "  return %m : tensor<4x2xi32> }",
       &ctx);
   ASSERT_TRUE(module);
   auto func = module->lookupSymbol<func::FuncOp>("main");
-  Operation *split = &func.getBody().front().front();
+  Operation *matmul = &func.getBody().front().front();
   std::string message;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
     message = d.str();
     return success();
   });
-  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  std::vector<Value> outs(ret.getOperands().begin(), ret.getOperands().end());
-  EXPECT_TRUE(failed(dlc::cuda::emitKernel({split}, {func.getArgument(0)}, outs, "k", {"/split"})));
-  EXPECT_NE(message.find("has no kernel for 'dlc.split' ('/split')"), std::string::npos) << message;
-  EXPECT_FALSE(dlc::cuda::supportsOpKind("split"));
+  std::vector<Value> ins(func.getArguments().begin(), func.getArguments().end());
+  std::vector<Value> outs{matmul->getResult(0)};
+  EXPECT_TRUE(failed(dlc::cuda::emitKernel({matmul}, ins, outs, "k", {"/mm"})));
+  EXPECT_NE(message.find("has no matmul for 'i32' ('/mm')"), std::string::npos) << message;
+  EXPECT_TRUE(dlc::cuda::supportsOpKind("split"));
   EXPECT_TRUE(dlc::cuda::supportsOpKind("matmul"));
+  EXPECT_FALSE(dlc::cuda::supportsOpKind("no_such_op"));
 }
 
 } // namespace
