@@ -284,6 +284,22 @@ private:
 };
 } // namespace
 
+ref::Expected<std::vector<Tensor>>
+dlc::evaluateOp(Operation *op, const std::vector<Tensor> &operands) {
+  if (operands.size() != op->getNumOperands())
+    return ref::makeError("evaluateOp: ", op->getNumOperands(), " operands, got ",
+                          operands.size());
+  llvm::DenseMap<Value, Tensor> values;
+  for (auto [value, tensor] : llvm::zip(op->getOperands(), operands))
+    values[value] = tensor;
+  std::vector<Tensor> results;
+  OpEvaluator evaluator(values);
+  ref::Status status = evaluator.evaluate(op, results);
+  if (!status.ok())
+    return status;
+  return results;
+}
+
 static std::string describe(const Tensor &t) {
   return std::string(ref::dtypeName(t.dtype)) + " " + ref::shapeToString(t.shape);
 }

@@ -33,6 +33,12 @@ std::string resultName(mlir::func::FuncOp func, unsigned index);
 
 /// Evaluates `func` on `inputs`, one per argument in order, whose dtypes and
 /// shapes must match. On failure a diagnostic names the offending op or input.
+/// Evaluates one dlc op on `operands` (one per operand, in order): the
+/// importer folds shape computations with it. Returns the error message on
+/// failure (no diagnostic).
+ref::Expected<std::vector<ref::Tensor>>
+evaluateOp(mlir::Operation *op, const std::vector<ref::Tensor> &operands);
+
 mlir::FailureOr<std::vector<ref::Tensor>>
 interpretFunction(mlir::func::FuncOp func, const std::vector<ref::Tensor> &inputs);
 
