@@ -439,7 +439,6 @@ Intervals intervalCosts(const Graph &g, const Blocks &b, const std::vector<int> 
         counted[u] = pays;
       }
     };
-    iv.acc[i].reserve(m - i);
     for (size_t l = i; l < m; ++l) {
       int x = order[l];
       ok = ok && b.accOk[x];
@@ -453,11 +452,9 @@ Intervals intervalCosts(const Graph &g, const Blocks &b, const std::vector<int> 
         }
         update(v);
       }
-      if (!ok || size > g.accMemory) {
-        // Larger intervals only grow: stop here.
-        iv.acc[i].resize(m - i, kInf);
-        break;
-      }
+      if (!ok || size > g.accMemory)
+        break; // larger intervals only grow: intervalAcc says infinity
+
       iv.acc[i].push_back(time + std::max(0.0, comm));
     }
   }
