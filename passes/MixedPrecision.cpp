@@ -116,6 +116,7 @@ struct MixedPrecisionPass : dlc::impl::MixedPrecisionBase<MixedPrecisionPass> {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    reset(); // one instance runs every function of the module in turn
     if (failed(checkOptions(func)) || failed(readPins(func)))
       return signalPassFailure();
     Block &block = func.getBody().front();
@@ -143,6 +144,22 @@ struct MixedPrecisionPass : dlc::impl::MixedPrecisionBase<MixedPrecisionPass> {
   }
 
 private:
+  void reset() {
+    allowKinds.clear();
+    denyKinds.clear();
+    pins.clear();
+    names.clear();
+    ops.clear();
+    candidate.clear();
+    painted.clear();
+    operandTypes.clear();
+    orderInBlock.clear();
+    resultTypes.clear();
+    constants.clear();
+    casts.clear();
+    castAfter.clear();
+  }
+
   // --- options and pins -------------------------------------------------
 
   LogicalResult checkOptions(func::FuncOp func) {
