@@ -411,9 +411,14 @@ FailureOr<std::string> ModelCompiler::run() {
     storage.last = INT64_MAX;
     storage.first = std::min<int64_t>(storage.first, schedules[storage.device].size());
   }
-  // Inputs are written before the first step.
-  for (BlockArgument arg : func.getArguments())
-    storages[bufferStorage[valueBuffer.lookup(arg)]].first = -1;
+  // Inputs are written before the first step, also those no step reads (an
+  // ONNX graph may have such inputs): they need bytes of their own, or the
+  // host's write would land on another buffer.
+  for (BlockArgument arg : func.getArguments()) {
+    Storage &storage = storages[bufferStorage[valueBuffer.lookup(arg)]];
+    storage.first = -1;
+    storage.last = std::max<int64_t>(storage.last, 0);
+  }
 
   // One arena per device, planned over that device's step order.
   std::vector<uint64_t> storageOffset(storages.size(), 0), arenaSizes(devices.size(), 0);
