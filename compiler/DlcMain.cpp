@@ -14,6 +14,7 @@
 #include "compiler/Registration.h"
 #include "Interpreter/Interpreter.h"
 #include "Interpreter/Npy.h"
+#include "compiler/Import/ONNX/OnnxImporter.h"
 #include "compiler/Pipeline/CompileModel.h"
 #include "compiler/Target/CUDA/Nvrtc.h"
 #include "passes/Passes.h"
@@ -36,6 +37,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -50,10 +52,11 @@ constexpr const char *kUsage =
     "usage: dlc <command> [options]\n"
     "\n"
     "commands:\n"
-    "  compile MODEL.mlir     compile a model into an artifact (.dlcm)\n"
+    "  compile MODEL.mlir|MODEL.onnx  compile a model into an artifact (.dlcm)\n"
     "  run MODEL.dlcm         run an artifact (the same as dlc-run)\n"
     "  inspect MODEL.dlcm     show an artifact: devices, signature, kernels, steps, memory\n"
     "  verify MODEL.mlir      parse and verify a model, print a summary\n"
+    "  import MODEL.onnx      import an ONNX model into the dlc dialect (.mlir)\n"
     "  interpret MODEL.mlir   run a model with the reference interpreter\n"
     "\n"
     "`dlc <command> --help` lists a command's options.\n";
@@ -75,6 +78,49 @@ OwningOpRef<ModuleOp> loadModule(MLIRContext &context, llvm::StringRef path) {
   // parseSourceFile verifies the module too.
   return parseSourceFile<ModuleOp>(sourceMgr, &context);
 }
+
+/// --input-shape=NAME=DIMS and --bind=NAME=FILE.npy into import options.
+bool parseImportFlags(llvm::ArrayRef<std::string> shapes, llvm::ArrayRef<std::string> binds,
+                      bool raise, ::dlc::OnnxImportOptions &options) {
+  options.raisePatterns = raise;
+  for (const std::string &spec : shapes) {
+    size_t eq = spec.rfind('=');
+    std::vector<int64_t> dims;
+    if (eq == std::string::npos || eq == 0 ||
+        !::dlc::parseShapeSpec(llvm::StringRef(spec).substr(eq + 1), dims)) {
+      llvm::errs() << "error: --input-shape expects NAME=DIMS (e.g. x=1x3x224x224), got '"
+                   << spec << "'\n";
+      return false;
+    }
+    options.inputShapes[spec.substr(0, eq)] = dims;
+  }
+  for (const std::string &spec : binds) {
+    size_t eq = spec.rfind('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "error: --bind expects NAME=FILE.npy, got '" << spec << "'\n";
+      return false;
+    }
+    ::dlc::ref::Expected<::dlc::ref::Tensor> tensor = ::dlc::ref::readNpy(spec.substr(eq + 1));
+    if (!tensor) {
+      llvm::errs() << "error: --bind " << spec.substr(0, eq) << ": " << tensor.message() << "\n";
+      return false;
+    }
+    options.bindings[spec.substr(0, eq)] = std::move(*tensor);
+  }
+  return true;
+}
+
+/// An ONNX model through the importer (errors: "error: PATH: message").
+OwningOpRef<ModuleOp> importModel(MLIRContext &context, llvm::StringRef path,
+                                  const ::dlc::OnnxImportOptions &options) {
+  std::string error;
+  OwningOpRef<ModuleOp> module = ::dlc::importOnnxFile(context, path, options, error);
+  if (!module)
+    llvm::errs() << "error: " << path << ": " << error << "\n";
+  return module;
+}
+
+bool isOnnxPath(llvm::StringRef path) { return path.ends_with(".onnx"); }
 
 void setUpContext(MLIRContext &context) {
   // A diagnostic names the op and its location; dumping the op adds only noise.
@@ -292,6 +338,47 @@ int interpretCommand(int argc, char **argv) {
   return 0;
 }
 
+int importCommand(int argc, char **argv) {
+  cl::OptionCategory category("dlc import options");
+  cl::opt<std::string> model(cl::Positional, cl::Required, cl::desc("<model.onnx>"),
+                             cl::cat(category));
+  cl::opt<std::string> output("o", cl::desc("The .mlir file to write (default: stdout)"),
+                              cl::value_desc("model.mlir"), cl::init("-"), cl::cat(category));
+  cl::list<std::string> shapes(
+      "input-shape", cl::desc("NAME=DIMS: the static shape of an input with dynamic "
+                              "dimensions (e.g. x=1x3x224x224; repeatable)"),
+      cl::value_desc("NAME=DIMS"), cl::cat(category));
+  cl::list<std::string> binds(
+      "bind", cl::desc("NAME=FILE.npy: make a graph input a constant (shapes, axes)"),
+      cl::value_desc("NAME=FILE.npy"), cl::cat(category));
+  cl::opt<bool> noRaise("no-raise",
+                        cl::desc("Keep LayerNorm/GELU/Linear decompositions as exported"),
+                        cl::cat(category));
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "dlc import: an ONNX model to the dlc dialect\n");
+  ::dlc::OnnxImportOptions options;
+  if (!parseImportFlags(shapes, binds, !noRaise, options))
+    return 1;
+  MLIRContext context;
+  setUpContext(context);
+  OwningOpRef<ModuleOp> module = importModel(context, model, options);
+  if (!module)
+    return 1;
+  std::string error;
+  auto out = openOutputFile(output, &error);
+  if (!out) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  // Locations are the ONNX node names: print them, they are what --pin matches.
+  OpPrintingFlags flags;
+  flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  module->print(out->os(), flags);
+  out->os() << "\n";
+  out->keep();
+  return 0;
+}
+
 /// dlc compile's placement options, copied out of llvm::cl (LLD resets them).
 struct PlacementFlags {
   std::string devices, policy;
@@ -501,9 +588,18 @@ int compileCommand(int argc, char **argv) {
       cl::desc("NAME=FILE.npy: run in fp32 first, keep ops fp16 cannot hold in fp32, "
                "report each op's error (repeatable)"),
       cl::value_desc("NAME=FILE.npy"), cl::cat(category));
+  cl::list<std::string> shapes(
+      "input-shape", cl::desc("ONNX: NAME=DIMS for an input with dynamic dimensions"),
+      cl::value_desc("NAME=DIMS"), cl::cat(category));
+  cl::list<std::string> binds(
+      "bind", cl::desc("ONNX: NAME=FILE.npy makes a graph input a constant"),
+      cl::value_desc("NAME=FILE.npy"), cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "dlc compile: a model to an artifact (.dlcm)\n");
+  ::dlc::OnnxImportOptions importOptions;
+  if (!parseImportFlags(shapes, binds, /*raise=*/true, importOptions))
+    return 1;
   PlacementFlags place{devices, placement, {pins.begin(), pins.end()}, deviceSpec,
                        fallback, dumpPlacement, printPlacement, placementFrom};
   PrecisionFlags precision{precisionFlag, ioPrecision,
@@ -539,7 +635,9 @@ int compileCommand(int argc, char **argv) {
 
   MLIRContext context;
   setUpContext(context);
-  OwningOpRef<ModuleOp> module = loadModule(context, modelPath);
+  OwningOpRef<ModuleOp> module = isOnnxPath(modelPath)
+                                     ? importModel(context, modelPath, importOptions)
+                                     : loadModule(context, modelPath);
   if (!module)
     return 1;
   llvm::SourceMgr sourceMgr;
@@ -649,6 +747,8 @@ int ::dlc::dlcMain(int argc, char **argv) {
     return compileCommand(subArgc, args.data());
   if (command == "verify")
     return verifyCommand(subArgc, args.data());
+  if (command == "import")
+    return importCommand(subArgc, args.data());
   if (command == "interpret")
     return interpretCommand(subArgc, args.data());
   llvm::errs() << "error: unknown command '" << command << "'\n\n" << kUsage;

@@ -3,6 +3,7 @@
 #include "compiler/Registration.h"
 
 #include "dialects/dlc/DlcOps.h"
+#include "compiler/Import/ONNX/OnnxImporter.h"
 #include "compiler/Lowering/CpuPipeline.h"
 #include "compiler/Lowering/Passes.h"
 #include "passes/Passes.h"
@@ -24,6 +25,7 @@ void dlc::registerAllDlcDialects(mlir::DialectRegistry &registry) {
 void dlc::registerAllDlcPasses() {
   dlc::registerDlcPasses();
   dlc::registerDlcLoweringPasses();
+  dlc::registerOnnxImportPasses();
   // The generic simplifications the lit tests and pipelines use.
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -11,6 +11,9 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev
   libgtest-dev
   liblld-19-dev zlib1g-dev
+  # ONNX import (compiler/Import/ONNX), its conformance data and test models
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-onnx
+  python3-torch python3-torchvision
 )
 
 missing=()

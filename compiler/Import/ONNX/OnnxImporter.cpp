@@ -1,0 +1,700 @@
+//===- OnnxImporter.cpp - reads a ModelProto, walks its graph -------------===//
+//
+// ModelProto (protobuf, libonnx) -> func.func @main:
+//   graph inputs (not initializers, not --bind)  -> arguments {dlc.name}
+//   initializers, Constant nodes, --bind values  -> dlc.constant (large ones
+//                                                   as dense_resource blobs)
+//   nodes, in file order (ONNX requires it)      -> OnnxOps.cpp, one per op type
+//   graph outputs                                -> results {dlc.name}
+// Ops whose operands are all known are folded as they are built; ops left
+// without users (the folded shape arithmetic) are erased at the end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/ONNX/OnnxImporter.h"
+#include "compiler/Import/ONNX/GraphImporter.h"
+
+#include "Interpreter/Interpreter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::onnx_import;
+
+namespace {
+/// Initializers up to this many elements are inline dense<...> (readable,
+/// and the raising patterns see small constants such as epsilons); larger
+/// ones are dense_resource blobs.
+constexpr int64_t kMaxInlineElements = 64;
+
+int64_t storageBytes(Type t) {
+  if (t.isInteger(1))
+    return 1;
+  return t.getIntOrFloatBitWidth() / 8;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Types and tensors
+//===----------------------------------------------------------------------===//
+
+Type dlc::onnx_import::elementTypeOf(MLIRContext *context, int32_t onnxType) {
+  Builder b(context);
+  switch (onnxType) {
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
+  case onnx::TensorProto::INT32:
+    return b.getI32Type();
+  case onnx::TensorProto::INT64:
+    return b.getI64Type();
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  default:
+    return nullptr;
+  }
+}
+
+const char *dlc::onnx_import::onnxTypeName(int32_t onnxType) {
+  if (onnx::TensorProto::DataType_IsValid(onnxType))
+    return onnx::TensorProto::DataType_Name(onnxType).c_str();
+  return "unknown";
+}
+
+/// The little-endian bytes of `proto` in dlc's storage of its type (i1: one
+/// byte per element); nullopt with `error` set otherwise.
+static std::optional<std::string> protoBytes(const onnx::TensorProto &proto,
+                                             Type element, int64_t count,
+                                             std::string &error) {
+  if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
+    error = "tensor '" + proto.name() + "' keeps its data in an external file, "
+            "which dlc does not read (save the model with its data inside)";
+    return std::nullopt;
+  }
+  int64_t width = storageBytes(element);
+  std::string bytes;
+  if (proto.has_raw_data()) {
+    bytes = proto.raw_data();
+  } else {
+    bytes.resize(count * width);
+    char *out = bytes.data();
+    int64_t have = -1;
+    switch (proto.data_type()) {
+    case onnx::TensorProto::FLOAT:
+      have = proto.float_data_size();
+      if (have == count)
+        std::memcpy(out, proto.float_data().data(), count * 4);
+      break;
+    case onnx::TensorProto::INT64:
+      have = proto.int64_data_size();
+      if (have == count)
+        std::memcpy(out, proto.int64_data().data(), count * 8);
+      break;
+    case onnx::TensorProto::INT32:
+    case onnx::TensorProto::FLOAT16:
+    case onnx::TensorProto::BFLOAT16:
+    case onnx::TensorProto::BOOL:
+      // Narrow types are stored one per int32 (halves as their bits).
+      have = proto.int32_data_size();
+      if (have == count)
+        for (int64_t i = 0; i < count; ++i) {
+          int32_t v = proto.int32_data(i);
+          std::memcpy(out + i * width, &v, width);
+        }
+      break;
+    default:
+      break;
+    }
+    if (have != count) {
+      error = "tensor '" + proto.name() + "' holds " + std::to_string(std::max<int64_t>(have, 0)) +
+              " values, its dims say " + std::to_string(count);
+      return std::nullopt;
+    }
+  }
+  if (static_cast<int64_t>(bytes.size()) != count * width) {
+    error = "tensor '" + proto.name() + "' holds " + std::to_string(bytes.size()) +
+            " bytes of data, its dims and type say " + std::to_string(count * width);
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+static std::optional<RankedTensorType> protoType(MLIRContext *context,
+                                                 const onnx::TensorProto &proto,
+                                                 std::string &error) {
+  Type element = elementTypeOf(context, proto.data_type());
+  if (!element) {
+    error = std::string("tensor '") + proto.name() + "' has element type " +
+            onnxTypeName(proto.data_type()) + ", which dlc does not support";
+    return std::nullopt;
+  }
+  std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
+  for (int64_t d : dims)
+    if (d < 0) {
+      error = "tensor '" + proto.name() + "' has a negative dimension";
+      return std::nullopt;
+    }
+  return RankedTensorType::get(dims, element);
+}
+
+static Tensor decode(RankedTensorType type, const std::string &bytes) {
+  FailureOr<ref::DType> dtype = refDTypeOf(type.getElementType());
+  Tensor t = Tensor::zeros(*dtype, {type.getShape().begin(), type.getShape().end()});
+  int64_t width = storageBytes(type.getElementType());
+  for (size_t i = 0; i < t.data.size(); ++i) {
+    const char *p = bytes.data() + i * width;
+    double &v = t.data[i];
+    switch (*dtype) {
+    case ref::DType::F32: { float f; std::memcpy(&f, p, 4); v = f; break; }
+    case ref::DType::F16: { uint16_t h; std::memcpy(&h, p, 2); v = ref::fromF16Bits(h); break; }
+    case ref::DType::BF16: { uint16_t h; std::memcpy(&h, p, 2); v = ref::fromBF16Bits(h); break; }
+    case ref::DType::I32: { int32_t x; std::memcpy(&x, p, 4); v = x; break; }
+    case ref::DType::I64: { int64_t x; std::memcpy(&x, p, 8); v = static_cast<double>(x); break; }
+    case ref::DType::I1: v = p[0] != 0; break;
+    }
+  }
+  return t;
+}
+
+std::optional<Tensor> dlc::onnx_import::tensorFromProto(const onnx::TensorProto &proto,
+                                                        std::string &error) {
+  MLIRContext context;
+  std::optional<RankedTensorType> type = protoType(&context, proto, error);
+  if (!type)
+    return std::nullopt;
+  std::optional<std::string> bytes =
+      protoBytes(proto, type->getElementType(), type->getNumElements(), error);
+  if (!bytes)
+    return std::nullopt;
+  return decode(*type, *bytes);
+}
+
+DenseElementsAttr dlc::onnx_import::denseFromTensor(RankedTensorType type, const Tensor &t) {
+  Type e = type.getElementType();
+  if (e.isInteger(1)) {
+    SmallVector<bool> bits;
+    for (double v : t.data)
+      bits.push_back(v != 0);
+    return DenseElementsAttr::get(type, bits);
+  }
+  if (isa<IntegerType>(e)) {
+    SmallVector<APInt> ints;
+    for (double v : t.data)
+      ints.push_back(APInt(e.getIntOrFloatBitWidth(), static_cast<int64_t>(v), true));
+    return DenseElementsAttr::get(type, ints);
+  }
+  SmallVector<APFloat> floats;
+  auto &sem = cast<FloatType>(e).getFloatSemantics();
+  for (double v : t.data) {
+    APFloat f(v);
+    bool lost;
+    f.convert(sem, APFloat::rmNearestTiesToEven, &lost);
+    floats.push_back(f);
+  }
+  return DenseElementsAttr::get(type, floats);
+}
+
+/// A TensorProto as a constant's attribute: dense<...> when small, else a
+/// dense_resource blob keyed by a sanitised form of the tensor's name.
+static ElementsAttr elementsFromProto(MLIRContext *context, const onnx::TensorProto &proto,
+                                      std::string &error) {
+  std::optional<RankedTensorType> type = protoType(context, proto, error);
+  if (!type)
+    return nullptr;
+  std::optional<std::string> bytes =
+      protoBytes(proto, type->getElementType(), type->getNumElements(), error);
+  if (!bytes)
+    return nullptr;
+  if (type->getNumElements() <= kMaxInlineElements || type->getElementType().isInteger(1))
+    return denseFromTensor(*type, decode(*type, *bytes));
+  std::string key;
+  for (char c : proto.name())
+    key += (llvm::isAlnum(c) || c == '_' || c == '.') ? c : '_';
+  if (key.empty() || !(llvm::isAlpha(key[0]) || key[0] == '_'))
+    key = "w_" + key;
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+      ArrayRef<char>(bytes->data(), bytes->size()), alignof(int64_t));
+  return DenseResourceElementsAttr::get(*type, key, std::move(blob));
+}
+
+//===----------------------------------------------------------------------===//
+// GraphImporter
+//===----------------------------------------------------------------------===//
+
+Value GraphImporter::input(size_t i) { return values.lookup(node->input(i)); }
+
+static std::optional<Tensor> constantValue(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(c.getType());
+  if (type.getNumElements() > kMaxFoldElements && !isa<DenseElementsAttr>(c.getValue()))
+    return std::nullopt; // weights: never folded through
+  FailureOr<Tensor> t = tensorFromElements(c.getValue(), c.getLoc());
+  if (failed(t))
+    return std::nullopt;
+  return *t;
+}
+
+std::optional<Tensor> GraphImporter::constInput(size_t i) {
+  if (!has(i))
+    return std::nullopt;
+  return constantValue(input(i));
+}
+
+std::optional<Tensor> GraphImporter::requireConst(size_t i, const char *what) {
+  std::optional<Tensor> t = constInput(i);
+  if (!t)
+    fail(llvm::Twine(what) + " (input " + llvm::Twine(i) + " '" + node->input(i) +
+         "') must be known at import time: bind it with --bind=" + node->input(i) + "=FILE.npy");
+  return t;
+}
+
+std::optional<std::vector<int64_t>> GraphImporter::constInts(size_t i, const char *what) {
+  std::optional<Tensor> t = requireConst(i, what);
+  if (!t)
+    return std::nullopt;
+  std::vector<int64_t> out;
+  for (double v : t->data)
+    out.push_back(static_cast<int64_t>(v));
+  return out;
+}
+
+const onnx::AttributeProto *GraphImporter::attr(llvm::StringRef name) const {
+  for (const onnx::AttributeProto &a : node->attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+int64_t GraphImporter::attrInt(llvm::StringRef name, int64_t dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->i() : dflt;
+}
+double GraphImporter::attrFloat(llvm::StringRef name, double dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->f() : dflt;
+}
+std::string GraphImporter::attrString(llvm::StringRef name, llvm::StringRef dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->s() : dflt.str();
+}
+std::optional<std::vector<int64_t>> GraphImporter::attrInts(llvm::StringRef name) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return std::nullopt;
+  return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+Value GraphImporter::constant(const Tensor &t) {
+  MLIRContext *ctx = builder.getContext();
+  Type element;
+  switch (t.dtype) {
+  case ref::DType::F32: element = builder.getF32Type(); break;
+  case ref::DType::F16: element = builder.getF16Type(); break;
+  case ref::DType::BF16: element = builder.getBF16Type(); break;
+  case ref::DType::I32: element = builder.getI32Type(); break;
+  case ref::DType::I64: element = builder.getI64Type(); break;
+  case ref::DType::I1: element = builder.getI1Type(); break;
+  }
+  (void)ctx;
+  auto type = RankedTensorType::get(t.shape, element);
+  return builder.create<ConstantOp>(loc, type, denseFromTensor(type, t), DeviceAttr());
+}
+
+Value GraphImporter::scalarLike(Value like, double value) {
+  RankedTensorType type = typeOf(like);
+  FailureOr<ref::DType> dtype = refDTypeOf(type.getElementType());
+  Tensor t = Tensor::fromValues(*dtype, std::vector<int64_t>(type.getRank(), 1), {value});
+  return constant(t);
+}
+
+Value GraphImporter::reshape(Value v, ArrayRef<int64_t> shape) {
+  if (typeOf(v).getShape() == shape)
+    return v;
+  return make<ReshapeOp>(tensorType(shape, typeOf(v).getElementType()), v, DeviceAttr());
+}
+
+Value GraphImporter::castTo(Value v, Type elementType) {
+  if (typeOf(v).getElementType() == elementType)
+    return v;
+  return make<CastOp>(tensorType(typeOf(v).getShape(), elementType), v, DeviceAttr());
+}
+
+static bool foldable(Operation *op, std::vector<Tensor> &operands) {
+  if (isa<ConstantOp>(op))
+    return false;
+  for (Value r : op->getResults())
+    if (cast<RankedTensorType>(r.getType()).getNumElements() > kMaxFoldElements)
+      return false;
+  for (Value v : op->getOperands()) {
+    std::optional<Tensor> t = constantValue(v);
+    if (!t)
+      return false;
+    operands.push_back(std::move(*t));
+  }
+  return true;
+}
+
+void GraphImporter::foldAll(Operation *op) {
+  std::vector<Tensor> operands;
+  if (!foldable(op, operands))
+    return;
+  ref::Expected<std::vector<Tensor>> results = evaluateOp(op, operands);
+  if (!results)
+    return; // left to run (and to report) at run time
+  for (auto [result, t] : llvm::zip(op->getResults(), *results)) {
+    auto type = cast<RankedTensorType>(result.getType());
+    result.replaceAllUsesWith(builder.create<ConstantOp>(
+        op->getLoc(), type, denseFromTensor(type, t), DeviceAttr()));
+  }
+  op->erase();
+}
+
+Value GraphImporter::foldOrKeep(Operation *op, unsigned index) {
+  std::vector<Tensor> operands;
+  if (!foldable(op, operands))
+    return op->getResult(index);
+  ref::Expected<std::vector<Tensor>> results = evaluateOp(op, operands);
+  if (!results)
+    return op->getResult(index);
+  auto type = cast<RankedTensorType>(op->getResult(index).getType());
+  Value c = builder.create<ConstantOp>(op->getLoc(), type,
+                                       denseFromTensor(type, (*results)[index]), DeviceAttr());
+  op->erase();
+  return c;
+}
+
+LogicalResult GraphImporter::fail(const llvm::Twine &message) {
+  if (error.empty())
+    error = ("node '" + node->name() + "' (" + node->op_type() + "): " + message).str();
+  return failure();
+}
+
+LogicalResult GraphImporter::unsupported(const llvm::Twine &reason) {
+  if (error.empty()) {
+    error = ("unsupported op '" + node->op_type() + "' (node '" + node->name() +
+             "', opset " + llvm::Twine(opset) + ")")
+                .str();
+    std::string why = reason.str();
+    if (!why.empty())
+      error += ": " + why;
+  }
+  return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// The graph
+//===----------------------------------------------------------------------===//
+
+namespace {
+class ModelImporter {
+public:
+  ModelImporter(MLIRContext &context, const onnx::ModelProto &model, int64_t opset,
+                const OnnxImportOptions &options)
+      : context(context), model(model), options(options), g(&context, opset) {}
+
+  OwningOpRef<ModuleOp> run(std::string &error);
+
+private:
+  LogicalResult signature(func::FuncOp &func);
+  LogicalResult fail(const std::string &message) {
+    if (g.error.empty())
+      g.error = message;
+    return failure();
+  }
+
+  MLIRContext &context;
+  const onnx::ModelProto &model;
+  const OnnxImportOptions &options;
+  GraphImporter g;
+  llvm::StringMap<const onnx::TensorProto *> initializers;
+};
+} // namespace
+
+/// The static shape of a graph input: its declared dims, or --input-shape.
+static LogicalResult inputShape(const onnx::ValueInfoProto &info,
+                                const OnnxImportOptions &options,
+                                std::vector<int64_t> &shape, std::string &error) {
+  const onnx::TypeProto_Tensor &tt = info.type().tensor_type();
+  auto given = options.inputShapes.find(info.name());
+  std::string dynamic;
+  for (const onnx::TensorShapeProto_Dimension &d : tt.shape().dim()) {
+    if (d.has_dim_value() && d.dim_value() >= 0) {
+      shape.push_back(d.dim_value());
+      continue;
+    }
+    shape.push_back(-1);
+    if (dynamic.empty())
+      dynamic = d.has_dim_param() ? "'" + d.dim_param() + "'" : "?";
+  }
+  if (given != options.inputShapes.end()) {
+    if (tt.has_shape() && given->second.size() != shape.size()) {
+      error = "--input-shape for '" + info.name() + "' has rank " +
+              std::to_string(given->second.size()) + ", the model's input has rank " +
+              std::to_string(shape.size());
+      return failure();
+    }
+    for (size_t i = 0; i < shape.size(); ++i)
+      if (shape[i] >= 0 && shape[i] != given->second[i]) {
+        error = "--input-shape for '" + info.name() + "' gives dimension " +
+                std::to_string(i) + " as " + std::to_string(given->second[i]) +
+                ", the model fixes it to " + std::to_string(shape[i]);
+        return failure();
+      }
+    shape = given->second;
+    return success();
+  }
+  if (!tt.has_shape()) {
+    error = "input '" + info.name() + "' has no shape: pass --input-shape=" + info.name() +
+            "=DIMS (e.g. 1x3x224x224)";
+    return failure();
+  }
+  if (!dynamic.empty()) {
+    error = "input '" + info.name() + "' has a dynamic dimension " + dynamic +
+            ": pass --input-shape=" + info.name() + "=DIMS (e.g. 1x3x224x224)";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult ModelImporter::signature(func::FuncOp &func) {
+  OpBuilder &b = g.builder;
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames;
+  for (auto &[name, shape] : options.inputShapes) {
+    bool found = llvm::any_of(model.graph().input(), [&](const onnx::ValueInfoProto &i) {
+      return i.name() == name && !initializers.count(name);
+    });
+    if (!found)
+      return fail("--input-shape names '" + name + "', which is not an input of the graph");
+  }
+  for (const onnx::ValueInfoProto &info : model.graph().input()) {
+    if (initializers.count(info.name()) || options.bindings.count(info.name()))
+      continue;
+    if (!info.type().has_tensor_type())
+      return fail("input '" + info.name() + "' is not a tensor (sequences, maps and "
+                  "optionals are not supported)");
+    int32_t et = info.type().tensor_type().elem_type();
+    Type element = elementTypeOf(&context, et);
+    if (!element)
+      return fail("input '" + info.name() + "' has element type " +
+                  onnxTypeName(et) + ", which dlc does not support");
+    std::vector<int64_t> shape;
+    if (failed(inputShape(info, options, shape, g.error)))
+      return failure();
+    argTypes.push_back(RankedTensorType::get(shape, element));
+    argNames.push_back(info.name());
+  }
+  for (auto &[name, t] : options.bindings) {
+    bool found = llvm::any_of(model.graph().input(),
+                              [&](const onnx::ValueInfoProto &i) { return i.name() == name; });
+    if (!found)
+      return fail("--bind names '" + name + "', which is not an input of the graph");
+  }
+
+  func = b.create<func::FuncOp>(NameLoc::get(b.getStringAttr("main")), "main",
+                                b.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, name] : llvm::enumerate(argNames)) {
+    func.setArgAttr(i, "dlc.name", b.getStringAttr(name));
+    entry->getArgument(i).setLoc(NameLoc::get(b.getStringAttr(name)));
+    g.values[name] = entry->getArgument(i);
+  }
+  b.setInsertionPointToStart(entry);
+  for (auto &[name, t] : options.bindings) {
+    g.loc = NameLoc::get(b.getStringAttr(name));
+    g.values[name] = g.constant(t);
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> ModelImporter::run(std::string &error) {
+  OpBuilder &b = g.builder;
+  OwningOpRef<ModuleOp> module = ModuleOp::create(b.getUnknownLoc());
+  b.setInsertionPointToEnd(module->getBody());
+  const onnx::GraphProto &graph = model.graph();
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers[init.name()] = &init;
+
+  func::FuncOp func;
+  if (failed(signature(func))) {
+    error = g.error;
+    return nullptr;
+  }
+  // Initializers become constants where first used: unused ones cost nothing.
+  auto lookupOrMaterialize = [&](const std::string &name) -> LogicalResult {
+    if (name.empty() || g.values.count(name))
+      return success();
+    auto it = initializers.find(name);
+    if (it == initializers.end())
+      return g.fail("input '" + name + "' is not produced by any earlier node, "
+                    "initializer or graph input");
+    std::string err;
+    ElementsAttr value = elementsFromProto(&context, *it->second, err);
+    if (!value)
+      return g.fail("initializer: " + err);
+    g.values[name] = b.create<ConstantOp>(NameLoc::get(b.getStringAttr(name)),
+                                          value.getType(), value, DeviceAttr());
+    return success();
+  };
+
+  for (const onnx::NodeProto &node : graph.node()) {
+    g.node = &node;
+    std::string name = node.name().empty() ? node.op_type() + ":" + (node.output_size() ? node.output(0) : "")
+                                           : node.name();
+    g.loc = NameLoc::get(b.getStringAttr(name));
+    if (!node.domain().empty() && node.domain() != "ai.onnx") {
+      g.unsupported("domain '" + node.domain() + "'");
+      break;
+    }
+    bool ok = true;
+    for (const std::string &in : node.input())
+      if (failed(lookupOrMaterialize(in))) {
+        ok = false;
+        break;
+      }
+    if (!ok)
+      break;
+    SmallVector<Value> outputs;
+    if (failed(convertNode(g, outputs)))
+      break;
+    for (auto [i, out] : llvm::enumerate(node.output())) {
+      if (out.empty())
+        continue;
+      if (i >= outputs.size() || !outputs[i]) {
+        g.unsupported("output " + std::to_string(i) + " ('" + out + "') is not supported");
+        break;
+      }
+      g.values[out] = outputs[i];
+    }
+    if (!g.error.empty())
+      break;
+  }
+  if (g.error.empty()) {
+    SmallVector<Value> results;
+    for (const onnx::ValueInfoProto &out : graph.output()) {
+      if (failed(lookupOrMaterialize(out.name())))
+        break;
+      Value v = g.values.lookup(out.name());
+      if (!v) {
+        fail("output '" + out.name() + "' is not produced by any node");
+        break;
+      }
+      results.push_back(v);
+    }
+    if (g.error.empty()) {
+      b.create<func::ReturnOp>(NameLoc::get(b.getStringAttr("return")), results);
+      func.setType(b.getFunctionType(func.getArgumentTypes(), ValueRange(results).getTypes()));
+      for (auto [i, out] : llvm::enumerate(graph.output()))
+        func.setResultAttr(i, "dlc.name", b.getStringAttr(out.name()));
+    }
+  }
+  if (!g.error.empty()) {
+    error = g.error;
+    return nullptr;
+  }
+  // Shape arithmetic folded away leaves ops nobody reads: all dlc ops are pure.
+  Block &body = func.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (isa<DlcDialect>(op.getDialect()) && op.use_empty())
+      op.erase();
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+bool dlc::parseShapeSpec(llvm::StringRef spec, std::vector<int64_t> &shape) {
+  shape.clear();
+  if (spec.empty())
+    return true; // a scalar
+  SmallVector<llvm::StringRef> parts;
+  spec.split(parts, spec.contains(',') ? ',' : 'x');
+  for (llvm::StringRef p : parts) {
+    int64_t d;
+    if (p.trim().getAsInteger(10, d) || d < 0)
+      return false;
+    shape.push_back(d);
+  }
+  return true;
+}
+
+OwningOpRef<ModuleOp> dlc::importOnnxBytes(MLIRContext &context, llvm::StringRef bytes,
+                                           llvm::StringRef path,
+                                           const OnnxImportOptions &options,
+                                           std::string &error) {
+  context.loadDialect<DlcDialect, func::FuncDialect>();
+  onnx::ModelProto model;
+  if (bytes.empty()) {
+    error = "the file is empty, not an ONNX model";
+    return nullptr;
+  }
+  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    error = "not a valid ONNX model (the protobuf does not parse: corrupt or truncated file?)";
+    return nullptr;
+  }
+  if (!model.has_graph() || (model.graph().node_size() == 0 && model.graph().output_size() == 0)) {
+    error = "the ONNX model has no graph (corrupt or truncated file?)";
+    return nullptr;
+  }
+  int64_t opset = -1;
+  for (const onnx::OperatorSetIdProto &o : model.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx")
+      opset = o.version();
+  if (opset < 0) {
+    error = "the model imports no version of the default ONNX opset";
+    return nullptr;
+  }
+  if (opset < 7 || opset > 17) {
+    error = "opset " + std::to_string(opset) + " is not supported (dlc reads opsets 7 to 17)";
+    return nullptr;
+  }
+  // A verifier failure is an importer bug; report it, never crash.
+  std::string diag;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    if (diag.empty()) {
+      llvm::raw_string_ostream os(diag);
+      os << d.getLocation() << ": " << d.str();
+    }
+    return success();
+  });
+  ModelImporter importer(context, model, opset, options);
+  OwningOpRef<ModuleOp> module = importer.run(error);
+  if (!module)
+    return nullptr;
+  if (failed(verify(*module))) {
+    error = "the imported IR does not verify (an importer bug): " + diag;
+    return nullptr;
+  }
+  if (options.raisePatterns && failed(raiseOnnxPatterns(*module))) {
+    error = "raising exporter patterns failed (an importer bug): " + diag;
+    return nullptr;
+  }
+  return module;
+}
+
+OwningOpRef<ModuleOp> dlc::importOnnxFile(MLIRContext &context, llvm::StringRef path,
+                                          const OnnxImportOptions &options,
+                                          std::string &error) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file) {
+    error = "cannot open: " + file.getError().message();
+    return nullptr;
+  }
+  return importOnnxBytes(context, (*file)->getBuffer(), path, options, error);
+}

@@ -1,0 +1,1188 @@
+//===- OnnxOps.cpp - one conversion per ONNX op type ----------------------===//
+//
+// Each converter reads the current node through GraphImporter and builds dlc
+// ops. Ops dlc has as one op map 1:1; the rest decompose into existing ops:
+//
+//   Reciprocal x      -> 1 / x
+//   LeakyRelu x       -> relu(x) + alpha * min(x, 0)
+//   HardSigmoid x     -> clip(alpha * x + beta, 0, 1)
+//   HardSwish x       -> x * clip(x / 6 + 1/2, 0, 1)
+//   Elu / Selu / Celu -> relu and exp(min(x, 0)) terms
+//   Gemm              -> linear (transB, alpha = beta = 1, 1-D bias) or matmul
+//   Flatten, Squeeze, Unsqueeze, Identity, Dropout (inference) -> reshape / nothing
+//   LogSoftmax        -> x - max - log(sum(exp(x - max)))
+//   Shape, Size, ConstantOfShape, Range -> constants (static shapes)
+//   Expand            -> x + zeros(shape) (NumPy broadcasting)
+// Inputs that give shapes or axes must be known at import time (constants,
+// folded shape arithmetic, or --bind).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/ONNX/GraphImporter.h"
+
+#include "dialects/dlc/DlcShapes.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <cmath>
+#include <functional>
+#include <numeric>
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::onnx_import;
+
+namespace {
+using Outputs = SmallVectorImpl<Value>;
+using Converter = std::function<LogicalResult(GraphImporter &, Outputs &)>;
+
+int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+
+int64_t product(ArrayRef<int64_t> dims) {
+  return std::accumulate(dims.begin(), dims.end(), int64_t(1), std::multiplies<int64_t>());
+}
+
+bool isFloatType(Type t) { return isa<FloatType>(t); }
+
+/// Requires a float element type for input i (ops dlc defines on floats).
+LogicalResult requireFloat(GraphImporter &g, size_t i) {
+  if (!isFloatType(g.type(i).getElementType()))
+    return g.unsupported("element type " + [&] {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << g.type(i).getElementType();
+      return s;
+    }() + " (dlc computes this op on floats only)");
+  return success();
+}
+
+template <typename OpT> Converter binary() {
+  return [](GraphImporter &g, Outputs &out) -> LogicalResult {
+    Value lhs = g.input(0), rhs = g.input(1);
+    if (GraphImporter::typeOf(lhs).getElementType() != GraphImporter::typeOf(rhs).getElementType())
+      return g.fail("operands have different element types");
+    out.push_back(g.make<OpT>(lhs, rhs));
+    return success();
+  };
+}
+
+/// Max, Min, Sum: a chain over any number of inputs.
+template <typename OpT> Converter variadic() {
+  return [](GraphImporter &g, Outputs &out) -> LogicalResult {
+    Value acc = g.input(0);
+    for (size_t i = 1; i < g.numInputs(); ++i)
+      acc = g.make<OpT>(acc, g.input(i));
+    out.push_back(acc);
+    return success();
+  };
+}
+
+template <typename OpT> Converter unary(bool floatOnly) {
+  return [floatOnly](GraphImporter &g, Outputs &out) -> LogicalResult {
+    if (floatOnly && failed(requireFloat(g, 0)))
+      return failure();
+    out.push_back(g.make<OpT>(g.input(0)));
+    return success();
+  };
+}
+
+Value mulScalar(GraphImporter &g, Value x, double s) {
+  if (s == 1.0)
+    return x;
+  return g.make<MulOp>(x, g.scalarLike(x, s));
+}
+Value addScalar(GraphImporter &g, Value x, double s) {
+  if (s == 0.0)
+    return x;
+  return g.make<AddOp>(x, g.scalarLike(x, s));
+}
+Value minZero(GraphImporter &g, Value x) { return g.make<MinOp>(x, g.scalarLike(x, 0)); }
+/// alpha * (exp(min(x, 0) / scale) - 1): the negative branch of Elu and Celu.
+Value expBranch(GraphImporter &g, Value x, double alpha, double scale) {
+  Value e = g.make<ExpOp>(mulScalar(g, minZero(g, x), 1.0 / scale));
+  return mulScalar(g, addScalar(g, e, -1.0), alpha);
+}
+
+Value clip(GraphImporter &g, Value x, double lo, double hi) {
+  return g.make<ClipOp>(GraphImporter::typeOf(x), x, g.builder.getF64FloatAttr(lo),
+                        g.builder.getF64FloatAttr(hi), DeviceAttr());
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertReshape(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::optional<std::vector<int64_t>> shape =
+      g.attrInts("shape"); // opset < 5
+  if (!shape)
+    shape = g.constInts(1, "the target shape");
+  if (!shape)
+    return failure();
+  bool allowZero = g.attrInt("allowzero", 0) != 0;
+  int64_t infer = -1, known = 1;
+  for (size_t i = 0; i < shape->size(); ++i) {
+    int64_t &d = (*shape)[i];
+    if (d == 0 && !allowZero) {
+      if (i >= static_cast<size_t>(t.getRank()))
+        return g.fail("shape entry 0 at position " + llvm::Twine(i) +
+                      " copies a dimension the input does not have");
+      d = t.getDimSize(i);
+    }
+    if (d == -1) {
+      if (infer >= 0)
+        return g.fail("the target shape has more than one -1");
+      infer = i;
+      continue;
+    }
+    if (d < 0)
+      return g.fail("the target shape has a negative dimension");
+    known *= d;
+  }
+  if (infer >= 0)
+    (*shape)[infer] = known == 0 ? 0 : t.getNumElements() / known;
+  if (product(*shape) != t.getNumElements())
+    return g.fail("cannot reshape " + formatShape(t.getShape()) + " to " +
+                  formatShape(*shape));
+  out.push_back(g.reshape(g.input(0), *shape));
+  return success();
+}
+
+LogicalResult convertFlatten(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  int64_t axis = normAxis(g.attrInt("axis", 1), t.getRank());
+  if (axis < 0 || axis > t.getRank())
+    return g.fail("axis out of range");
+  int64_t outer = product(t.getShape().take_front(axis));
+  out.push_back(g.reshape(g.input(0), {outer, t.getNumElements() / std::max<int64_t>(outer, 1)}));
+  return success();
+}
+
+/// Squeeze/Unsqueeze axes: the attribute (opset < 13) or input 1.
+std::optional<std::vector<int64_t>> axesOf(GraphImporter &g, size_t input) {
+  if (auto a = g.attrInts("axes"))
+    return a;
+  if (g.has(input))
+    return g.constInts(input, "the axes");
+  return std::vector<int64_t>{};
+}
+
+LogicalResult convertSqueeze(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::optional<std::vector<int64_t>> axes = axesOf(g, 1);
+  if (!axes)
+    return failure();
+  std::vector<bool> drop(t.getRank(), false);
+  if (axes->empty())
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      drop[d] = t.getDimSize(d) == 1;
+  for (int64_t a : *axes) {
+    a = normAxis(a, t.getRank());
+    if (a < 0 || a >= t.getRank() || t.getDimSize(a) != 1)
+      return g.fail("cannot squeeze axis " + llvm::Twine(a) + " of " + formatShape(t.getShape()));
+    drop[a] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (!drop[d])
+      shape.push_back(t.getDimSize(d));
+  out.push_back(g.reshape(g.input(0), shape));
+  return success();
+}
+
+LogicalResult convertUnsqueeze(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::optional<std::vector<int64_t>> axes = axesOf(g, 1);
+  if (!axes)
+    return failure();
+  int64_t rank = t.getRank() + axes->size();
+  std::vector<bool> inserted(rank, false);
+  for (int64_t a : *axes) {
+    a = normAxis(a, rank);
+    if (a < 0 || a >= rank || inserted[a])
+      return g.fail("bad unsqueeze axis " + llvm::Twine(a));
+    inserted[a] = true;
+  }
+  SmallVector<int64_t> shape;
+  int64_t src = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(inserted[d] ? 1 : t.getDimSize(src++));
+  out.push_back(g.reshape(g.input(0), shape));
+  return success();
+}
+
+LogicalResult convertTranspose(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::vector<int64_t> perm;
+  if (auto p = g.attrInts("perm"))
+    perm = *p;
+  else
+    for (int64_t d = t.getRank() - 1; d >= 0; --d)
+      perm.push_back(d);
+  if (static_cast<int64_t>(perm.size()) != t.getRank())
+    return g.fail("perm has " + llvm::Twine(perm.size()) + " entries for rank " +
+                  llvm::Twine(t.getRank()));
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= t.getRank())
+      return g.fail("perm entry out of range");
+    shape.push_back(t.getDimSize(p));
+  }
+  out.push_back(g.make<TransposeOp>(g.tensorType(shape, t.getElementType()), g.input(0),
+                                    g.builder.getDenseI64ArrayAttr(perm), DeviceAttr()));
+  return success();
+}
+
+LogicalResult convertConcat(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  int64_t axis = normAxis(g.attrInt("axis", 0), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  SmallVector<Value> inputs;
+  SmallVector<int64_t> shape(t.getShape());
+  shape[axis] = 0;
+  for (size_t i = 0; i < g.numInputs(); ++i) {
+    RankedTensorType ti = g.type(i);
+    if (ti.getRank() != t.getRank() || ti.getElementType() != t.getElementType())
+      return g.fail("inputs differ in rank or element type");
+    // Empty pieces (shape arithmetic often concatenates []) add nothing.
+    if (ti.getDimSize(axis) == 0)
+      continue;
+    shape[axis] += ti.getDimSize(axis);
+    inputs.push_back(g.input(i));
+  }
+  if (inputs.size() == 1) {
+    out.push_back(inputs[0]);
+    return success();
+  }
+  if (inputs.empty())
+    return g.unsupported("every input is empty");
+  out.push_back(g.make<ConcatOp>(g.tensorType(shape, t.getElementType()), inputs,
+                                 g.builder.getI64IntegerAttr(axis), DeviceAttr()));
+  return success();
+}
+
+LogicalResult convertSlice(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+  if (g.attr("starts")) { // opset < 10
+    starts = g.attrInts("starts");
+    ends = g.attrInts("ends");
+    axes = g.attrInts("axes");
+  } else {
+    if (!(starts = g.constInts(1, "the starts")) || !(ends = g.constInts(2, "the ends")))
+      return failure();
+    if (g.has(3) && !(axes = g.constInts(3, "the axes")))
+      return failure();
+    if (g.has(4) && !(steps = g.constInts(4, "the steps")))
+      return failure();
+  }
+  int64_t rank = t.getRank();
+  std::vector<int64_t> s(rank, 0), e(t.getShape().begin(), t.getShape().end()), st(rank, 1);
+  if (!axes) {
+    axes.emplace();
+    for (size_t i = 0; i < starts->size(); ++i)
+      axes->push_back(i);
+  }
+  if (axes->size() != starts->size() || ends->size() != starts->size() ||
+      (steps && steps->size() != starts->size()))
+    return g.fail("starts, ends, axes and steps differ in length");
+  SmallVector<int64_t> shape(t.getShape());
+  for (size_t i = 0; i < axes->size(); ++i) {
+    int64_t a = normAxis((*axes)[i], rank);
+    if (a < 0 || a >= rank)
+      return g.fail("slice axis out of range");
+    int64_t dim = t.getDimSize(a), step = steps ? (*steps)[i] : 1;
+    if (step <= 0)
+      return g.unsupported("step " + llvm::Twine(step) + " (dlc slices with positive steps)");
+    auto clampIndex = [&](int64_t v) {
+      if (v < 0)
+        v += dim;
+      return std::clamp<int64_t>(v, 0, dim);
+    };
+    s[a] = clampIndex((*starts)[i]);
+    e[a] = std::max(s[a], clampIndex((*ends)[i]));
+    st[a] = step;
+    shape[a] = (e[a] - s[a] + step - 1) / step;
+  }
+  if (product(shape) == 0)
+    return g.unsupported("an empty result");
+  out.push_back(g.make<SliceOp>(g.tensorType(shape, t.getElementType()), g.input(0),
+                                g.builder.getDenseI64ArrayAttr(s),
+                                g.builder.getDenseI64ArrayAttr(e),
+                                g.builder.getDenseI64ArrayAttr(st), DeviceAttr()));
+  return success();
+}
+
+LogicalResult convertSplit(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  int64_t axis = normAxis(g.attrInt("axis", 0), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  std::optional<std::vector<int64_t>> sizes = g.attrInts("split");
+  if (!sizes && g.has(1) && !(sizes = g.constInts(1, "the split sizes")))
+    return failure();
+  int64_t n = g.node->output_size(), dim = t.getDimSize(axis);
+  if (!sizes) {
+    if (n <= 0 || dim % n != 0)
+      return g.fail("cannot split " + llvm::Twine(dim) + " into " + llvm::Twine(n) + " equal parts");
+    sizes = std::vector<int64_t>(n, dim / n);
+  }
+  SmallVector<Type> types;
+  for (int64_t size : *sizes) {
+    if (size <= 0)
+      return g.unsupported("an empty piece");
+    SmallVector<int64_t> shape(t.getShape());
+    shape[axis] = size;
+    types.push_back(g.tensorType(shape, t.getElementType()));
+  }
+  auto op = g.builder.create<SplitOp>(g.loc, types, g.input(0), g.builder.getI64IntegerAttr(axis),
+                                      g.builder.getDenseI64ArrayAttr(*sizes), DeviceAttr());
+  // Collect results before folding replaces them.
+  SmallVector<Value> results(op->getResults());
+  g.foldAll(op);
+  for (size_t i = 0; i < results.size(); ++i)
+    out.push_back(results[i]);
+  return success();
+}
+
+LogicalResult convertGather(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0), it = g.type(1);
+  int64_t axis = normAxis(g.attrInt("axis", 0), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  Value indices = g.input(1);
+  // A scalar index picks one slice: gather [1] then drop the axis.
+  bool scalar = it.getRank() == 0;
+  if (scalar)
+    indices = g.reshape(indices, {1});
+  ArrayRef<int64_t> idxShape = GraphImporter::typeOf(indices).getShape();
+  SmallVector<int64_t> shape(t.getShape().take_front(axis));
+  shape.append(idxShape.begin(), idxShape.end());
+  shape.append(t.getShape().begin() + axis + 1, t.getShape().end());
+  Value r = g.make<GatherOp>(g.tensorType(shape, t.getElementType()), g.input(0), indices,
+                             g.builder.getI64IntegerAttr(axis), DeviceAttr());
+  if (scalar) {
+    shape.erase(shape.begin() + axis);
+    r = g.reshape(r, shape);
+  }
+  out.push_back(r);
+  return success();
+}
+
+LogicalResult convertCast(GraphImporter &g, Outputs &out) {
+  int64_t to = g.attrInt("to", 0);
+  Type element = elementTypeOf(g.builder.getContext(), to);
+  if (!element)
+    return g.unsupported(llvm::Twine("cast to ") + onnxTypeName(to));
+  out.push_back(g.castTo(g.input(0), element));
+  return success();
+}
+
+LogicalResult convertExpand(GraphImporter &g, Outputs &out) {
+  std::optional<std::vector<int64_t>> shape = g.constInts(1, "the target shape");
+  if (!shape)
+    return failure();
+  RankedTensorType t = g.type(0);
+  FailureOr<Shape> result = broadcastShapes(t.getShape(), *shape, nullptr);
+  if (failed(result))
+    return g.fail("cannot broadcast " + formatShape(t.getShape()) + " to " + formatShape(*shape));
+  if (ArrayRef<int64_t>(*result) == t.getShape()) {
+    out.push_back(g.input(0));
+    return success();
+  }
+  if (t.getElementType().isInteger(1))
+    return g.unsupported("expanding booleans");
+    // A splat, so its size costs nothing in the IR.
+  auto zt = g.tensorType(*result, t.getElementType());
+  Value z = g.builder.create<ConstantOp>(g.loc, zt,
+                                         DenseElementsAttr::get(zt, g.builder.getZeroAttr(t.getElementType())),
+                                         DeviceAttr());
+  out.push_back(g.make<AddOp>(g.input(0), z));
+  return success();
+}
+
+LogicalResult convertTile(GraphImporter &g, Outputs &out) {
+  std::optional<std::vector<int64_t>> repeats = g.constInts(1, "the repeats");
+  if (!repeats)
+    return failure();
+  Value v = g.input(0);
+  for (size_t axis = 0; axis < repeats->size(); ++axis) {
+    int64_t r = (*repeats)[axis];
+    if (r <= 0)
+      return g.unsupported("repeat count " + llvm::Twine(r));
+    if (r == 1)
+      continue;
+    RankedTensorType t = GraphImporter::typeOf(v);
+    SmallVector<int64_t> shape(t.getShape());
+    shape[axis] *= r;
+    SmallVector<Value> copies(r, v);
+    v = g.make<ConcatOp>(g.tensorType(shape, t.getElementType()), copies,
+                         g.builder.getI64IntegerAttr(axis), DeviceAttr());
+  }
+  out.push_back(v);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and shape queries
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertConstant(GraphImporter &g, Outputs &out) {
+  if (const onnx::AttributeProto *a = g.attr("value")) {
+    std::string err;
+    std::optional<Tensor> t = tensorFromProto(a->t(), err);
+    if (!t)
+      return g.unsupported(err);
+    out.push_back(g.constant(*t));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = g.attr("value_float")) {
+    out.push_back(g.constant(Tensor::fromValues(ref::DType::F32, {}, {a->f()})));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = g.attr("value_int")) {
+    out.push_back(g.constant(Tensor::fromValues(ref::DType::I64, {}, {double(a->i())})));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = g.attr("value_floats")) {
+    std::vector<double> v(a->floats().begin(), a->floats().end());
+    out.push_back(g.constant(Tensor::fromValues(ref::DType::F32, {int64_t(v.size())}, v)));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = g.attr("value_ints")) {
+    std::vector<double> v(a->ints().begin(), a->ints().end());
+    out.push_back(g.constant(Tensor::fromValues(ref::DType::I64, {int64_t(v.size())}, v)));
+    return success();
+  }
+  return g.unsupported("a sparse or string value");
+}
+
+LogicalResult convertShape(GraphImporter &g, Outputs &out) {
+  ArrayRef<int64_t> dims = g.type(0).getShape();
+  int64_t rank = dims.size();
+  int64_t start = std::clamp<int64_t>(normAxis(g.attrInt("start", 0), rank), 0, rank);
+  int64_t end = std::clamp<int64_t>(normAxis(g.attrInt("end", rank), rank), 0, rank);
+  std::vector<double> v;
+  for (int64_t d = start; d < end; ++d)
+    v.push_back(dims[d]);
+  out.push_back(g.constant(Tensor::fromValues(ref::DType::I64, {int64_t(v.size())}, v)));
+  return success();
+}
+
+LogicalResult convertSize(GraphImporter &g, Outputs &out) {
+  out.push_back(g.constant(
+      Tensor::fromValues(ref::DType::I64, {}, {double(g.type(0).getNumElements())})));
+  return success();
+}
+
+LogicalResult convertConstantOfShape(GraphImporter &g, Outputs &out) {
+  std::optional<std::vector<int64_t>> shape = g.constInts(0, "the shape");
+  if (!shape)
+    return failure();
+  Tensor value = Tensor::fromValues(ref::DType::F32, {1}, {0.0});
+  if (const onnx::AttributeProto *a = g.attr("value")) {
+    std::string err;
+    std::optional<Tensor> t = tensorFromProto(a->t(), err);
+    if (!t || t->data.size() != 1)
+      return g.unsupported(t ? "a value that is not one element" : err);
+    value = *t;
+  }
+  if (product(*shape) == 0)
+    return g.unsupported("an empty result");
+  Tensor filled = Tensor::fromValues(value.dtype, *shape,
+                                     std::vector<double>(product(*shape), value.data[0]));
+  if (product(*shape) <= kMaxFoldElements) {
+    out.push_back(g.constant(filled));
+    return success();
+  }
+  Tensor one = Tensor::fromValues(value.dtype, {}, {value.data[0]});
+  Value c = g.constant(one);
+  auto type = g.tensorType(*shape, GraphImporter::typeOf(c).getElementType());
+  out.push_back(g.builder.create<ConstantOp>(
+      g.loc, type, DenseElementsAttr::get(type, cast<DenseElementsAttr>(c.getDefiningOp<ConstantOp>().getValue()).getSplatValue<Attribute>()),
+      DeviceAttr()));
+  c.getDefiningOp()->erase();
+  return success();
+}
+
+LogicalResult convertRange(GraphImporter &g, Outputs &out) {
+  std::optional<Tensor> start, limit, delta;
+  if (!(start = g.requireConst(0, "start")) || !(limit = g.requireConst(1, "limit")) ||
+      !(delta = g.requireConst(2, "delta")))
+    return failure();
+  double s = start->data[0], l = limit->data[0], d = delta->data[0];
+  if (d == 0)
+    return g.fail("delta is 0");
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s) / d)));
+  if (n == 0)
+    return g.unsupported("an empty result");
+  std::vector<double> v;
+  for (int64_t i = 0; i < n; ++i)
+    v.push_back(s + i * d);
+  out.push_back(g.constant(Tensor::fromValues(start->dtype, {n}, v)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertClip(GraphImporter &g, Outputs &out) {
+  double lo = -INFINITY, hi = INFINITY;
+  if (g.attr("min") || g.attr("max")) { // opset < 11
+    lo = g.attrFloat("min", lo);
+    hi = g.attrFloat("max", hi);
+  } else {
+    if (g.has(1)) {
+      std::optional<Tensor> t = g.requireConst(1, "min");
+      if (!t)
+        return failure();
+      lo = t->data[0];
+    }
+    if (g.has(2)) {
+      std::optional<Tensor> t = g.requireConst(2, "max");
+      if (!t)
+        return failure();
+      hi = t->data[0];
+    }
+  }
+  if (lo > hi) // ONNX: every element becomes max
+    lo = hi;
+  out.push_back(clip(g, g.input(0), lo, hi));
+  return success();
+}
+
+LogicalResult convertLeakyRelu(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value x = g.input(0);
+  double alpha = g.attrFloat("alpha", 0.01);
+  out.push_back(g.make<AddOp>(g.make<ReluOp>(x), mulScalar(g, minZero(g, x), alpha)));
+  return success();
+}
+
+LogicalResult convertPRelu(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value x = g.input(0);
+  Value neg = g.make<MulOp>(minZero(g, x), g.input(1));
+  if (GraphImporter::typeOf(neg) != GraphImporter::typeOf(x))
+    return g.unsupported("a slope that broadcasts beyond the input's shape");
+  out.push_back(g.make<AddOp>(g.make<ReluOp>(x), neg));
+  return success();
+}
+
+LogicalResult convertHardSigmoid(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value x = g.input(0);
+  Value y = addScalar(g, mulScalar(g, x, g.attrFloat("alpha", 0.2)), g.attrFloat("beta", 0.5));
+  out.push_back(clip(g, y, 0, 1));
+  return success();
+}
+
+LogicalResult convertHardSwish(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value x = g.input(0);
+  Value gate = clip(g, addScalar(g, mulScalar(g, x, 1.0 / 6), 0.5), 0, 1);
+  out.push_back(g.make<MulOp>(x, gate));
+  return success();
+}
+
+LogicalResult convertElu(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value x = g.input(0);
+  out.push_back(g.make<AddOp>(g.make<ReluOp>(x), expBranch(g, x, g.attrFloat("alpha", 1.0), 1.0)));
+  return success();
+}
+
+LogicalResult convertCelu(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value x = g.input(0);
+  double alpha = g.attrFloat("alpha", 1.0);
+  out.push_back(g.make<AddOp>(g.make<ReluOp>(x), expBranch(g, x, alpha, alpha)));
+  return success();
+}
+
+LogicalResult convertSelu(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value x = g.input(0);
+  double alpha = g.attrFloat("alpha", 1.67326319217681884765625);
+  double gamma = g.attrFloat("gamma", 1.05070102214813232421875);
+  Value y = g.make<AddOp>(g.make<ReluOp>(x), expBranch(g, x, alpha, 1.0));
+  out.push_back(mulScalar(g, y, gamma));
+  return success();
+}
+
+LogicalResult convertSoftplus(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  // log(1 + e^x) = max(x, 0) + log(1 + e^-|x|): no overflow for large x.
+  Value x = g.input(0);
+  Value t = g.make<ExpOp>(g.make<NegOp>(g.make<AbsOp>(x)));
+  out.push_back(g.make<AddOp>(g.make<ReluOp>(x), g.make<LogOp>(addScalar(g, t, 1.0))));
+  return success();
+}
+
+LogicalResult convertSoftsign(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value x = g.input(0);
+  out.push_back(g.make<DivOp>(x, addScalar(g, g.make<AbsOp>(x), 1.0)));
+  return success();
+}
+
+LogicalResult convertReciprocal(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value x = g.input(0);
+  out.push_back(g.make<DivOp>(g.scalarLike(x, 1.0), x));
+  return success();
+}
+
+LogicalResult convertGelu(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  bool tanh = g.attrString("approximate", "none") == "tanh";
+  out.push_back(g.make<GeluOp>(g.type(0), g.input(0), tanh, DeviceAttr()));
+  return success();
+}
+
+LogicalResult convertPow(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value base = g.input(0);
+  Value exponent = g.castTo(g.input(1), g.type(0).getElementType());
+  out.push_back(g.make<PowOp>(base, exponent));
+  return success();
+}
+
+LogicalResult convertMean(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  Value acc = g.input(0);
+  for (size_t i = 1; i < g.numInputs(); ++i)
+    acc = g.make<AddOp>(acc, g.input(i));
+  out.push_back(mulScalar(g, acc, 1.0 / g.numInputs()));
+  return success();
+}
+
+LogicalResult passThrough(GraphImporter &g, Outputs &out) {
+  if (g.node->op_type() == "Dropout") {
+    if (g.has(2)) {
+      std::optional<Tensor> training = g.requireConst(2, "training_mode");
+      if (!training)
+        return failure();
+      if (training->data[0] != 0)
+        return g.unsupported("training mode");
+    }
+    if (g.node->output_size() > 1 && !g.node->output(1).empty())
+      return g.unsupported("the mask output");
+  }
+  out.push_back(g.input(0));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions, convolution, pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertMatMul(GraphImporter &g, Outputs &out) {
+  Value a = g.input(0), b = g.input(1);
+  RankedTensorType ta = g.type(0), tb = g.type(1);
+  if (ta.getElementType() != tb.getElementType())
+    return g.fail("operands have different element types");
+  // 1-D operands: promote (NumPy) and drop the added dimension after.
+  bool vecA = ta.getRank() == 1, vecB = tb.getRank() == 1;
+  if (vecA)
+    a = g.reshape(a, {1, ta.getDimSize(0)});
+  if (vecB)
+    b = g.reshape(b, {tb.getDimSize(0), 1});
+  FailureOr<Shape> shape = matmulShape(GraphImporter::typeOf(a).getShape(),
+                                       GraphImporter::typeOf(b).getShape(), nullptr);
+  if (failed(shape))
+    return g.fail("operand shapes " + formatShape(ta.getShape()) + " and " +
+                  formatShape(tb.getShape()) + " do not multiply");
+  Value r = g.make<MatmulOp>(g.tensorType(*shape, ta.getElementType()), a, b, DeviceAttr());
+  SmallVector<int64_t> final(*shape);
+  if (vecB)
+    final.pop_back();
+  if (vecA)
+    final.erase(final.end() - (vecB ? 1 : 2));
+  out.push_back(g.reshape(r, final));
+  return success();
+}
+
+LogicalResult convertGemm(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  bool transA = g.attrInt("transA", 0), transB = g.attrInt("transB", 0);
+  double alpha = g.attrFloat("alpha", 1.0), beta = g.attrFloat("beta", 1.0);
+  Value a = g.input(0), b = g.input(1);
+  RankedTensorType ta = g.type(0), tb = g.type(1);
+  if (ta.getRank() != 2 || tb.getRank() != 2)
+    return g.fail("expects rank-2 A and B");
+  int64_t m = transA ? ta.getDimSize(1) : ta.getDimSize(0);
+  int64_t n = transB ? tb.getDimSize(0) : tb.getDimSize(1);
+  auto resultType = g.tensorType({m, n}, ta.getElementType());
+  Value c = g.has(2) ? g.input(2) : Value();
+  // nn.Linear: x W^T + b.
+  if (!transA && transB && alpha == 1.0 && beta == 1.0 &&
+      (!c || GraphImporter::typeOf(c).getShape() == ArrayRef<int64_t>{n})) {
+    SmallVector<Value> operands{a, b};
+    if (c)
+      operands.push_back(c);
+    out.push_back(g.make<LinearOp>(TypeRange{resultType}, operands, ArrayRef<NamedAttribute>{}));
+    return success();
+  }
+  auto transpose2d = [&](Value v) {
+    RankedTensorType t = GraphImporter::typeOf(v);
+    return g.make<TransposeOp>(g.tensorType({t.getDimSize(1), t.getDimSize(0)}, t.getElementType()),
+                               v, g.builder.getDenseI64ArrayAttr({1, 0}), DeviceAttr());
+  };
+  if (transA)
+    a = transpose2d(a);
+  if (transB)
+    b = transpose2d(b);
+  Value y = mulScalar(g, g.make<MatmulOp>(resultType, a, b, DeviceAttr()), alpha);
+  if (c && beta != 0.0)
+    y = g.make<AddOp>(y, mulScalar(g, c, beta));
+  if (GraphImporter::typeOf(y) != resultType)
+    return g.fail("C does not broadcast to the result's shape");
+  out.push_back(y);
+  return success();
+}
+
+/// Pads of a window op: the pads attribute, or auto_pad's rule. `spatial` is
+/// the input's spatial dims; returns [begin..., end...] as ONNX orders them.
+std::optional<std::vector<int64_t>> windowPads(GraphImporter &g, ArrayRef<int64_t> spatial,
+                                               ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                                               ArrayRef<int64_t> dilations) {
+  size_t n = spatial.size();
+  std::string autoPad = g.attrString("auto_pad", "NOTSET");
+  std::vector<int64_t> pads(2 * n, 0);
+  if (autoPad == "NOTSET") {
+    if (auto p = g.attrInts("pads"))
+      pads = *p;
+    if (pads.size() != 2 * n) {
+      g.fail("pads has " + llvm::Twine(pads.size()) + " entries, expected " + llvm::Twine(2 * n));
+      return std::nullopt;
+    }
+    return pads;
+  }
+  if (autoPad == "VALID")
+    return pads;
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER") {
+    g.fail("unknown auto_pad '" + autoPad + "'");
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    int64_t outSize = (spatial[i] + strides[i] - 1) / strides[i];
+    int64_t total = std::max<int64_t>(
+        0, (outSize - 1) * strides[i] + dilations[i] * (kernel[i] - 1) + 1 - spatial[i]);
+    int64_t small = total / 2, big = total - small;
+    pads[i] = autoPad == "SAME_UPPER" ? small : big;
+    pads[i + n] = autoPad == "SAME_UPPER" ? big : small;
+  }
+  return pads;
+}
+
+struct Window {
+  std::vector<int64_t> kernel, strides, dilations, pads; // pads: t, l, b, r
+};
+
+/// Reads kernel/strides/dilations/pads of a 2-D window op (rank-4 input);
+/// `kernelFromFilter` gives the kernel when the attribute is absent.
+std::optional<Window> readWindow(GraphImporter &g, RankedTensorType input,
+                                 std::optional<std::vector<int64_t>> kernelFromFilter) {
+  if (input.getRank() != 4) {
+    g.unsupported("a " + llvm::Twine(input.getRank() - 2) + "-D window (dlc has 2-D ops)");
+    return std::nullopt;
+  }
+  Window w;
+  auto k = g.attrInts("kernel_shape");
+  if (!k)
+    k = kernelFromFilter;
+  if (!k || k->size() != 2) {
+    g.fail("expects a 2-D kernel_shape");
+    return std::nullopt;
+  }
+  w.kernel = *k;
+  w.strides = g.attrInts("strides").value_or(std::vector<int64_t>{1, 1});
+  w.dilations = g.attrInts("dilations").value_or(std::vector<int64_t>{1, 1});
+  if (w.strides.size() != 2 || w.dilations.size() != 2) {
+    g.fail("expects 2 strides and 2 dilations");
+    return std::nullopt;
+  }
+  auto pads = windowPads(g, input.getShape().drop_front(2), w.kernel, w.strides, w.dilations);
+  if (!pads)
+    return std::nullopt;
+  w.pads = *pads; // ONNX [top, left, bottom, right] is dlc's order too
+  return w;
+}
+
+int64_t windowOut(int64_t size, int64_t k, int64_t s, int64_t pb, int64_t pe, int64_t d) {
+  return (size + pb + pe - d * (k - 1) - 1) / s + 1;
+}
+
+/// ceil_mode: widen the end pads so that floor division gives ceil's size,
+/// keeping the last window starting inside the input (ONNX, PyTorch).
+void applyCeilMode(Window &w, ArrayRef<int64_t> spatial) {
+  for (int i = 0; i < 2; ++i) {
+    int64_t span = w.dilations[i] * (w.kernel[i] - 1) + 1;
+    int64_t padded = spatial[i] + w.pads[i] + w.pads[i + 2];
+    int64_t out = (padded - span + w.strides[i] - 1) / w.strides[i] + 1;
+    if ((out - 1) * w.strides[i] >= spatial[i] + w.pads[i])
+      --out;
+    int64_t need = (out - 1) * w.strides[i] + span - padded;
+    if (need > 0)
+      w.pads[i + 2] += need;
+  }
+}
+
+LogicalResult convertConv(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  RankedTensorType x = g.type(0), f = g.type(1);
+  Value input = g.input(0), filter = g.input(1);
+  // 1-D convolution: a 2-D one over a height of 1.
+  bool oneD = x.getRank() == 3 && f.getRank() == 3;
+  if (oneD) {
+    input = g.reshape(input, {x.getDimSize(0), x.getDimSize(1), 1, x.getDimSize(2)});
+    filter = g.reshape(filter, {f.getDimSize(0), f.getDimSize(1), 1, f.getDimSize(2)});
+    x = GraphImporter::typeOf(input);
+    f = GraphImporter::typeOf(filter);
+  }
+  if (f.getRank() != 4)
+    return g.unsupported("a " + llvm::Twine(f.getRank() - 2) + "-D convolution");
+  std::optional<Window> w;
+  if (oneD) {
+    // Expand the 1-D attributes to 2-D before reading.
+    Window w1;
+    auto k = g.attrInts("kernel_shape").value_or(std::vector<int64_t>{f.getDimSize(3)});
+    auto s = g.attrInts("strides").value_or(std::vector<int64_t>{1});
+    auto d = g.attrInts("dilations").value_or(std::vector<int64_t>{1});
+    auto p = windowPads(g, x.getShape().drop_front(3), k, s, d);
+    if (!p)
+      return failure();
+    w = Window{{1, k[0]}, {1, s[0]}, {1, d[0]}, {0, (*p)[0], 0, (*p)[1]}};
+  } else {
+    w = readWindow(g, x, std::vector<int64_t>{f.getDimSize(2), f.getDimSize(3)});
+  }
+  if (!w)
+    return failure();
+  int64_t groups = g.attrInt("group", 1);
+  int64_t oh = windowOut(x.getDimSize(2), f.getDimSize(2), w->strides[0], w->pads[0], w->pads[2], w->dilations[0]);
+  int64_t ow = windowOut(x.getDimSize(3), f.getDimSize(3), w->strides[1], w->pads[1], w->pads[3], w->dilations[1]);
+  auto type = g.tensorType({x.getDimSize(0), f.getDimSize(0), oh, ow}, x.getElementType());
+  Value bias = g.has(2) ? g.input(2) : Value();
+  SmallVector<Value> operands{input, filter};
+  if (bias)
+    operands.push_back(bias);
+  OpBuilder &b = g.builder;
+  NamedAttribute attrs[] = {
+      b.getNamedAttr("strides", b.getDenseI64ArrayAttr(w->strides)),
+      b.getNamedAttr("pads", b.getDenseI64ArrayAttr(w->pads)),
+      b.getNamedAttr("dilations", b.getDenseI64ArrayAttr(w->dilations)),
+      b.getNamedAttr("groups", b.getI64IntegerAttr(groups))};
+  Value y = g.make<Conv2dOp>(TypeRange{type}, operands, attrs);
+  if (oneD)
+    y = g.reshape(y, {x.getDimSize(0), f.getDimSize(0), ow});
+  out.push_back(y);
+  return success();
+}
+
+LogicalResult convertPool(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  bool isMax = g.node->op_type() == "MaxPool";
+  if (isMax && g.node->output_size() > 1 && !g.node->output(1).empty())
+    return g.unsupported("the Indices output");
+  RankedTensorType x = g.type(0);
+  std::optional<Window> w = readWindow(g, x, std::nullopt);
+  if (!w)
+    return failure();
+  bool countIncludePad = g.attrInt("count_include_pad", 0) != 0;
+  if (g.attrInt("ceil_mode", 0)) {
+    if (!isMax && countIncludePad)
+      return g.unsupported("ceil_mode with count_include_pad");
+    applyCeilMode(*w, x.getShape().drop_front(2));
+  }
+  if (!isMax && (w->dilations[0] != 1 || w->dilations[1] != 1))
+    return g.unsupported("dilations in average pooling");
+  int64_t oh = windowOut(x.getDimSize(2), w->kernel[0], w->strides[0], w->pads[0], w->pads[2], w->dilations[0]);
+  int64_t ow = windowOut(x.getDimSize(3), w->kernel[1], w->strides[1], w->pads[1], w->pads[3], w->dilations[1]);
+  for (int i = 0; i < 4; ++i)
+    if (w->pads[i] >= w->dilations[i % 2] * (w->kernel[i % 2] - 1) + 1)
+      return g.unsupported("a pad as large as the window");
+  auto type = g.tensorType({x.getDimSize(0), x.getDimSize(1), oh, ow}, x.getElementType());
+  if (isMax)
+    out.push_back(g.make<MaxPool2dOp>(type, g.input(0), w->kernel, w->strides, w->pads,
+                                      w->dilations, DeviceAttr()));
+  else
+    out.push_back(g.make<AvgPool2dOp>(type, g.input(0), w->kernel, w->strides, w->pads,
+                                      countIncludePad, DeviceAttr()));
+  return success();
+}
+
+LogicalResult convertGlobalPool(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  RankedTensorType x = g.type(0);
+  if (x.getRank() < 3)
+    return g.fail("expects an input of rank 3 or more");
+  SmallVector<int64_t> shape(x.getShape().take_front(2));
+  shape.append(x.getRank() - 2, 1);
+  auto type = g.tensorType(shape, x.getElementType());
+  if (g.node->op_type() == "GlobalAveragePool" && x.getRank() == 4) {
+    out.push_back(g.make<GlobalAvgPoolOp>(type, g.input(0), DeviceAttr()));
+    return success();
+  }
+  std::vector<int64_t> axes;
+  for (int64_t d = 2; d < x.getRank(); ++d)
+    axes.push_back(d);
+  auto axesAttr = g.builder.getDenseI64ArrayAttr(axes);
+  auto keep = g.builder.getBoolAttr(true);
+  if (g.node->op_type() == "GlobalAveragePool")
+    out.push_back(g.make<ReduceMeanOp>(type, g.input(0), axesAttr, keep, DeviceAttr()));
+  else
+    out.push_back(g.make<ReduceMaxOp>(type, g.input(0), axesAttr, keep, DeviceAttr()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalisation, softmax, reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertBatchNorm(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  if (g.attrInt("training_mode", 0) || (g.node->output_size() > 1 && !g.node->output(1).empty()))
+    return g.unsupported("training mode");
+  double eps = g.attrFloat("epsilon", 1e-5);
+  out.push_back(g.make<BatchNormOp>(g.type(0), g.input(0), g.input(1), g.input(2), g.input(3),
+                                    g.input(4), g.builder.getF64FloatAttr(eps), DeviceAttr()));
+  return success();
+}
+
+Value reduce(GraphImporter &g, StringRef kind, Value x, ArrayRef<int64_t> axes, bool keep) {
+  RankedTensorType t = GraphImporter::typeOf(x);
+  FailureOr<Shape> shape = reduceShape(t.getShape(), axes, keep, nullptr);
+  auto type = g.tensorType(*shape, t.getElementType());
+  auto axesAttr = g.builder.getDenseI64ArrayAttr(axes);
+  auto keepAttr = g.builder.getBoolAttr(keep);
+  if (kind == "sum")
+    return g.make<ReduceSumOp>(type, x, axesAttr, keepAttr, DeviceAttr());
+  if (kind == "mean")
+    return g.make<ReduceMeanOp>(type, x, axesAttr, keepAttr, DeviceAttr());
+  return g.make<ReduceMaxOp>(type, x, axesAttr, keepAttr, DeviceAttr());
+}
+
+LogicalResult convertLayerNorm(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  RankedTensorType x = g.type(0);
+  int64_t axis = normAxis(g.attrInt("axis", -1), x.getRank());
+  if (axis < 0 || axis >= x.getRank())
+    return g.fail("axis out of range");
+  double eps = g.attrFloat("epsilon", 1e-5);
+  ArrayRef<int64_t> normalized = x.getShape().drop_front(axis);
+  auto fit = [&](Value v) -> Value {
+    RankedTensorType t = GraphImporter::typeOf(v);
+    if (t.getNumElements() != product(normalized) || t.getElementType() != x.getElementType())
+      return nullptr;
+    return g.reshape(v, normalized);
+  };
+  Value scale = fit(g.input(1));
+  Value bias = g.has(2) ? fit(g.input(2)) : Value();
+  if (!scale || (g.has(2) && !bias))
+    return g.unsupported("scale or bias that broadcast (dlc wants the normalised shape)");
+  out.push_back(g.make<LayerNormOp>(x, g.input(0), scale, bias, g.builder.getI64IntegerAttr(axis),
+                                    g.builder.getF64FloatAttr(eps), DeviceAttr()));
+  // The optional Mean and InvStdDev outputs (kept dims).
+  bool wantStats = (g.node->output_size() > 1 && !g.node->output(1).empty()) ||
+                   (g.node->output_size() > 2 && !g.node->output(2).empty());
+  if (wantStats) {
+    std::vector<int64_t> axes;
+    for (int64_t d = axis; d < x.getRank(); ++d)
+      axes.push_back(d);
+    Value mean = reduce(g, "mean", g.input(0), axes, true);
+    Value centered = g.make<SubOp>(g.input(0), mean);
+    Value var = reduce(g, "mean", g.make<MulOp>(centered, centered), axes, true);
+    out.push_back(mean);
+    out.push_back(g.make<RsqrtOp>(addScalar(g, var, eps)));
+  }
+  return success();
+}
+
+/// Softmax and LogSoftmax. Before opset 13 the input is coerced to 2-D at
+/// `axis` and normalised over all trailing dimensions.
+LogicalResult convertSoftmax(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
+  bool log = g.node->op_type() == "LogSoftmax";
+  RankedTensorType t = g.type(0);
+  int64_t axis = normAxis(g.attrInt("axis", g.opset < 13 ? 1 : -1), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  Value x = g.input(0);
+  if (g.opset < 13 && axis != t.getRank() - 1) {
+    int64_t outer = product(t.getShape().take_front(axis));
+    x = g.reshape(x, {outer, t.getNumElements() / std::max<int64_t>(outer, 1)});
+    axis = 1;
+  }
+  Value y;
+  if (!log) {
+    y = g.make<SoftmaxOp>(GraphImporter::typeOf(x), x, g.builder.getI64IntegerAttr(axis), DeviceAttr());
+  } else {
+    Value shifted = g.make<SubOp>(x, reduce(g, "max", x, {axis}, true));
+    Value lse = g.make<LogOp>(reduce(g, "sum", g.make<ExpOp>(shifted), {axis}, true));
+    y = g.make<SubOp>(shifted, lse);
+  }
+  out.push_back(g.reshape(y, t.getShape()));
+  return success();
+}
+
+LogicalResult convertReduce(GraphImporter &g, Outputs &out) {
+  StringRef op = g.node->op_type();
+  RankedTensorType t = g.type(0);
+  bool keep = g.attrInt("keepdims", 1) != 0;
+  std::optional<std::vector<int64_t>> axes = g.attrInts("axes");
+  if (!axes && g.has(1) && !(axes = g.constInts(1, "the axes")))
+    return failure();
+  if (!axes || axes->empty()) {
+    if (g.attrInt("noop_with_empty_axes", 0)) {
+      out.push_back(g.input(0));
+      return success();
+    }
+    axes.emplace();
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      axes->push_back(d);
+  }
+  for (int64_t &a : *axes)
+    a = normAxis(a, t.getRank());
+  Value x = g.input(0);
+  bool floatOnly = op != "ReduceSum" && op != "ReduceMax" && op != "ReduceMin" && op != "ReduceMean";
+  if (floatOnly && failed(requireFloat(g, 0)))
+    return failure();
+  if (t.getElementType().isInteger(1))
+    return g.unsupported("boolean input");
+  Value y;
+  if (op == "ReduceSum")
+    y = reduce(g, "sum", x, *axes, keep);
+  else if (op == "ReduceMean")
+    y = reduce(g, "mean", x, *axes, keep);
+  else if (op == "ReduceMax")
+    y = reduce(g, "max", x, *axes, keep);
+  else if (op == "ReduceMin")
+    y = g.make<NegOp>(reduce(g, "max", g.make<NegOp>(x), *axes, keep));
+  else if (op == "ReduceSumSquare")
+    y = reduce(g, "sum", g.make<MulOp>(x, x), *axes, keep);
+  else if (op == "ReduceL1")
+    y = reduce(g, "sum", g.make<AbsOp>(x), *axes, keep);
+  else if (op == "ReduceL2")
+    y = g.make<SqrtOp>(reduce(g, "sum", g.make<MulOp>(x, x), *axes, keep));
+  else if (op == "ReduceLogSum")
+    y = g.make<LogOp>(reduce(g, "sum", x, *axes, keep));
+  else { // ReduceLogSumExp, shifted by the maximum against overflow
+    Value m = reduce(g, "max", x, *axes, true);
+    Value s = reduce(g, "sum", g.make<ExpOp>(g.make<SubOp>(x, m)), *axes, true);
+    y = g.make<AddOp>(g.make<LogOp>(s), m);
+    FailureOr<Shape> shape = reduceShape(t.getShape(), *axes, keep, nullptr);
+    y = g.reshape(y, *shape);
+  }
+  out.push_back(y);
+  return success();
+}
+
+const llvm::StringMap<Converter> &converters() {
+  static const llvm::StringMap<Converter> table = [] {
+    llvm::StringMap<Converter> t;
+    t["Add"] = binary<AddOp>();
+    t["Sub"] = binary<SubOp>();
+    t["Mul"] = binary<MulOp>();
+    t["Div"] = binary<DivOp>();
+    t["Pow"] = convertPow;
+    t["Max"] = variadic<MaxOp>();
+    t["Min"] = variadic<MinOp>();
+    t["Sum"] = variadic<AddOp>();
+    t["Mean"] = convertMean;
+    t["Neg"] = unary<NegOp>(false);
+    t["Abs"] = unary<AbsOp>(false);
+    t["Relu"] = unary<ReluOp>(false);
+    t["Exp"] = unary<ExpOp>(true);
+    t["Log"] = unary<LogOp>(true);
+    t["Sqrt"] = unary<SqrtOp>(true);
+    t["Tanh"] = unary<TanhOp>(true);
+    t["Sigmoid"] = unary<SigmoidOp>(true);
+    t["Erf"] = unary<ErfOp>(true);
+    t["Reciprocal"] = convertReciprocal;
+    t["LeakyRelu"] = convertLeakyRelu;
+    t["PRelu"] = convertPRelu;
+    t["Clip"] = convertClip;
+    t["HardSigmoid"] = convertHardSigmoid;
+    t["HardSwish"] = convertHardSwish;
+    t["Elu"] = convertElu;
+    t["Selu"] = convertSelu;
+    t["Celu"] = convertCelu;
+    t["Softplus"] = convertSoftplus;
+    t["Softsign"] = convertSoftsign;
+    t["Gelu"] = convertGelu;
+    t["MatMul"] = convertMatMul;
+    t["Gemm"] = convertGemm;
+    t["Conv"] = convertConv;
+    t["MaxPool"] = convertPool;
+    t["AveragePool"] = convertPool;
+    t["GlobalAveragePool"] = convertGlobalPool;
+    t["GlobalMaxPool"] = convertGlobalPool;
+    t["BatchNormalization"] = convertBatchNorm;
+    t["LayerNormalization"] = convertLayerNorm;
+    t["Softmax"] = convertSoftmax;
+    t["LogSoftmax"] = convertSoftmax;
+    for (const char *r : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceSumSquare",
+                          "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp"})
+      t[r] = convertReduce;
+    t["Transpose"] = convertTranspose;
+    t["Reshape"] = convertReshape;
+    t["Flatten"] = convertFlatten;
+    t["Squeeze"] = convertSqueeze;
+    t["Unsqueeze"] = convertUnsqueeze;
+    t["Concat"] = convertConcat;
+    t["Slice"] = convertSlice;
+    t["Split"] = convertSplit;
+    t["Gather"] = convertGather;
+    t["Cast"] = convertCast;
+    t["Expand"] = convertExpand;
+    t["Tile"] = convertTile;
+    t["Constant"] = convertConstant;
+    t["Shape"] = convertShape;
+    t["Size"] = convertSize;
+    t["ConstantOfShape"] = convertConstantOfShape;
+    t["Range"] = convertRange;
+    t["Identity"] = passThrough;
+    t["Dropout"] = passThrough;
+    return t;
+  }();
+  return table;
+}
+} // namespace
+
+bool dlc::onnx_import::isSupportedOpType(llvm::StringRef opType) {
+  return converters().count(opType) != 0;
+}
+
+LogicalResult dlc::onnx_import::convertNode(GraphImporter &g, SmallVectorImpl<Value> &outputs) {
+  auto it = converters().find(g.node->op_type());
+  if (it == converters().end())
+    return g.unsupported();
+  for (size_t i = 0; i < g.numInputs(); ++i)
+    if (g.has(i) && !g.input(i))
+      return g.fail("input '" + g.node->input(i) + "' is not defined");
+  return it->second(g, outputs);
+}

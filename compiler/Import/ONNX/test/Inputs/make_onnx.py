@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Writes the small ONNX models the importer's lit tests read.
+
+usage: make_onnx.py NAME OUT.onnx  (NAME: one of MODELS below)
+
+Built with onnx.helper (Debian's python3-onnx): seeded weights, named nodes
+as PyTorch names them, so the tests can check names, locations and errors.
+"""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F = TensorProto.FLOAT
+rng = np.random.default_rng(7)
+
+
+def tensor(name, shape):
+    return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m
+
+
+def vi(name, shape, et=F):
+    return helper.make_tensor_value_info(name, et, shape)
+
+
+def add():
+    return model([helper.make_node("Add", ["x", "y"], ["z"], name="/blocks.0/Add")],
+                 [vi("x", [2, 3]), vi("y", [3])], [vi("z", [2, 3])])
+
+
+def mlp():
+    nodes = [
+        helper.make_node("Gemm", ["x", "fc.weight", "fc.bias"], ["h"], name="/fc/Gemm", transB=1),
+        helper.make_node("Relu", ["h"], ["r"], name="/act/Relu"),
+        helper.make_node("Flatten", ["r"], ["out"], name="/Flatten"),
+    ]
+    return model(nodes, [vi("x", [4, 8])], [vi("out", [4, 16])],
+                 [tensor("fc.weight", [16, 8]), tensor("fc.bias", [16])])
+
+
+def dynamic():
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="/Relu")]
+    return model(nodes, [vi("x", ["batch", 8])], [vi("y", ["batch", 8])])
+
+
+def unsupported():
+    nodes = [helper.make_node("Mod", ["x", "y"], ["z"], name="/m/Mod")]
+    return model(nodes, [vi("x", [4]), vi("y", [4])], [vi("z", [4])])
+
+
+def opset18():
+    m = add()
+    m.opset_import[0].version = 18
+    return m
+
+
+def double():
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="/Relu")]
+    return model(nodes, [vi("x", [4], TensorProto.DOUBLE)], [vi("y", [4], TensorProto.DOUBLE)])
+
+
+def reshape_input():
+    """A Reshape whose target shape is a graph input: needs --bind."""
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["y"], name="/Reshape")]
+    return model(nodes, [vi("x", [2, 6]), vi("shape", [2], TensorProto.INT64)], [vi("y", [3, 4])])
+
+
+def shape_arith():
+    """PyTorch-style shape arithmetic: Shape -> Gather -> Unsqueeze -> Concat -> Reshape."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="/Shape"),
+        helper.make_node("Gather", ["s", "zero"], ["b"], name="/Gather", axis=0),
+        helper.make_node("Unsqueeze", ["b", "axes"], ["bu"], name="/Unsqueeze"),
+        helper.make_node("Concat", ["bu", "minus1"], ["target"], name="/Concat", axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["y"], name="/Reshape"),
+    ]
+    return model(nodes, [vi("x", [2, 3, 4])], [vi("y", [2, 12])],
+                 [i64("zero", 0), i64("axes", [0]), i64("minus1", [-1])])
+
+
+def layernorm(opset=13):
+    """torch.nn.LayerNorm(16) as PyTorch exports it at opset 13."""
+    c = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float32), name)
+    nodes = [
+        helper.make_node("ReduceMean", ["x"], ["m"], name="/ln/ReduceMean", axes=[-1]),
+        helper.make_node("Sub", ["x", "m"], ["d"], name="/ln/Sub"),
+        helper.make_node("Pow", ["d", "two"], ["p"], name="/ln/Pow"),
+        helper.make_node("ReduceMean", ["p"], ["v"], name="/ln/ReduceMean_1", axes=[-1]),
+        helper.make_node("Add", ["v", "eps"], ["ve"], name="/ln/Add"),
+        helper.make_node("Sqrt", ["ve"], ["s"], name="/ln/Sqrt"),
+        helper.make_node("Div", ["d", "s"], ["n"], name="/ln/Div"),
+        helper.make_node("Mul", ["n", "ln.weight"], ["sc"], name="/ln/Mul"),
+        helper.make_node("Add", ["sc", "ln.bias"], ["y"], name="/ln/Add_1"),
+    ]
+    return model(nodes, [vi("x", [2, 5, 16])], [vi("y", [2, 5, 16])],
+                 [c("two", 2.0), c("eps", 1e-5), tensor("ln.weight", [16]), tensor("ln.bias", [16])])
+
+
+def gelu():
+    """torch.nn.GELU() as PyTorch exports it at opset 13."""
+    c = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float32), name)
+    nodes = [
+        helper.make_node("Div", ["x", "sqrt2"], ["a"], name="/act/Div"),
+        helper.make_node("Erf", ["a"], ["e"], name="/act/Erf"),
+        helper.make_node("Add", ["e", "one"], ["b"], name="/act/Add"),
+        helper.make_node("Mul", ["x", "b"], ["c"], name="/act/Mul"),
+        helper.make_node("Mul", ["c", "half"], ["y"], name="/act/Mul_1"),
+    ]
+    return model(nodes, [vi("x", [4, 8])], [vi("y", [4, 8])],
+                 [c("sqrt2", 1.4142135381698608), c("one", 1.0), c("half", 0.5)])
+
+
+def linear():
+    """torch.nn.Linear(8, 16) on a rank-3 input: MatMul with Wᵀ stored, then Add."""
+    nodes = [
+        helper.make_node("MatMul", ["x", "w_t"], ["h"], name="/fc/MatMul"),
+        helper.make_node("Add", ["fc.bias", "h"], ["y"], name="/fc/Add"),
+    ]
+    return model(nodes, [vi("x", [2, 3, 8])], [vi("y", [2, 3, 16])],
+                 [tensor("w_t", [8, 16]), tensor("fc.bias", [16])])
+
+
+def undefined():
+    nodes = [helper.make_node("Relu", ["nowhere"], ["y"], name="/Relu")]
+    return model(nodes, [vi("x", [4])], [vi("y", [4])])
+
+
+MODELS = {f.__name__: f for f in [add, mlp, dynamic, unsupported, opset18, double,
+                                  reshape_input, shape_arith, layernorm, gelu, linear,
+                                  undefined]}
+
+if __name__ == "__main__":
+    name, out = sys.argv[1], sys.argv[2]
+    if name in ("corrupt", "truncated", "empty"):
+        data = add().SerializeToString()
+        with open(out, "wb") as f:
+            f.write({"corrupt": b"\x08\x07\xff\xff\xff\xffgarbage" + data[:10],
+                     "truncated": data[: len(data) // 2], "empty": b""}[name])
+    else:
+        onnx.save(MODELS[name](), out)

@@ -1,0 +1,60 @@
+// Every error of dlc import / dlc compile on ONNX input: a message naming the
+// thing at fault, a non-zero exit, never a crash.
+// RUN: rm -rf %t && mkdir -p %t
+
+// RUN: %make-onnx unsupported %t/unsupported.onnx
+// RUN: not dlc import %t/unsupported.onnx 2>&1 | FileCheck %s --check-prefix=UNSUP
+// RUN: not dlc compile %t/unsupported.onnx -o %t/u.dlcm 2>&1 | FileCheck %s --check-prefix=UNSUP
+// UNSUP: error: {{.*}}unsupported.onnx: unsupported op 'Mod' (node '/m/Mod', opset 13)
+
+// RUN: %make-onnx corrupt %t/corrupt.onnx
+// RUN: not dlc import %t/corrupt.onnx 2>&1 | FileCheck %s --check-prefix=CORRUPT
+// CORRUPT: error: {{.*}}corrupt.onnx: not a valid ONNX model (the protobuf does not parse: corrupt or truncated file?)
+
+// RUN: %make-onnx truncated %t/truncated.onnx
+// RUN: not dlc import %t/truncated.onnx 2>&1 | FileCheck %s --check-prefix=TRUNC
+// TRUNC: error: {{.*}}truncated.onnx: {{not a valid ONNX model|the ONNX model has no graph}}
+
+// RUN: %make-onnx empty %t/empty.onnx
+// RUN: not dlc import %t/empty.onnx 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: error: {{.*}}empty.onnx: the file is empty, not an ONNX model
+
+// RUN: not dlc import %t/missing.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: {{.*}}missing.onnx: cannot open: No such file or directory
+
+// RUN: %make-onnx dynamic %t/dynamic.onnx
+// RUN: not dlc import %t/dynamic.onnx 2>&1 | FileCheck %s --check-prefix=DYN
+// RUN: not dlc compile %t/dynamic.onnx -o %t/d.dlcm 2>&1 | FileCheck %s --check-prefix=DYN
+// DYN: error: {{.*}}dynamic.onnx: input 'x' has a dynamic dimension 'batch': pass --input-shape=x=DIMS (e.g. 1x3x224x224)
+
+// RUN: not dlc import %t/dynamic.onnx --input-shape=x=3x4x5 2>&1 | FileCheck %s --check-prefix=RANK
+// RANK: error: {{.*}}: --input-shape for 'x' has rank 3, the model's input has rank 2
+// RUN: not dlc import %t/dynamic.onnx --input-shape=x=3x9 2>&1 | FileCheck %s --check-prefix=FIXED
+// FIXED: error: {{.*}}: --input-shape for 'x' gives dimension 1 as 9, the model fixes it to 8
+// RUN: not dlc import %t/dynamic.onnx --input-shape=z=3x8 2>&1 | FileCheck %s --check-prefix=NOINPUT
+// NOINPUT: error: {{.*}}: --input-shape names 'z', which is not an input of the graph
+// RUN: not dlc import %t/dynamic.onnx --input-shape=x=3xq 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// SYNTAX: error: --input-shape expects NAME=DIMS (e.g. x=1x3x224x224), got 'x=3xq'
+
+// RUN: %make-onnx reshape_input %t/reshape.onnx
+// RUN: not dlc import %t/reshape.onnx 2>&1 | FileCheck %s --check-prefix=NEEDBIND
+// NEEDBIND: error: {{.*}}reshape.onnx: node '/Reshape' (Reshape): the target shape (input 1 'shape') must be known at import time: bind it with --bind=shape=FILE.npy
+// RUN: not dlc import %t/reshape.onnx --bind=nope=%t/x.npy 2>&1 | FileCheck %s --check-prefix=BADBIND
+// BADBIND: error: --bind nope: {{.*}}x.npy
+// RUN: %onnx-python -c "import numpy; numpy.save('%t/s.npy', numpy.array([3, 4]))"
+// RUN: not dlc import %t/reshape.onnx --bind=nope=%t/s.npy 2>&1 | FileCheck %s --check-prefix=BINDNAME
+// BINDNAME: error: {{.*}}: --bind names 'nope', which is not an input of the graph
+// RUN: not dlc import %t/reshape.onnx --bind=shape 2>&1 | FileCheck %s --check-prefix=BINDSYNTAX
+// BINDSYNTAX: error: --bind expects NAME=FILE.npy, got 'shape'
+
+// RUN: %make-onnx opset18 %t/opset18.onnx
+// RUN: not dlc import %t/opset18.onnx 2>&1 | FileCheck %s --check-prefix=OPSET
+// OPSET: error: {{.*}}opset18.onnx: opset 18 is not supported (dlc reads opsets 7 to 17)
+
+// RUN: %make-onnx double %t/double.onnx
+// RUN: not dlc import %t/double.onnx 2>&1 | FileCheck %s --check-prefix=DOUBLE
+// DOUBLE: error: {{.*}}double.onnx: input 'x' has element type DOUBLE, which dlc does not support
+
+// RUN: %make-onnx undefined %t/undefined.onnx
+// RUN: not dlc import %t/undefined.onnx 2>&1 | FileCheck %s --check-prefix=UNDEF
+// UNDEF: error: {{.*}}undefined.onnx: node '/Relu' (Relu): input 'nowhere' is not produced by any earlier node, initializer or graph input

@@ -1,0 +1,41 @@
+// dlc import: names, locations, weights as resources, shape arithmetic folded.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %make-onnx add %t/add.onnx
+// RUN: dlc import %t/add.onnx | FileCheck %s --check-prefix=ADD
+// ADD: func.func @main(%[[X:[^:]*]]: tensor<2x3xf32> {dlc.name = "x"} loc("x"), %[[Y:[^:]*]]: tensor<3xf32> {dlc.name = "y"}
+// ADD-SAME: -> (tensor<2x3xf32> {dlc.name = "z"})
+// ADD: dlc.add %[[X]], %[[Y]] : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32> loc([[ADDLOC:#loc[0-9]*]])
+// ADD: [[ADDLOC]] = loc("/blocks.0/Add")
+
+// Gemm with transB is nn.Linear; the 128-float weight is a resource, the
+// 16-float bias inline; -o writes a file that dlc verify reads back.
+// RUN: %make-onnx mlp %t/mlp.onnx
+// RUN: dlc import %t/mlp.onnx -o %t/mlp.mlir
+// RUN: FileCheck %s --check-prefix=MLP < %t/mlp.mlir
+// RUN: dlc verify %t/mlp.mlir | FileCheck %s --check-prefix=VERIFY
+// MLP: %[[W:.*]] = dlc.constant dense_resource<fc.weight> : tensor<16x8xf32>
+// MLP: %[[B:.*]] = dlc.constant dense<[{{.*}}]> : tensor<16xf32>
+// MLP: %[[L:.*]] = dlc.linear %{{.*}}, %[[W]], %[[B]] : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+// MLP: dlc.relu %[[L]]
+// MLP: dialect_resources
+// MLP: fc.weight: "0x
+// VERIFY: ok, 4 dlc ops
+
+// Shape -> Gather -> Unsqueeze -> Concat -> Reshape folds to one reshape.
+// RUN: %make-onnx shape_arith %t/shape.onnx
+// RUN: dlc import %t/shape.onnx | FileCheck %s --check-prefix=SHAPE
+// SHAPE: func.func @main
+// SHAPE-NEXT: dlc.reshape %{{.*}} : tensor<2x3x4xf32> -> tensor<2x12xf32>
+// SHAPE-NEXT: return
+
+// A dynamic dimension takes its size from --input-shape.
+// RUN: %make-onnx dynamic %t/dynamic.onnx
+// RUN: dlc import %t/dynamic.onnx --input-shape=x=3x8 | FileCheck %s --check-prefix=DYN
+// DYN: func.func @main(%{{.*}}: tensor<3x8xf32> {dlc.name = "x"}
+
+// --bind makes an input a constant: here the Reshape's target shape.
+// RUN: %onnx-python -c "import numpy; numpy.save('%t/shape.npy', numpy.array([3, 4]))"
+// RUN: %make-onnx reshape_input %t/reshape.onnx
+// RUN: dlc import %t/reshape.onnx --bind=shape=%t/shape.npy | FileCheck %s --check-prefix=BIND
+// BIND: func.func @main(%{{.*}}: tensor<2x6xf32> {dlc.name = "x"}{{.*}}) -> (tensor<3x4xf32> {dlc.name = "y"})
+// BIND-NEXT: dlc.reshape %{{.*}} : tensor<2x6xf32> -> tensor<3x4xf32>
