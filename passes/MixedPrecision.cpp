@@ -137,9 +137,12 @@ struct MixedPrecisionPass : dlc::impl::MixedPrecisionBase<MixedPrecisionPass> {
     int64_t casts = insertedCasts();
     renumber(block);
     if (precision != "fp32" || !painted.empty()) {
-      llvm::errs() << "dlc-mixed-precision: @" << func.getSymName() << ": converted "
-                   << painted.size() << " of " << total << " ops using " << casts
-                   << " casts\n";
+      // One write: functions run in parallel and stderr is unbuffered.
+      std::string line;
+      llvm::raw_string_ostream os(line);
+      os << "dlc-mixed-precision: @" << func.getSymName() << ": converted "
+         << painted.size() << " of " << total << " ops using " << casts << " casts\n";
+      llvm::errs() << os.str();
     }
   }
 
