@@ -2,7 +2,7 @@
 //
 // After dlc-place, before dlc-insert-copies. Paints the GPU ops that compute
 // in fp16, the way TensorFlow's auto-mixed-precision does, from each op's
-// Fp16PolicyOpInterface (allow / deny / infer / clear):
+// Fp16PolicyOpInterface (allow / deny / infer / clear; MixedPrecisionPaint.cpp):
 //
 //   1. allow ops are painted;
 //   2. deny spreads forward through infer ops (and through the clear ops on
@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/CostModel.h"
+#include "passes/MixedPrecisionPaint.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/AsmState.h"
@@ -259,97 +260,31 @@ private:
     return Fp16Policy::Deny;
   }
 
-  // --- painting ----------------------------------------------------------
-
-  /// Candidate producers / consumers of `op` (through its float values).
-  SmallVector<Operation *> producers(Operation *op) {
-    SmallVector<Operation *> out;
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp(); def && candidate.lookup(def))
-        out.push_back(def);
-    return out;
-  }
-  SmallVector<Operation *> consumers(Operation *op) {
-    SmallVector<Operation *> out;
-    for (Value v : op->getResults())
-      for (Operation *user : v.getUsers())
-        if (candidate.lookup(user))
-          out.push_back(user);
-    return out;
-  }
+  // --- painting (MixedPrecisionPaint.cpp) ---------------------------------
 
   void paint() {
-    llvm::DenseSet<Operation *> deny;
-    auto isFlow = [&](Operation *op, Fp16Policy p) {
-      return candidate.lookup(op) && pins.lookup(op) == Pin::None &&
-             policyOf(op) == p;
-    };
-    auto passes = [&](Operation *op) {
-      return isFlow(op, Fp16Policy::Clear) || isFlow(op, Fp16Policy::Infer);
-    };
-    for (Operation *op : ops) {
-      if (!candidate.lookup(op))
-        continue;
+    llvm::DenseMap<Operation *, int> index;
+    std::vector<PaintNode> nodes(ops.size());
+    for (auto [i, op] : llvm::enumerate(ops)) {
+      index[op] = i;
+      PaintNode &node = nodes[i];
+      node.policy = policyOf(op);
+      node.candidate = candidate.lookup(op);
       Pin pin = pins.lookup(op);
-      if (pin == Pin::Fp16 || (pin == Pin::None && precision == "fp16" &&
-                               policyOf(op) != Fp16Policy::Deny) ||
-          (pin == Pin::None && precision == "mixed" && policyOf(op) == Fp16Policy::Allow))
-        painted.insert(op);
-      else if (pin == Pin::None && policyOf(op) == Fp16Policy::Deny)
-        deny.insert(op);
+      node.pin = pin == Pin::Fp16   ? PrecisionPin::Fp16
+                 : pin == Pin::Fp32 ? PrecisionPin::Fp32
+                                    : PrecisionPin::None;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp(); def && index.count(def))
+          node.producers.push_back(index[def]);
     }
-    if (precision != "mixed")
-      return;
-
-    // 2. Deny forward: R = clear/infer ops downstream of a deny op through
-    // clear/infer ops. Infer ops in R are denied, and clear ops in R that lead
-    // (through clear ops in R) to one of them.
-    llvm::DenseSet<Operation *> reached;
-    for (Operation *op : ops)
-      if (passes(op) && llvm::any_of(producers(op), [&](Operation *p) {
-            return deny.contains(p) || reached.contains(p);
-          }))
-        reached.insert(op);
-    llvm::DenseSet<Operation *> leads;
-    for (Operation *op : llvm::reverse(ops))
-      if (reached.contains(op) && isFlow(op, Fp16Policy::Clear) &&
-          llvm::any_of(consumers(op), [&](Operation *c) {
-            return (reached.contains(c) && isFlow(c, Fp16Policy::Infer)) ||
-                   leads.contains(c);
-          }))
-        leads.insert(op);
-    for (Operation *op : reached)
-      if (isFlow(op, Fp16Policy::Infer) || leads.contains(op))
-        deny.insert(op);
-
-    // 3. Between allow ops: downstream of one and upstream of another,
-    // through clear/infer ops that are not denied.
-    auto open = [&](Operation *op) { return passes(op) && !deny.contains(op); };
-    llvm::DenseSet<Operation *> after, before;
-    for (Operation *op : ops)
-      if (open(op) && llvm::any_of(producers(op), [&](Operation *p) {
-            return painted.contains(p) || after.contains(p);
-          }))
-        after.insert(op);
-    for (Operation *op : llvm::reverse(ops))
-      if (open(op) && llvm::any_of(consumers(op), [&](Operation *c) {
-            return painted.contains(c) || before.contains(c);
-          }))
-        before.insert(op);
-    for (Operation *op : after)
-      if (before.contains(op))
+    PaintMode mode = precision == "fp16"    ? PaintMode::Fp16
+                     : precision == "mixed" ? PaintMode::Mixed
+                                            : PaintMode::Fp32;
+    std::vector<bool> fp16 = paintFp16(mode, nodes);
+    for (auto [i, op] : llvm::enumerate(ops))
+      if (fp16[i])
         painted.insert(op);
-
-    // 4. Through clear ops, either direction.
-    SmallVector<Operation *> work(painted.begin(), painted.end());
-    while (!work.empty()) {
-      Operation *op = work.pop_back_val();
-      SmallVector<Operation *> next = producers(op);
-      next.append(consumers(op));
-      for (Operation *n : next)
-        if (isFlow(n, Fp16Policy::Clear) && !deny.contains(n) && painted.insert(n))
-          work.push_back(n);
-    }
   }
 
   // --- rewriting ------------------------------------------------------------
