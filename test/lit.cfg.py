@@ -20,3 +20,22 @@ config.substitutions.append(("%check-e2e", "%s %s" % (
 
 if config.dlc_have_cuda:
     config.available_features.add("cuda-toolkit")
+
+# NVRTC loads (compiler/Target/CUDA/Nvrtc.cpp looks for it the same way): tests
+# that compile GPU code through it say REQUIRES: nvrtc.
+def _dlc_have_nvrtc():
+    import ctypes
+    import glob
+    home = os.environ.get("CUDA_HOME", getattr(config, "dlc_cuda_home", "/usr/local/cuda"))
+    candidates = [os.environ["DLC_NVRTC"]] if "DLC_NVRTC" in os.environ else \
+        sorted(glob.glob(os.path.join(home, "lib64", "libnvrtc.so.*")))
+    for path in candidates:
+        try:
+            ctypes.CDLL(path)
+            return True
+        except OSError:
+            pass
+    return False
+
+if _dlc_have_nvrtc():
+    config.available_features.add("nvrtc")

@@ -194,6 +194,7 @@ private:
   std::map<std::pair<void *, std::string>, std::string> memo;
   llvm::DenseMap<Value, std::string> overrides; // vector lanes
   Value anchorValue;
+  bool lazyAnchor = false;
   Coords anchorCoords;
   std::string anchorVar;
   KernelSource result;
@@ -285,6 +286,14 @@ std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
 }
 
 std::string KernelEmitter::valueAt(Value v, const Coords &c) {
+  if (anchorValue && v == anchorValue && lazyAnchor) {
+    // Pointwise anchors are computed where the chain needs them, at any
+    // coordinates (a broadcasting op after them reads several).
+    auto key = std::make_pair(v.getAsOpaquePointer(), llvm::join(c, ","));
+    auto it = memo.find(key);
+    if (it != memo.end()) return it->second;
+    return memo[key] = pointwiseAnchor(anchor, c);
+  }
   if (anchorValue && v == anchorValue) {
     if (c != anchorCoords)
       error(anchor) << "the CUDA backend cannot fuse an elementwise op that "
@@ -330,6 +339,15 @@ std::string KernelEmitter::valueAt(Value v, const Coords &c) {
 void KernelEmitter::storeOutputs(ArrayRef<int64_t> space, const Coords &c) {
   for (Value out : outputs) {
     ArrayRef<int64_t> shape = shapeOf(out);
+    bool fits = shape.size() <= space.size();
+    for (size_t d = 0; fits && d < shape.size(); ++d)
+      fits = shape[d] == 1 || shape[d] == space[space.size() - shape.size() + d];
+    if (!fits) {
+      Operation *at = anchor ? anchor : out.getDefiningOp();
+      error(at) << "the CUDA backend cannot fuse an elementwise op that broadcasts the result of '"
+                << opNames.lookup(at) << "'";
+      return;
+    }
     Coords oc = project(space, c, shape);
     // A smaller output (read outside the group before a broadcast) is stored
     // by the threads at coordinate 0 of the dimensions it lacks.
@@ -491,8 +509,9 @@ bool KernelEmitter::emitVectorised(ArrayRef<int64_t> space) {
 }
 
 LogicalResult KernelEmitter::emitPointwise() {
-  Value out0 = anchor->getResult(0);
-  ArrayRef<int64_t> space = shapeOf(out0);
+  ArrayRef<int64_t> space = shapeOf(anchor->getResult(0));
+  for (Value out : outputs)
+    if (countOf(shapeOf(out)) > countOf(space)) space = shapeOf(out);
   int64_t n = countOf(space);
   result.block = {256, 1, 1};
   result.grid = {static_cast<uint32_t>(std::max<int64_t>(1, std::min<int64_t>((n + 255) / 256, 4096))), 1, 1};
@@ -500,9 +519,8 @@ LogicalResult KernelEmitter::emitPointwise() {
   open("for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; "
        "i += (long long)gridDim.x * blockDim.x)");
   Coords c = coordsOf("i", space, "c");
-  anchorVar = pointwiseAnchor(anchor, c);
-  anchorValue = out0;
-  anchorCoords = c;
+  anchorValue = anchor->getResult(0);
+  lazyAnchor = true;
   storeOutputs(space, c);
   close();
   return success(!hadError);
@@ -832,75 +850,89 @@ LogicalResult KernelEmitter::emitRowReduction() {
 /// f32: FFMA tiles. f16/bf16: tensor cores (mma.sync m16n8k16, f32
 /// accumulators). Batch dims broadcast: blockIdx.z is the batch.
 LogicalResult KernelEmitter::emitMatmul() {
-  auto mm = cast<MatmulOp>(anchor);
-  Value a = mm.getLhs(), b = mm.getRhs(), res = mm.getResult();
+  // matmul: [..., M, K] x [..., K, N]. linear (a non-constant weight, which
+  // dlc-linear-to-matmul leaves): [..., K] x [N, K]^T + bias, rows flattened.
+  auto linear = dyn_cast<LinearOp>(anchor);
+  Value a = anchor->getOperand(0), b = anchor->getOperand(1), res = anchor->getResult(0);
+  Value bias = linear ? linear.getBias() : Value();
   ArrayRef<int64_t> as = shapeOf(a), bs = shapeOf(b), rs = shapeOf(res);
   Type t = elemOf(a);
-  if (!params.count(a) || !params.count(b))
+  if (!params.count(a) || !params.count(b) || (bias && !params.count(bias)))
     return anchor->emitError() << "the CUDA backend expects the operands of '" << opNames.lookup(anchor)
                                << "' in buffers";
   bool mma = t.isF16() || t.isBF16();
-  if (!mma && !t.isF32())
-    return anchor->emitError() << "the CUDA backend has no matmul for " << t << " ('"
+  if (!mma && !t.isF32() && !t.isSignlessInteger(32) && !t.isSignlessInteger(64))
+    return anchor->emitError() << "the CUDA backend has no matmul for '" << t << "' ('"
                                << opNames.lookup(anchor) << "')";
-  int64_t M = rs[rs.size() - 2], N = rs.back(), K = as.back();
-  ArrayRef<int64_t> batch = rs.drop_back(2);
+  int64_t K = as.back();
+  int64_t N = linear ? bs[0] : rs.back();
+  int64_t M = linear ? countOf(as) / K : rs[rs.size() - 2];
+  ArrayRef<int64_t> batch = linear ? ArrayRef<int64_t>() : rs.drop_back(2);
   int64_t batches = countOf(batch);
   result.kind = mma ? "gemm-mma" : "gemm-ffma";
   result.grid = {static_cast<uint32_t>((N + 63) / 64), static_cast<uint32_t>((M + 63) / 64),
                  static_cast<uint32_t>(batches)};
   result.block = mma ? std::array<uint32_t, 3>{128, 1, 1} : std::array<uint32_t, 3>{16, 16, 1};
   line("// " + num(batches) + " x [" + num(M) + " x " + num(K) + "] * [" + num(K) + " x " + num(N) + "]" +
-       (mma ? ", tensor cores (mma.sync m16n8k16, f32 accumulation)" : ", FFMA") +
+       (linear ? " (weight [N x K], transposed)" : "") +
+       (mma ? ", tensor cores (mma.sync m16n8k16, f32 accumulation)" : t.isF32() ? ", FFMA" : ", integer") +
        ", 64x64 tiles");
   line("const long long M = " + num(M) + ", N = " + num(N) + ", K = " + num(K) + ";");
   line("const long long m0 = blockIdx.y * 64LL, n0 = blockIdx.x * 64LL;");
   Coords bc = coordsOf("(long long)blockIdx.z", batch, "b");
-  auto batchOffset = [&](ArrayRef<int64_t> shape) {
+  auto batchOffset = [&](ArrayRef<int64_t> shape) -> std::string {
+    if (linear) return "0";
     ArrayRef<int64_t> own = shape.drop_back(2);
     Coords oc = project(batch, bc, own);
     std::string o = offsetOf(own, oc);
     return o == "0" ? std::string("0") : "(" + o + ") * " + num(shape[shape.size() - 2] * shape.back());
   };
-  std::string st = mma ? "unsigned short" : "float";
+  std::string ct = computeType(t);
+  std::string st = mma ? "unsigned short" : ct;
+  // Element (k, n) of the right operand.
+  std::string bAt = linear ? "B[(n0 + c) * K + k0 + k]" : "B[(k0 + k) * N + n0 + c]";
   line("const " + st + " *A = reinterpret_cast<const " + st + " *>(" + param(a) + ") + " + batchOffset(as) + ";");
   line("const " + st + " *B = reinterpret_cast<const " + st + " *>(" + param(b) + ") + " + batchOffset(bs) + ";");
   auto epilogue = [&](const std::string &row, const std::string &col, const std::string &acc) {
     open("if (" + row + " < M && " + col + " < N)");
     scoped([&] {
-      Coords c = bc;
       line("const long long row = " + row + ", col = " + col + ";");
-      c.push_back(M == 1 ? "0" : "row");
-      c.push_back(N == 1 ? "0" : "col");
+      std::string at = fresh("at");
+      line("const long long " + at + " = (" + (batch.empty() ? std::string("0") : "(long long)blockIdx.z") +
+           " * M + row) * N + col;");
+      Coords c = coordsOf(at, rs, "c");
+      std::string value = acc;
+      if (bias) value = acc + " + " + loadAs(elemOf(bias), param(bias) + "[col]");
       anchorValue = res;
       anchorCoords = c;
       anchorVar = fresh(opNames.lookup(anchor));
-      line("const float " + anchorVar + " = " + roundTo(elemOf(res), acc) + ";");
+      line("const " + ct + " " + anchorVar + " = " + roundTo(elemOf(res), value) + ";");
       storeOutputs(rs, c);
     });
     close();
   };
   if (!mma) {
-    line("__shared__ float As[16][64 + 1];  // k-major: the 16 threads of a row read one bank");
-    line("__shared__ float Bs[16][64];");
+    line("__shared__ " + ct + " As[16][64 + 1];  // k-major: the 16 threads of a row read one bank");
+    line("__shared__ " + ct + " Bs[16][64];");
     line("const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;");
-    line("float acc[4][4] = {};");
+    line(ct + " acc[4][4] = {};");
     open("for (long long k0 = 0; k0 < K; k0 += 16)");
     open("for (int l = tid; l < 64 * 16; l += 256)");
     line("const int r = l / 16, k = l % 16;");
-    line("As[k][r] = (m0 + r < M && k0 + k < K) ? A[(m0 + r) * K + k0 + k] : 0.0f;");
+    line("As[k][r] = (m0 + r < M && k0 + k < K) ? A[(m0 + r) * K + k0 + k] : (" + ct + ")0;");
     close();
     open("for (int l = tid; l < 16 * 64; l += 256)");
     line("const int k = l / 64, c = l % 64;");
-    line("Bs[k][c] = (k0 + k < K && n0 + c < N) ? B[(k0 + k) * N + n0 + c] : 0.0f;");
+    line("Bs[k][c] = (k0 + k < K && n0 + c < N) ? " + bAt + " : (" + ct + ")0;");
     close();
     line("__syncthreads();");
     open("for (int k = 0; k < 16; ++k)");
-    line("float a[4], b[4];");
+    line(ct + " a[4], b[4];");
     line("for (int i = 0; i < 4; ++i) a[i] = As[k][ty + 16 * i];");
     line("for (int j = 0; j < 4; ++j) b[j] = Bs[k][tx + 16 * j];");
     line("for (int i = 0; i < 4; ++i)");
-    line("  for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);");
+    line(t.isF32() ? "  for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);"
+                   : "  for (int j = 0; j < 4; ++j) acc[i][j] += a[i] * b[j];");
     close();
     line("__syncthreads();");
     close();
@@ -926,7 +958,7 @@ LogicalResult KernelEmitter::emitMatmul() {
   close();
   open("for (int l = threadIdx.x; l < 32 * 64; l += 128)");
   line("const int k = l / 64, c = l % 64;");
-  line("Bs[k][c] = (k0 + k < K && n0 + c < N) ? B[(k0 + k) * N + n0 + c] : (unsigned short)0;");
+  line("Bs[k][c] = (k0 + k < K && n0 + c < N) ? " + bAt + " : (unsigned short)0;");
   close();
   line("__syncthreads();");
   open("for (int kk = 0; kk < 32; kk += 16)");
@@ -988,12 +1020,9 @@ FailureOr<KernelSource> KernelEmitter::run() {
     result.block = {32, 1, 1};
     line("// no result of these ops is read: nothing to compute");
   } else if (!anchor) ok = emitElementwise();
-  else if (isa<MatmulOp>(anchor)) ok = emitMatmul();
+  else if (isa<MatmulOp, LinearOp>(anchor)) ok = emitMatmul();
   else if (isRowReduction(anchor)) ok = emitRowReduction();
   else if (isa<SplitOp>(anchor)) ok = emitSplit();
-  else if (isa<LinearOp>(anchor))
-    return anchor->emitError() << "the CUDA backend has no kernel for '"
-                               << anchor->getName() << "' ('" << opNames.lookup(anchor) << "')";
   else ok = emitPointwise();
   if (failed(ok) || hadError) return failure();
   std::string code;

@@ -10,6 +10,7 @@
 
 #include "compiler/Interpreter/Interpreter.h"
 #include "compiler/Target/CUDA/CudaEmitter.h"
+#include "compiler/Target/CUDA/Nvrtc.h"
 #include "dialects/dlc/DlcOps.h"
 #include "passes/CostModel.h"
 #include "passes/Passes.h"
@@ -152,6 +153,28 @@ const Case kCases[] = {
      "  %m = dlc.matmul %a, %w : (tensor<2x20x33xbf16>, tensor<2x33x24xbf16>) -> tensor<2x20x24xbf16>\n"
      "  return %m : tensor<2x20x24xbf16> }",
      1e-2},
+    {"linear_f32_weight_operand",
+     "func.func @main(%x: tensor<2x35x20xf32>, %w: tensor<70x20xf32>, %b: tensor<70xf32>) -> tensor<2x35x70xf32> {\n"
+     "  %y = dlc.linear %x, %w, %b : (tensor<2x35x20xf32>, tensor<70x20xf32>, tensor<70xf32>) -> tensor<2x35x70xf32>\n"
+     "  %r = dlc.sigmoid %y : tensor<2x35x70xf32>\n"
+     "  return %r : tensor<2x35x70xf32> }",
+     1e-5},
+    {"linear_f16_tensor_core",
+     "func.func @main(%x: tensor<9x40xf16>, %w: tensor<20x40xf16>) -> tensor<9x20xf16> {\n"
+     "  %y = dlc.linear %x, %w : (tensor<9x40xf16>, tensor<20x40xf16>) -> tensor<9x20xf16>\n"
+     "  return %y : tensor<9x20xf16> }",
+     2e-3},
+    {"matmul_i32",
+     "func.func @main(%a: tensor<5x7xi32>, %b: tensor<7x3xi32>) -> tensor<5x3xi32> {\n"
+     "  %m = dlc.matmul %a, %b : (tensor<5x7xi32>, tensor<7x3xi32>) -> tensor<5x3xi32>\n"
+     "  return %m : tensor<5x3xi32> }",
+     0},
+    {"reduce_then_broadcast_add",
+     "func.func @main(%a: tensor<4x6x5xf32>, %b: tensor<3x4x5xf32>) -> (tensor<4x5xf32>, tensor<3x4x5xf32>) {\n"
+     "  %r = dlc.reduce_sum %a {axes = array<i64: 1>} : tensor<4x6x5xf32> -> tensor<4x5xf32>\n"
+     "  %s = dlc.add %r, %b : (tensor<4x5xf32>, tensor<3x4x5xf32>) -> tensor<3x4x5xf32>\n"
+     "  return %r, %s : tensor<4x5xf32>, tensor<3x4x5xf32> }",
+     1e-5},
     {"transpose_f16",
      "func.func @main(%a: tensor<3x5x7xf16>) -> tensor<7x3x5xf16> {\n"
      "  %r = dlc.transpose %a {perm = array<i64: 2, 0, 1>} : tensor<3x5x7xf16> -> tensor<7x3x5xf16>\n"
@@ -381,28 +404,59 @@ INSTANTIATE_TEST_SUITE_P(AllKinds, EmulatedKernel,
                          [](const auto &info) { return std::string(kCases[info.param].name); });
 
 TEST(EmulatedKernelSource, RefusesWhatItCannotRun) {
-  // An integer matmul has no GPU kernel: the diagnostic names the op.
+  // A row reduction's epilogue cannot broadcast its result: the diagnostic
+  // names the op.
   MLIRContext &ctx = Emulated::get().context;
   auto module = parseSourceString<ModuleOp>(
-      "func.func @main(%a: tensor<4x3xi32>, %b: tensor<3x2xi32>) -> tensor<4x2xi32> {\n"
-      "  %m = dlc.matmul %a, %b : (tensor<4x3xi32>, tensor<3x2xi32>) -> tensor<4x2xi32>\n"
-      "  return %m : tensor<4x2xi32> }",
+      "func.func @main(%a: tensor<4x8xf32>, %b: tensor<3x4x8xf32>) -> tensor<3x4x8xf32> {\n"
+      "  %m = dlc.softmax %a : tensor<4x8xf32>\n"
+      "  %s = dlc.add %m, %b : (tensor<4x8xf32>, tensor<3x4x8xf32>) -> tensor<3x4x8xf32>\n"
+      "  return %s : tensor<3x4x8xf32> }",
       &ctx);
   ASSERT_TRUE(module);
   auto func = module->lookupSymbol<func::FuncOp>("main");
-  Operation *matmul = &func.getBody().front().front();
+  Operation *softmax = &func.getBody().front().front();
+  Operation *add = softmax->getNextNode();
   std::string message;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
     message = d.str();
     return success();
   });
   std::vector<Value> ins(func.getArguments().begin(), func.getArguments().end());
-  std::vector<Value> outs{matmul->getResult(0)};
-  EXPECT_TRUE(failed(dlc::cuda::emitKernel({matmul}, ins, outs, "k", {"/mm"})));
-  EXPECT_NE(message.find("has no matmul for 'i32' ('/mm')"), std::string::npos) << message;
+  std::vector<Value> outs{add->getResult(0)};
+  EXPECT_TRUE(failed(dlc::cuda::emitKernel({softmax, add}, ins, outs, "k", {"/sm", "/add"})));
+  EXPECT_NE(message.find("cannot fuse an elementwise op that broadcasts the result of '/sm'"),
+            std::string::npos) << message;
   EXPECT_TRUE(dlc::cuda::supportsOpKind("split"));
   EXPECT_TRUE(dlc::cuda::supportsOpKind("matmul"));
   EXPECT_FALSE(dlc::cuda::supportsOpKind("no_such_op"));
+}
+
+TEST(Nvrtc, ErrorsNameTheKernelAndItsOps) {
+  if (llvm::Error unavailable = dlc::cuda::nvrtcAvailable())
+    GTEST_SKIP() << llvm::toString(std::move(unavailable));
+  dlc::cuda::KernelSource good, bad;
+  good.entry = "k0";
+  good.ops = {"/fine/Relu"};
+  good.code = "extern \"C\" __global__ void k0(float *p0) { p0[threadIdx.x] = 0.0f; }\n";
+  bad.entry = "k1";
+  bad.ops = {"/broken/MatMul", "/broken/Add"};
+  bad.code = "extern \"C\" __global__ void k1(float *p0) { p0[0] = undeclared_name; }\n";
+  llvm::Expected<dlc::cuda::CompiledModule> ok = dlc::cuda::compileKernels({good}, {"sm_80", "sm_90"});
+  ASSERT_TRUE(bool(ok)) << llvm::toString(ok.takeError());
+  EXPECT_EQ(ok->ptxArch, "compute_80");
+  EXPECT_NE(ok->ptx.find(".entry k0"), std::string::npos);
+  ASSERT_EQ(ok->cubins.size(), 2u);
+  EXPECT_EQ(ok->cubins[1].first, "sm_90");
+  EXPECT_EQ(ok->cubins[1].second.substr(0, 4), "\x7f" "ELF");
+
+  llvm::Expected<dlc::cuda::CompiledModule> failed = dlc::cuda::compileKernels({good, bad}, {"sm_90"});
+  ASSERT_FALSE(bool(failed));
+  std::string message = llvm::toString(failed.takeError());
+  EXPECT_NE(message.find("kernel k1 (ops: /broken/MatMul, /broken/Add): NVRTC failed to compile k1.cu"),
+            std::string::npos) << message;
+  EXPECT_NE(message.find("undeclared_name"), std::string::npos) << message; // the log
+  EXPECT_EQ(message.find("kernel k0"), std::string::npos) << message;
 }
 
 } // namespace
