@@ -23,9 +23,16 @@ using namespace dlc::test;
 
 namespace {
 
+/// The fake driver: where the build put it, or $DLC_TEST_FAKE_CUDA (for
+/// carried test binaries, tools/gpu-check.sh).
+const std::string kFakeCuda = [] {
+  const char *env = std::getenv("DLC_TEST_FAKE_CUDA");
+  return std::string(env && *env ? env : DLC_FAKE_CUDA);
+}();
+
 // Before any runtime call: the driver is chosen at its first use.
 const bool kFakeDriver = [] {
-  ::setenv("DLC_CUDA_DRIVER", DLC_FAKE_CUDA, 1);
+  ::setenv("DLC_CUDA_DRIVER", kFakeCuda.c_str(), 1);
   ::setenv("DLC_FAKE_CUDA_DEVICES", "2", 1);
   ::setenv("DLC_FAKE_CUDA_CC", "9.0", 1);
   return true;
@@ -35,7 +42,7 @@ const bool kFakeDriver = [] {
 long stat(const char *what) {
   int32_t n;
   dlc_status_free(dlc_cuda_device_count(&n));
-  void *lib = ::dlopen(DLC_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  void *lib = ::dlopen(kFakeCuda.c_str(), RTLD_NOW | RTLD_NOLOAD);
   auto fn = reinterpret_cast<long (*)(const char *)>(
       lib ? ::dlsym(lib, "dlc_fake_cuda_stat") : nullptr);
   long v = fn ? fn(what) : -1;
@@ -47,7 +54,7 @@ long stat(const char *what) {
 void control(const char *what, int value) {
   int32_t n;
   dlc_status_free(dlc_cuda_device_count(&n));
-  void *lib = ::dlopen(DLC_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  void *lib = ::dlopen(kFakeCuda.c_str(), RTLD_NOW | RTLD_NOLOAD);
   ASSERT_NE(lib, nullptr);
   reinterpret_cast<void (*)(const char *, int)>(
       ::dlsym(lib, "dlc_fake_cuda_control"))(what, value);

@@ -6,12 +6,18 @@
 #include "ArtifactBuilder.h"
 #include "dlc/runtime.h"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <string>
 
 namespace dlc::test {
 
-inline std::string kernelsPath() { return DLC_TEST_KERNELS; }
+/// The test kernels' shared object: where the build put it, or
+/// $DLC_TEST_KERNELS (tools/gpu-check.sh runs carried test binaries).
+inline std::string kernelsPath() {
+  const char *env = std::getenv("DLC_TEST_KERNELS");
+  return env && *env ? env : DLC_TEST_KERNELS;
+}
 inline ArtifactSpec toy() { return toyModel(kernelsPath()); }
 
 /// Loads `bytes` from memory as 'test.dlcm'; the status is returned, the
