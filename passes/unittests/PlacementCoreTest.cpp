@@ -125,6 +125,34 @@ TEST(PlacementCore, GreedyFillsInOrder) {
   EXPECT_EQ(greedyLatencyBaseline(g, b), (Assignment{1, 1, 2}));
 }
 
+TEST(PlacementCore, PipelineAvoidsExpensiveCuts) {
+  // A chain of four unit ops; the middle cut would move an output costing 5
+  // (load 2 + 5 on both sides), a cut next to it one costing 0.1 (3.1).
+  Graph g;
+  double out[] = {0.1, 5, 0.1, 0};
+  for (int i = 0; i < 4; ++i) {
+    Node n;
+    n.id = i;
+    n.accTime = 1;
+    n.cpuTime = 100;
+    n.outCost = out[i];
+    n.colorClass = i;
+    g.nodes.push_back(n);
+    if (i)
+      g.edges.push_back({i - 1, i});
+  }
+  g.accelerators = 2;
+  g.accMemory = 10;
+  std::string error;
+  ASSERT_TRUE(g.finalize(error)) << error;
+  Assignment a = placePipeline(g, makeBlocks(g), nullptr, /*useCpu=*/false);
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_DOUBLE_EQ(maxLoad(g, a), 3.1);
+  EXPECT_EQ(a[1], a[2]) << "the expensive edge stays inside a stage";
+  for (int d : a)
+    EXPECT_NE(d, 0) << "no CPU stage without useCpu";
+}
+
 /// a -> b, both returned; device 0 (the CPU) and 1; transfers 1 us + 1 us per
 /// byte; a reads 2 bytes of arguments.
 TimedGraph twoOps() {
