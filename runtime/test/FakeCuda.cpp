@@ -50,13 +50,13 @@ struct CUctx_st {
 struct CUevent_st {
   uint64_t recorded = 0, completed = 0; // Under gMutex.
 };
-struct CUmod_st {
-  void *library = nullptr;
-  std::map<std::string, std::pair<void (*)(void **), int>> kernels;
-};
 struct CUfunc_st {
   void (*fn)(void **);
   int params;
+};
+struct CUmod_st {
+  void *library = nullptr;
+  std::map<std::string, CUfunc_st> kernels; // Functions live in their module.
 };
 } // namespace dlc::rt::cuda
 
@@ -444,7 +444,7 @@ CUresult fake_cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned n,
       void *fn = mod->library ? ::dlsym(mod->library, symbol.c_str()) : nullptr;
       if (!fn)
         why = "fake ptxas: no symbol " + symbol;
-      mod->kernels[entry] = {reinterpret_cast<void (*)(void **)>(fn), params};
+      mod->kernels[entry] = CUfunc_st{reinterpret_cast<void (*)(void **)>(fn), params};
     }
   }
   if (!why.empty()) {
@@ -477,8 +477,7 @@ CUresult fake_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   auto it = m->kernels.find(name);
   if (it == m->kernels.end())
     return kNotFound;
-  // Functions live as long as the process: few, tiny, and never compared.
-  *f = new CUfunc_st{it->second.first, it->second.second};
+  *f = &it->second;
   return CUDA_SUCCESS;
 }
 CUresult fake_cuFuncSetAttribute(CUfunction, int attribute, int value) {
