@@ -199,6 +199,12 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
         os << type.getElementType();
       }
     entry.estimatedUs = opTimeUs(op, spec.devices[device]);
+    // A cast right after its value's op on the same device joins that op's
+    // kernel (dlc-partition-kernels): no launch of its own.
+    if (auto cast = dyn_cast<CastOp>(op))
+      if (Operation *def = cast.getInput().getDefiningOp();
+          def && !isa<CopyOp, ConstantOp>(def) && deviceOf.lookup(def) == device)
+        entry.estimatedUs -= spec.devices[device].launchOverheadUs;
     std::string self = "n" + std::to_string(i);
     double ready = 0;
     llvm::SmallDenseSet<Value, 4> seen;

@@ -7,7 +7,8 @@
 // TXT: order  device    reason             est_us  prec  op                name
 // TXT-NEXT: 0  cpu       cast     {{.*}} f16   dlc.cast          x/to_f16
 // TXT-NEXT: 1  cuda:0    default  {{.*}} f16   dlc.linear        /fc1/Gemm
-// TXT: 6  cuda:0    cast     {{.*}} f32   dlc.cast          /head/Gemm/to_f32
+// The cast after the head joins its kernel: no launch of its own.
+// TXT: 6  cuda:0    cast                0.000  f32   dlc.cast          /head/Gemm/to_f32
 // TXT-NEXT: 7  cuda:0    default  {{.*}} f32   dlc.softmax       /softmax/Softmax
 // TXT-NEXT: copies: 2 (51456 bytes moved, 50176 saved by where the casts run)
 // TXT-NEXT: cpu      -> cuda:0           50176 bytes {{.*}} saved      50176  x/to_f16
