@@ -543,6 +543,11 @@ int compileCommand(int argc, char **argv) {
       "no-cuda",
       cl::desc("GPU kernels get host code only (simulated GPUs): no CUDA code, no NVRTC"),
       cl::cat(category));
+  cl::opt<std::string> gpuHostCode(
+      "gpu-host-code",
+      cl::desc("What simulated GPUs run: llvm (the CPU path's code of the same ops, the "
+               "default) or emulated (the CUDA kernels in a host emulation of CUDA)"),
+      cl::value_desc("llvm|emulated"), cl::init("llvm"), cl::cat(category));
   cl::opt<std::string> entry("entry", cl::desc("The function to compile"),
                              cl::init("main"), cl::cat(category));
   // Placement (passes/README.md). Any of these runs dlc-place and
@@ -628,6 +633,11 @@ int compileCommand(int argc, char **argv) {
     return 1;
   }
   const bool cudaCode = !noCuda;
+  const std::string hostCode = gpuHostCode;
+  if (hostCode != "llvm" && hostCode != "emulated") {
+    llvm::errs() << "error: --gpu-host-code expects llvm or emulated, got '" << hostCode << "'\n";
+    return 1;
+  }
   if (emitStage.empty() && outputPath.empty()) {
     llvm::errs() << "error: no output: pass -o model.dlcm (or --emit=mlir|llvm)\n";
     return 1;
@@ -689,6 +699,7 @@ int compileCommand(int argc, char **argv) {
     options.emitCuda = &llvm::outs();
   options.cuda = cudaCode;
   options.cudaArchs = archs;
+  options.emulatedGpuHostCode = hostCode == "emulated";
   FailureOr<std::string> artifact = ::dlc::compileModel(*module, options);
   if (failed(artifact))
     return 1;

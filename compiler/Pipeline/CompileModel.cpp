@@ -4,6 +4,7 @@
 #include "compiler/Artifact/ArtifactWriter.h"
 #include "compiler/Pipeline/MemoryPlanner.h"
 #include "compiler/Target/CUDA/CudaEmitter.h"
+#include "compiler/Target/CUDA/EmulatedHostCode.h"
 #include "compiler/Target/CUDA/Nvrtc.h"
 #include "passes/CostModel.h"
 #include "passes/Passes.h"
@@ -450,7 +451,7 @@ FailureOr<std::string> ModelCompiler::run() {
   // The GPU kernels' CUDA C++ (compiler/Target/CUDA), one module per model.
   std::vector<dlc::cuda::KernelSource> cudaKernels;
   std::vector<int> cudaKernelOf(groups.size(), -1);
-  if (options.cuda || options.emitCuda) {
+  if (options.cuda || options.emitCuda || options.emulatedGpuHostCode) {
     for (auto [index, group] : llvm::enumerate(groups)) {
       if (!devices[group.device].isCuda())
         continue;
@@ -471,7 +472,7 @@ FailureOr<std::string> ModelCompiler::run() {
     return std::string();
   }
   std::optional<dlc::cuda::CompiledModule> cudaModule;
-  if (!cudaKernels.empty()) {
+  if (!cudaKernels.empty() && options.cuda) {
     llvm::Expected<dlc::cuda::CompiledModule> compiled =
         dlc::cuda::compileKernels(cudaKernels, options.cudaArchs);
     if (!compiled)
@@ -505,13 +506,25 @@ FailureOr<std::string> ModelCompiler::run() {
   contents.libraries.push_back({static_cast<uint32_t>(contents.segments.size() - 1),
                                 library->targetTriple, library->targetCpu,
                                 library->cpuFeatures});
+  // Library 1: the GPU kernels' CUDA C++ run by the emulation (simulated GPUs).
+  if (options.emulatedGpuHostCode && !cudaKernels.empty()) {
+    llvm::Expected<std::string> emulated =
+        dlc::cuda::buildEmulatedHostCode(cudaKernels, dlc::kEntrySuffix);
+    if (!emulated)
+      return func.emitError() << llvm::toString(emulated.takeError());
+    contents.segments.push_back(std::move(*emulated));
+    contents.libraries.push_back({static_cast<uint32_t>(contents.segments.size() - 1),
+                                  library->targetTriple, "generic", {}});
+  }
   for (auto [index, group] : llvm::enumerate(groups)) {
     aw::Kernel kernel;
     kernel.symbol = "k" + std::to_string(index) + dlc::kEntrySuffix;
     kernel.name = "k" + std::to_string(index);
     for (Operation *op : group.ops)
       kernel.ops.push_back(nameOf(op, ordinals[op]));
-    if (cudaKernelOf[index] >= 0) {
+    if (cudaKernelOf[index] >= 0 && options.emulatedGpuHostCode)
+      kernel.library = 1;
+    if (cudaKernelOf[index] >= 0 && cudaModule) {
       const dlc::cuda::KernelSource &source = cudaKernels[cudaKernelOf[index]];
       kernel.cuda = aw::CudaLaunch{0, source.entry,
                                    {source.grid.begin(), source.grid.end()},

@@ -46,6 +46,11 @@ struct CompileOptions {
   std::vector<std::string> cudaArchs = {"sm_90"};
   /// `--emit=cuda`: print the GPU kernels' CUDA C++ here and stop.
   llvm::raw_ostream *emitCuda = nullptr;
+  /// `--gpu-host-code=emulated`: the GPU kernels' host code (what simulated
+  /// GPUs run) is their CUDA C++ compiled by the host C++ compiler against
+  /// the CUDA emulation (compiler/Target/CUDA/EmulatedHostCode.h), a second
+  /// library of the artifact; else the CPU path's code of the same ops.
+  bool emulatedGpuHostCode = false;
 };
 
 /// Compiles the entry function of `module` into artifact bytes. Errors are

@@ -1008,6 +1008,7 @@ bool isRowReduction(Operation *op) {
 
 FailureOr<KernelSource> KernelEmitter::run() {
   result.entry = entry;
+  result.parameters = inputs.size() + outputs.size();
   for (Operation *op : ops) result.ops.push_back(opNames.lookup(op));
   if (!isFusableElementwise(ops.front())) anchor = ops.front();
   for (Operation *op : ops.drop_front())

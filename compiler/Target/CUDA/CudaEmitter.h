@@ -41,6 +41,7 @@ struct KernelSource {
   std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   uint32_t sharedBytes = 0; // dynamic shared memory (the kernels use static)
   std::vector<std::string> ops; // the fused ops' names, in order
+  uint32_t parameters = 0;      // buffers: inputs, then outputs
 };
 
 /// Whether the CUDA backend has a kernel for ops of this kind (`matmul`, no

@@ -6,10 +6,10 @@
 //
 //  - __global__/__device__/__shared__/__restrict__, threadIdx/blockIdx/
 //    blockDim/gridDim;
-//  - the threads of a block as fibers (ucontext) on one OS thread, switched
-//    only at __syncthreads and warp collectives, so a block's threads really
-//    interleave there; blocks run one after another (so `static` is enough
-//    for __shared__);
+//  - the threads of a block as fibers (ucontext) on the launching OS thread,
+//    switched only at __syncthreads and warp collectives, so a block's
+//    threads really interleave there; blocks run one after another (so a
+//    thread_local static is enough for __shared__);
 //  - __shfl_sync/__shfl_xor_sync/__shfl_down_sync: every lane of the warp
 //    must take part (the generated code keeps warps converged);
 //  - __half, __half2, __nv_bfloat16 with round-to-nearest-even conversions
@@ -44,7 +44,9 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-#define __shared__ static
+// Blocks of one launch run in turn on one OS thread; simulated GPUs launch
+// from several threads at once, so per-thread statics.
+#define __shared__ static thread_local
 #define __restrict__ __restrict
 
 struct dim3 {
@@ -71,7 +73,7 @@ struct Barrier {
 struct Block {
   dim3 blockIdx, blockDim, gridDim;
   std::vector<Fiber> fibers;
-  std::vector<char> stacks;
+  char *stacks = nullptr;
   ucontext_t scheduler;
   unsigned current = 0, finished = 0, progress = 0;
   Barrier block;
@@ -86,8 +88,14 @@ static constexpr size_t kStackBytes = 96 * 1024;
 static constexpr size_t kSlotBytes = 64;
 
 inline Block *&block() {
-  static Block *b = nullptr;
+  static thread_local Block *b = nullptr;
   return b;
+}
+
+/// Fiber stacks, kept between launches (no allocation per launch).
+inline std::vector<char> &stackPool() {
+  static thread_local std::vector<char> pool;
+  return pool;
 }
 
 [[noreturn]] inline void fail(const char *what) {
@@ -167,7 +175,10 @@ inline void launch(dim3 grid, dim3 blockDim, const std::function<void()> &body) 
   if (threads == 0 || threads > 1024)
     fail("block size must be 1..1024 threads");
   b.fibers.resize(threads);
-  b.stacks.resize(threads * kStackBytes);
+  std::vector<char> &pool = stackPool();
+  if (pool.size() < threads * kStackBytes)
+    pool.resize(threads * kStackBytes);
+  b.stacks = pool.data();
   b.warps.resize((threads + 31) / 32);
   b.warpFinished.resize(b.warps.size());
   b.slots.resize(b.warps.size() * 32 * kSlotBytes);
