@@ -23,3 +23,12 @@ func.func @pin_integer_op(%x: tensor<4xi32>) -> tensor<4xi32> {
   %y = dlc.add %x, %x {device = #dlc.device<cuda:0>, dlc.precision = "fp16"} : tensor<4xi32>
   return %y : tensor<4xi32>
 }
+
+// -----
+
+func.func @missing_blob(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @below {{cannot read the data of constant 'constant_0' to convert it to fp16}}
+  %w = dlc.constant dense_resource<nowhere> : tensor<2x2xf32> {device = #dlc.device<cuda:0>}
+  %m = dlc.matmul %x, %w {device = #dlc.device<cuda:0>} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %m : tensor<2x2xf32>
+}

@@ -69,3 +69,10 @@
 // UNDER-NEXT: calibration: /mm/MatMul (dlc.matmul) kept in fp32: 100.0% of an input's nonzero values underflow to 0 in fp16
 // UNDER-NEXT: calibration: 2 ops kept in fp32
 // UNDER-NEXT: dlc-mixed-precision: @main: converted 0 of 2 ops using 0 casts
+
+// Calibration leaves a user's fp16 pin alone, with a warning.
+// RUN: %python -c "import sys; sys.path.insert(0, '%S/../e2e/Inputs'); import npy; npy.write('%t/o.npy', [0.5] * 64, [4, 16])"
+// RUN: dlc compile %S/Inputs/overflow_pinned.mlir --devices=cpu,cuda:0 --placement=gpu --precision=mixed --calibrate=x=%t/o.npy --emit=mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=PINNED
+// PINNED: calibration: warning: /big/MatMul (dlc.matmul) is pinned to fp16: max |x| 4.80e+05 > 65504: fp16 overflows
+// PINNED-NEXT: calibration: /scale/Mul (dlc.mul) kept in fp32: input max |x| 4.80e+05 > 65504: fp16 overflows
+// PINNED-NEXT: calibration: 1 ops kept in fp32
