@@ -9,7 +9,7 @@
 //   scalar code), median of 5 batches;
 // - its memory bandwidth: memcpy of a 64 MiB buffer (read + write bytes
 //   counted), median of 5;
-// - simulated GPUs (`--sim-gpus=N`, default 2; this runtime binds no real GPU,
+// - simulated GPUs (`--sim-gpus=N`, default 2; real GPUs are not probed yet,
 //   so each cuda:N is what `--gpu=sim` gives: a CPU thread with its own arena):
 //   the copy bandwidth between two separate arenas (16 MiB memcpy, median of
 //   5, per ordered pair) and the latency of a cross-device copy (a 64-byte
@@ -266,7 +266,7 @@ int dlcProbeDevicesMain(int argc, char **argv) {
               "(memcpy of 64 MiB, read + write)\n",
               flops.flopsPerSecond / 1e9, flops.isa, memBw / 1e9);
   if (gpus > 0) {
-    std::printf("  no real GPU is driven by this runtime: cuda:0..%ld are "
+    std::printf("  no real GPU is probed (not yet): cuda:0..%ld are "
                 "simulated GPUs (CPU threads with their own arenas, "
                 "`--gpu=sim`), with the CPU's figures\n",
                 gpus - 1);
