@@ -105,6 +105,7 @@ CUdeviceptr device(void *p) {
 
 /// A stream: one thread running its queue in order.
 struct Stream {
+  CUcontext ctx = tCurrent; // Its context: launches and copies need it current.
   std::mutex mutex;
   std::condition_variable cv;
   std::deque<std::function<void()>> queue;
@@ -148,6 +149,15 @@ struct Stream {
     cv.wait(lock, [&] { return done >= target; });
   }
 };
+
+/// False when `stream` belongs to another context than the current one
+/// (the real driver refuses such a launch or copy).
+bool inContext(CUstream stream) {
+  return !stream || reinterpret_cast<Stream *>(stream)->ctx == tCurrent;
+}
+#define FAKE_NEEDS_CONTEXT(stream)                                             \
+  if (!inContext(stream))                                                      \
+    return kInvalidContext;
 
 /// Runs `work` on `stream`, or now for the null stream.
 void enqueue(CUstream stream, std::function<void()> work) {
@@ -387,6 +397,7 @@ CUresult fake_cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) {
 CUresult fake_cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n,
                                 CUstream st) {
   FAKE_ENTRY(cuMemcpyHtoDAsync);
+  FAKE_NEEDS_CONTEXT(st);
   count("htod");
   enqueue(st, [=] { std::memcpy(host(d), s, n); });
   return CUDA_SUCCESS;
@@ -394,6 +405,7 @@ CUresult fake_cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n,
 CUresult fake_cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n,
                                 CUstream st) {
   FAKE_ENTRY(cuMemcpyDtoHAsync);
+  FAKE_NEEDS_CONTEXT(st);
   count("dtoh");
   enqueue(st, [=] { std::memcpy(d, host(s), n); });
   return CUDA_SUCCESS;
@@ -401,6 +413,7 @@ CUresult fake_cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n,
 CUresult fake_cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n,
                                 CUstream st) {
   FAKE_ENTRY(cuMemcpyDtoDAsync);
+  FAKE_NEEDS_CONTEXT(st);
   count("dtod");
   enqueue(st, [=] { std::memcpy(host(d), host(s), n); });
   return CUDA_SUCCESS;
@@ -408,6 +421,7 @@ CUresult fake_cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n,
 CUresult fake_cuMemcpyPeerAsync(CUdeviceptr d, CUcontext dc, CUdeviceptr s,
                                 CUcontext sc, size_t n, CUstream st) {
   FAKE_ENTRY(cuMemcpyPeerAsync);
+  FAKE_NEEDS_CONTEXT(st);
   if (!dc || !sc || dc == sc)
     return kInvalidContext;
   count("peer");
@@ -492,6 +506,7 @@ CUresult fake_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
                              unsigned bz, unsigned, CUstream st,
                              void **params, void **) {
   FAKE_ENTRY(cuLaunchKernel);
+  FAKE_NEEDS_CONTEXT(st);
   if (!gx || !gy || !gz || !bx || !by || !bz || bx * by * bz > 1024)
     return kInvalidValue;
   std::vector<void *> args;
@@ -503,6 +518,7 @@ CUresult fake_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy,
 }
 CUresult fake_cuLaunchHostFunc(CUstream st, void (*fn)(void *), void *data) {
   FAKE_ENTRY(cuLaunchHostFunc);
+  FAKE_NEEDS_CONTEXT(st);
   count("host_functions");
   enqueue(st, [fn, data] { fn(data); });
   return CUDA_SUCCESS;

@@ -182,6 +182,8 @@ dlc_status_t enablePeerAccess(const std::vector<Device *> &devices) {
 SlotMemory::~SlotMemory() {
   if (!drv)
     return;
+  if (ctx) // Events and pinned memory are freed in a context of theirs.
+    drv->cuCtxSetCurrent(ctx);
   for (CUevent e : events)
     if (e)
       drv->cuEventDestroy(e);
@@ -196,6 +198,7 @@ SlotMemory::~SlotMemory() {
 dlc_status_t SlotMemory::allocateArena(Device &device, size_t bytes,
                                        CUdeviceptr &out) {
   drv = device.drv;
+  ctx = device.ctx;
   out = 0;
   if (!bytes)
     return nullptr;
@@ -209,6 +212,7 @@ dlc_status_t SlotMemory::allocateArena(Device &device, size_t bytes,
 dlc_status_t SlotMemory::allocatePinned(Device &device, size_t bytes,
                                         void *&out) {
   drv = device.drv;
+  ctx = device.ctx;
   std::string label = device.label + ": pinned staging memory";
   out = nullptr;
   DLC_RETURN_IF_ERROR(device.use());
@@ -220,6 +224,7 @@ dlc_status_t SlotMemory::allocatePinned(Device &device, size_t bytes,
 
 dlc_status_t SlotMemory::createEvent(Device &device, CUevent &out) {
   drv = device.drv;
+  ctx = device.ctx;
   const std::string &label = device.label;
   DLC_RETURN_IF_ERROR(device.use());
   return DLC_CU(cuEventCreate, &out, CU_EVENT_DISABLE_TIMING);

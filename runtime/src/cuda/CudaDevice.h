@@ -65,6 +65,7 @@ dlc_status_t enablePeerAccess(const std::vector<Device *> &devices);
 /// One run slot's GPU memory and events.
 struct SlotMemory {
   const Driver *drv = nullptr;
+  CUcontext ctx = nullptr; // A context to free events and pinned memory in.
   struct Block {
     CUcontext ctx;
     CUdeviceptr ptr;
