@@ -1,0 +1,155 @@
+//===- GemmKernels.cpp - matmul and linear ---------------------------------===//
+//
+// FFMA tiles for f32 and integers, mma.sync tensor cores for f16/bf16, the
+// fused ops in the epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Target/CUDA/KernelEmitter.h"
+
+using namespace dlc::cuda::detail;
+using namespace dlc;
+
+LogicalResult KernelEmitter::emitMatmul() {
+  // matmul: [..., M, K] x [..., K, N]. linear (a non-constant weight, which
+  // dlc-linear-to-matmul leaves): [..., K] x [N, K]^T + bias, rows flattened.
+  auto linear = dyn_cast<LinearOp>(anchor);
+  Value a = anchor->getOperand(0), b = anchor->getOperand(1), res = anchor->getResult(0);
+  Value bias = linear ? linear.getBias() : Value();
+  ArrayRef<int64_t> as = shapeOf(a), bs = shapeOf(b), rs = shapeOf(res);
+  Type t = elemOf(a);
+  if (!params.count(a) || !params.count(b) || (bias && !params.count(bias)))
+    return anchor->emitError() << "the CUDA backend expects the operands of '" << opNames.lookup(anchor)
+                               << "' in buffers";
+  bool mma = t.isF16() || t.isBF16();
+  if (!mma && !t.isF32() && !t.isSignlessInteger(32) && !t.isSignlessInteger(64))
+    return anchor->emitError() << "the CUDA backend has no matmul for '" << t << "' ('"
+                               << opNames.lookup(anchor) << "')";
+  int64_t K = as.back();
+  int64_t N = linear ? bs[0] : rs.back();
+  int64_t M = linear ? countOf(as) / K : rs[rs.size() - 2];
+  ArrayRef<int64_t> batch = linear ? ArrayRef<int64_t>() : rs.drop_back(2);
+  int64_t batches = countOf(batch);
+  result.kind = mma ? "gemm-mma" : "gemm-ffma";
+  result.grid = {static_cast<uint32_t>((N + 63) / 64), static_cast<uint32_t>((M + 63) / 64),
+                 static_cast<uint32_t>(batches)};
+  result.block = mma ? std::array<uint32_t, 3>{128, 1, 1} : std::array<uint32_t, 3>{16, 16, 1};
+  line("// " + num(batches) + " x [" + num(M) + " x " + num(K) + "] * [" + num(K) + " x " + num(N) + "]" +
+       (linear ? " (weight [N x K], transposed)" : "") +
+       (mma ? ", tensor cores (mma.sync m16n8k16, f32 accumulation)" : t.isF32() ? ", FFMA" : ", integer") +
+       ", 64x64 tiles");
+  line("const long long M = " + num(M) + ", N = " + num(N) + ", K = " + num(K) + ";");
+  line("const long long m0 = blockIdx.y * 64LL, n0 = blockIdx.x * 64LL;");
+  Coords bc = coordsOf("(long long)blockIdx.z", batch, "b");
+  auto batchOffset = [&](ArrayRef<int64_t> shape) -> std::string {
+    if (linear) return "0";
+    ArrayRef<int64_t> own = shape.drop_back(2);
+    Coords oc = project(batch, bc, own);
+    std::string o = offsetOf(own, oc);
+    return o == "0" ? std::string("0") : "(" + o + ") * " + num(shape[shape.size() - 2] * shape.back());
+  };
+  std::string ct = computeType(t);
+  std::string st = mma ? "unsigned short" : ct;
+  // Element (k, n) of the right operand.
+  std::string bAt = linear ? "B[(n0 + c) * K + k0 + k]" : "B[(k0 + k) * N + n0 + c]";
+  line("const " + st + " *A = reinterpret_cast<const " + st + " *>(" + param(a) + ") + " + batchOffset(as) + ";");
+  line("const " + st + " *B = reinterpret_cast<const " + st + " *>(" + param(b) + ") + " + batchOffset(bs) + ";");
+  auto epilogue = [&](const std::string &row, const std::string &col, const std::string &acc) {
+    open("if (" + row + " < M && " + col + " < N)");
+    scoped([&] {
+      line("const long long row = " + row + ", col = " + col + ";");
+      std::string at = fresh("at");
+      line("const long long " + at + " = (" + (batch.empty() ? std::string("0") : "(long long)blockIdx.z") +
+           " * M + row) * N + col;");
+      Coords c = coordsOf(at, rs, "c");
+      std::string value = acc;
+      if (bias) value = acc + " + " + loadAs(elemOf(bias), param(bias) + "[col]");
+      anchorValue = res;
+      anchorCoords = c;
+      anchorVar = fresh(opNames.lookup(anchor));
+      line("const " + ct + " " + anchorVar + " = " + roundTo(elemOf(res), value) + ";");
+      storeOutputs(rs, c);
+    });
+    close();
+  };
+  if (!mma) {
+    line("__shared__ " + ct + " As[16][64 + 1];  // k-major: the 16 threads of a row read one bank");
+    line("__shared__ " + ct + " Bs[16][64];");
+    line("const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;");
+    line(ct + " acc[4][4] = {};");
+    open("for (long long k0 = 0; k0 < K; k0 += 16)");
+    open("for (int l = tid; l < 64 * 16; l += 256)");
+    line("const int r = l / 16, k = l % 16;");
+    line("As[k][r] = (m0 + r < M && k0 + k < K) ? A[(m0 + r) * K + k0 + k] : (" + ct + ")0;");
+    close();
+    open("for (int l = tid; l < 16 * 64; l += 256)");
+    line("const int k = l / 64, c = l % 64;");
+    line("Bs[k][c] = (k0 + k < K && n0 + c < N) ? " + bAt + " : (" + ct + ")0;");
+    close();
+    line("__syncthreads();");
+    open("for (int k = 0; k < 16; ++k)");
+    line(ct + " a[4], b[4];");
+    line("for (int i = 0; i < 4; ++i) a[i] = As[k][ty + 16 * i];");
+    line("for (int j = 0; j < 4; ++j) b[j] = Bs[k][tx + 16 * j];");
+    line("for (int i = 0; i < 4; ++i)");
+    line(t.isF32() ? "  for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);"
+                   : "  for (int j = 0; j < 4; ++j) acc[i][j] += a[i] * b[j];");
+    close();
+    line("__syncthreads();");
+    close();
+    line("// epilogue: the fused ops, then the stores");
+    open("for (int i = 0; i < 4; ++i)");
+    open("for (int j = 0; j < 4; ++j)");
+    epilogue("m0 + ty + 16 * i", "n0 + tx + 16 * j", "acc[i][j]");
+    close();
+    close();
+    return success(!hadError);
+  }
+  std::string mmaMacro = t.isBF16() ? "DLC_MMA_BF16" : "DLC_MMA_F16";
+  line("__shared__ unsigned short As[64][32 + 8];  // raw f16/bf16 bits, padded rows");
+  line("__shared__ unsigned short Bs[32][64 + 8];");
+  line("const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;");
+  line("const int g = lane / 4, t = lane % 4;  // the PTX fragment layout's groupID, threadID_in_group");
+  line("const int wm = (warp / 2) * 32, wn = (warp % 2) * 32;  // this warp's 32x32 of the tile");
+  line("float acc[2][4][4] = {};");
+  open("for (long long k0 = 0; k0 < K; k0 += 32)");
+  open("for (int l = threadIdx.x; l < 64 * 32; l += 128)");
+  line("const int r = l / 32, k = l % 32;");
+  line("As[r][k] = (m0 + r < M && k0 + k < K) ? A[(m0 + r) * K + k0 + k] : (unsigned short)0;");
+  close();
+  open("for (int l = threadIdx.x; l < 32 * 64; l += 128)");
+  line("const int k = l / 64, c = l % 64;");
+  line("Bs[k][c] = (k0 + k < K && n0 + c < N) ? " + bAt + " : (unsigned short)0;");
+  close();
+  line("__syncthreads();");
+  open("for (int kk = 0; kk < 32; kk += 16)");
+  line("unsigned a[2][4], b[4][2];");
+  open("for (int mi = 0; mi < 2; ++mi)");
+  line("const int r = wm + mi * 16 + g, c = kk + 2 * t;");
+  line("a[mi][0] = dlc_pack(As[r][c], As[r][c + 1]);");
+  line("a[mi][1] = dlc_pack(As[r + 8][c], As[r + 8][c + 1]);");
+  line("a[mi][2] = dlc_pack(As[r][c + 8], As[r][c + 9]);");
+  line("a[mi][3] = dlc_pack(As[r + 8][c + 8], As[r + 8][c + 9]);");
+  close();
+  open("for (int ni = 0; ni < 4; ++ni)");
+  line("const int n = wn + ni * 8 + g, k = kk + 2 * t;");
+  line("b[ni][0] = dlc_pack(Bs[k][n], Bs[k + 1][n]);");
+  line("b[ni][1] = dlc_pack(Bs[k + 8][n], Bs[k + 9][n]);");
+  close();
+  line("for (int mi = 0; mi < 2; ++mi)");
+  line("  for (int ni = 0; ni < 4; ++ni) " + mmaMacro + "(acc[mi][ni], a[mi], b[ni], acc[mi][ni]);");
+  close();
+  line("__syncthreads();");
+  close();
+  line("// epilogue: accumulator i of a tile is row g + 8 * (i / 2), column 2 * t + i % 2");
+  open("for (int mi = 0; mi < 2; ++mi)");
+  open("for (int ni = 0; ni < 4; ++ni)");
+  open("for (int i = 0; i < 4; ++i)");
+  epilogue("m0 + wm + mi * 16 + g + 8 * (i / 2)", "n0 + wn + ni * 8 + 2 * t + i % 2", "acc[mi][ni][i]");
+  close();
+  close();
+  close();
+  return success(!hadError);
+}
+
+/// Row reductions need their reduced axes trailing and contiguous.

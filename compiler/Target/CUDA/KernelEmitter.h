@@ -1,0 +1,205 @@
+//===- KernelEmitter.h - the CUDA emitter's internals ---------------------===//
+//
+// Shared by the emitter's files: CudaEmitter.cpp (the fused expression tree,
+// stores, the kernel's signature, dispatch), ElementwiseKernels.cpp,
+// PointwiseKernels.cpp, RowReductionKernels.cpp and GemmKernels.cpp (one
+// kernel kind each). Printing helpers produce C++ expressions as strings.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_COMPILER_TARGET_CUDA_KERNELEMITTER_H
+#define DLC_COMPILER_TARGET_CUDA_KERNELEMITTER_H
+
+#include "compiler/Target/CUDA/CudaEmitter.h"
+
+#include "dialects/dlc/DlcOps.h"
+#include "passes/DeviceSpec.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace dlc::cuda::detail {
+
+using namespace mlir;
+using llvm::ArrayRef;
+using llvm::StringRef;
+
+using Coords = std::vector<std::string>;
+
+inline ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
+inline Type elemOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+inline int64_t countOf(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+inline std::string num(int64_t v) { return std::to_string(v) + (v > INT32_MAX || v < INT32_MIN ? "LL" : ""); }
+inline std::string flt(double v) {
+  if (std::isinf(v)) return v > 0 ? "DLC_INF" : "(-DLC_INF)";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%.9g", v);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s + "f";
+}
+
+/// I64Attr accessors return uint64_t: a negative axis needs the cast.
+inline int64_t normalized(uint64_t axis, size_t rank) {
+  int64_t a = static_cast<int64_t>(axis);
+  return a < 0 ? a + static_cast<int64_t>(rank) : a;
+}
+
+inline bool isFloatType(Type t) { return t.isF32() || t.isF16() || t.isBF16(); }
+
+inline std::string storageType(Type t) {
+  if (t.isF32()) return "float";
+  if (t.isF16()) return "__half";
+  if (t.isBF16()) return "__nv_bfloat16";
+  if (t.isSignlessInteger(32)) return "int";
+  if (t.isSignlessInteger(64)) return "long long";
+  return "unsigned char"; // i1: one byte per element
+}
+inline std::string computeType(Type t) {
+  if (isFloatType(t)) return "float";
+  if (t.isSignlessInteger(32)) return "int";
+  if (t.isSignlessInteger(64)) return "long long";
+  return "bool";
+}
+inline std::string loadAs(Type t, const std::string &ref) {
+  if (t.isF16()) return "__half2float(" + ref + ")";
+  if (t.isBF16()) return "__bfloat162float(" + ref + ")";
+  if (t.isSignlessInteger(1)) return "(" + ref + " != 0)";
+  return ref;
+}
+inline std::string storeAs(Type t, const std::string &v) {
+  if (t.isF16()) return "__float2half_rn(" + v + ")";
+  if (t.isBF16()) return "__float2bfloat16_rn(" + v + ")";
+  return "(" + storageType(t) + ")(" + v + ")";
+}
+/// The single rounding per op the reference interpreter applies.
+inline std::string roundTo(Type t, const std::string &v) {
+  if (t.isF16()) return "dlc_round_f16(" + v + ")";
+  if (t.isBF16()) return "dlc_round_bf16(" + v + ")";
+  return v;
+}
+
+/// "/blocks.0/attn/MatMul" -> "blocks_0_attn_MatMul" (a C identifier).
+inline std::string identifier(StringRef name) {
+  std::string out;
+  for (char c : name) {
+    if (llvm::isAlnum(c)) out.push_back(c);
+    else if (!out.empty() && out.back() != '_') out.push_back('_');
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  if (out.empty() || llvm::isDigit(out[0])) out = "v" + out;
+  if (out.size() > 40) out = out.substr(out.size() - 40);
+  if (llvm::isDigit(out[0])) out = "v" + out;
+  return out;
+}
+
+inline std::string strides(ArrayRef<int64_t> shape, size_t d) {
+  int64_t s = 1;
+  for (size_t i = d + 1; i < shape.size(); ++i) s *= shape[i];
+  return num(s);
+}
+inline std::string offsetOf(ArrayRef<int64_t> shape, const Coords &c) {
+  std::string out;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1 || c[d] == "0") continue;
+    if (!out.empty()) out += " + ";
+    std::string s = strides(shape, d);
+    std::string x = c[d].find(' ') == std::string::npos ? c[d] : "(" + c[d] + ")";
+    out += s == "1" ? x : x + " * " + s;
+  }
+  return out.empty() ? "0" : out;
+}
+/// Coordinates of `to` (right-aligned, size-1 dims broadcasting) for `from`'s.
+inline Coords project(ArrayRef<int64_t> from, const Coords &c, ArrayRef<int64_t> to) {
+  Coords out;
+  size_t lead = from.size() - to.size();
+  for (size_t d = 0; d < to.size(); ++d)
+    out.push_back(to[d] == 1 && from[lead + d] != 1 ? "0" : c[lead + d]);
+  return out;
+}
+
+/// Row reductions need their reduced axes trailing and contiguous.
+bool isRowReduction(Operation *op);
+
+class KernelEmitter {
+public:
+  KernelEmitter(ArrayRef<Operation *> ops, ArrayRef<Value> inputs,
+                ArrayRef<Value> outputs, StringRef entry, ArrayRef<std::string> names)
+      : ops(ops), inputs(inputs), outputs(outputs), entry(entry.str()) {
+    for (auto [op, name] : llvm::zip(ops, names)) opNames[op] = name;
+    for (auto [i, v] : llvm::enumerate(llvm::concat<const Value>(inputs, outputs)))
+      params[v] = i;
+    inGroup.insert(ops.begin(), ops.end());
+  }
+  FailureOr<KernelSource> run();
+
+private:
+  // Printing.
+  void line(const std::string &s) { body += std::string(indent * 2, ' ') + s + "\n"; }
+  void open(const std::string &s) { line(s + " {"); ++indent; }
+  void close(const std::string &tail = "") { --indent; line("}" + tail); }
+  std::string fresh(StringRef base) { return identifier(base) + "_" + std::to_string(temp++); }
+  Coords coordsOf(const std::string &linear, ArrayRef<int64_t> shape, StringRef prefix);
+  InFlightDiagnostic error(Operation *op) { hadError = true; return op->emitError(); }
+
+  // The chain.
+  std::string valueAt(Value v, const Coords &c);
+  std::string leafAt(Value v, const Coords &c);
+  std::string elementwise(Operation *op, ArrayRef<std::string> a);
+  void storeOutputs(ArrayRef<int64_t> space, const Coords &c);
+  template <typename F> void scoped(F f) {
+    auto saved = memo;
+    f();
+    memo = saved;
+  }
+  std::string param(Value v) { return "p" + std::to_string(params.lookup(v)); }
+
+  // Kernel kinds.
+  LogicalResult emitElementwise();
+  bool emitVectorised(ArrayRef<int64_t> shape);
+  LogicalResult emitPointwise();
+  LogicalResult emitSplit();
+  std::string pointwiseAnchor(Operation *op, const Coords &c);
+  LogicalResult emitRowReduction();
+  LogicalResult emitMatmul();
+  std::string signature();
+
+  ArrayRef<Operation *> ops;
+  ArrayRef<Value> inputs, outputs;
+  std::string entry;
+  llvm::DenseMap<Operation *, std::string> opNames;
+  llvm::DenseMap<Value, unsigned> params;
+  llvm::SmallPtrSet<Operation *, 16> inGroup;
+  Operation *anchor = nullptr;
+
+  std::string body, globals;
+  int indent = 1;
+  unsigned temp = 0, constants = 0;
+  bool hadError = false;
+  std::map<std::pair<void *, std::string>, std::string> memo;
+  llvm::DenseMap<Value, std::string> overrides; // vector lanes
+  Value anchorValue;
+  bool lazyAnchor = false;
+  Coords anchorCoords;
+  std::string anchorVar;
+  KernelSource result;
+};
+
+} // namespace dlc::cuda::detail
+
+#endif // DLC_COMPILER_TARGET_CUDA_KERNELEMITTER_H

@@ -1,0 +1,239 @@
+//===- PointwiseKernels.cpp - one thread per output element ----------------===//
+//
+// Data movement, pooling, batch_norm, direct conv2d, inner-axis reductions
+// and split: the anchor's value computed where the chain needs it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Target/CUDA/KernelEmitter.h"
+
+using namespace dlc::cuda::detail;
+using namespace dlc;
+
+LogicalResult KernelEmitter::emitPointwise() {
+  ArrayRef<int64_t> space = shapeOf(anchor->getResult(0));
+  for (Value out : outputs)
+    if (countOf(shapeOf(out)) > countOf(space)) space = shapeOf(out);
+  int64_t n = countOf(space);
+  result.block = {256, 1, 1};
+  result.grid = {static_cast<uint32_t>(std::max<int64_t>(1, std::min<int64_t>((n + 255) / 256, 4096))), 1, 1};
+  line("const long long n = " + num(n) + ";");
+  open("for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; "
+       "i += (long long)gridDim.x * blockDim.x)");
+  Coords c = coordsOf("i", space, "c");
+  anchorValue = anchor->getResult(0);
+  lazyAnchor = true;
+  storeOutputs(space, c);
+  close();
+  return success(!hadError);
+}
+
+/// Split: one grid-stride loop per output (the pieces' shapes differ), each
+/// element read from the input at its shifted coordinates.
+LogicalResult KernelEmitter::emitSplit() {
+  result.kind = "pointwise";
+  result.block = {256, 1, 1};
+  int64_t most = 1;
+  for (Value out : outputs) most = std::max(most, countOf(shapeOf(out)));
+  result.grid = {static_cast<uint32_t>(std::min<int64_t>((most + 255) / 256, 4096)), 1, 1};
+  for (Value out : outputs) {
+    ArrayRef<int64_t> shape = shapeOf(out);
+    line("// " + param(out) + ": dlc.split piece");
+    open("for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < " +
+         num(countOf(shape)) + "; i += (long long)gridDim.x * blockDim.x)");
+    scoped([&] {
+      Coords c = coordsOf("i", shape, "c");
+      line(param(out) + "[" + offsetOf(shape, c) + "] = " + storeAs(elemOf(out), valueAt(out, c)) + ";");
+    });
+    close();
+  }
+  return success(!hadError);
+}
+
+/// The anchor's value at output coordinates `c`, computed by this thread.
+std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
+  Value res = op->getResult(0);
+  Type rt = elemOf(res);
+  std::string ct = computeType(rt);
+  std::string v = fresh(opNames.lookup(op));
+  auto in = [&](unsigned i) { return op->getOperand(i); };
+  if (auto t = dyn_cast<TransposeOp>(op)) {
+    result.kind = "pointwise";
+    Coords ic(c.size());
+    for (auto [d, p] : llvm::enumerate(t.getPerm())) ic[p] = c[d];
+    line("const " + ct + " " + v + " = " + valueAt(in(0), ic) + ";  // dlc.transpose");
+    return v;
+  }
+  if (auto s = dyn_cast<SliceOp>(op)) {
+    result.kind = "pointwise";
+    Coords ic;
+    for (size_t d = 0; d < c.size(); ++d) {
+      int64_t st = s.getStarts()[d], step = s.getSteps()[d];
+      std::string e = c[d];
+      if (step != 1) e = e + " * " + num(step);
+      if (st != 0) e = "(" + num(st) + " + " + e + ")";
+      ic.push_back(c[d] == "0" ? num(st) : e);
+    }
+    line("const " + ct + " " + v + " = " + valueAt(in(0), ic) + ";  // dlc.slice");
+    return v;
+  }
+  if (auto cat = dyn_cast<ConcatOp>(op)) {
+    result.kind = "pointwise";
+    int64_t axis = normalized(cat.getAxis(), c.size());
+    line(ct + " " + v + ";  // dlc.concat");
+    int64_t offset = 0;
+    for (auto [k, input] : llvm::enumerate(cat.getInputs())) {
+      int64_t size = shapeOf(input)[axis];
+      Coords ic = c;
+      ic[axis] = offset ? "(" + c[axis] + " - " + num(offset) + ")" : c[axis];
+      bool last = k + 1 == cat.getInputs().size();
+      open(std::string(k ? "else " : "") + (last ? "" : "if (" + c[axis] + " < " + num(offset + size) + ")"));
+      scoped([&] { line(v + " = " + valueAt(input, ic) + ";"); });
+      close();
+      offset += size;
+    }
+    return v;
+  }
+  if (auto g = dyn_cast<GatherOp>(op)) {
+    result.kind = "pointwise";
+    ArrayRef<int64_t> data = shapeOf(g.getData()), idx = shapeOf(g.getIndices());
+    int64_t axis = normalized(g.getAxis(), data.size());
+    Coords ic(c.begin() + axis, c.begin() + axis + idx.size());
+    std::string index = fresh("index");
+    line("long long " + index + " = (long long)" + valueAt(g.getIndices(), ic) + ";  // dlc.gather");
+    line("if (" + index + " < 0) " + index + " += " + num(data[axis]) + ";");
+    line(index + " = " + index + " < 0 ? 0 : (" + index + " >= " + num(data[axis]) + " ? " +
+         num(data[axis] - 1) + " : " + index + ");  // out of range: clamped");
+    Coords dc(c.begin(), c.begin() + axis);
+    dc.push_back(index);
+    dc.insert(dc.end(), c.begin() + axis + idx.size(), c.end());
+    line("const " + ct + " " + v + " = " + valueAt(g.getData(), dc) + ";");
+    return v;
+  }
+  auto window = [&](ArrayRef<int64_t> kernel, ArrayRef<int64_t> st, ArrayRef<int64_t> pads,
+                    ArrayRef<int64_t> dil, Value input, auto accumulate) {
+    ArrayRef<int64_t> is = shapeOf(input);
+    open("for (int kh = 0; kh < " + num(kernel[0]) + "; ++kh)");
+    line("const long long ih = " + c[2] + " * " + num(st[0]) + " - " + num(pads[0]) + " + kh * " + num(dil[0]) + ";");
+    line("if (ih < 0 || ih >= " + num(is[2]) + ") continue;");
+    open("for (int kw = 0; kw < " + num(kernel[1]) + "; ++kw)");
+    line("const long long iw = " + c[3] + " * " + num(st[1]) + " - " + num(pads[1]) + " + kw * " + num(dil[1]) + ";");
+    line("if (iw < 0 || iw >= " + num(is[3]) + ") continue;");
+    scoped([&] { accumulate(); });
+    close();
+    close();
+  };
+  if (auto p = dyn_cast<MaxPool2dOp>(op)) {
+    result.kind = "pointwise";
+    std::string acc = fresh("max");
+    line("float " + acc + " = -DLC_INF;  // dlc.max_pool2d");
+    window(p.getKernelShape(), p.getStrides(), p.getPads(), p.getDilations(), p.getInput(), [&] {
+      line(acc + " = dlc_max(" + acc + ", " + valueAt(p.getInput(), {c[0], c[1], "ih", "iw"}) + ");");
+    });
+    line("const float " + v + " = " + acc + ";");
+    return v;
+  }
+  if (auto p = dyn_cast<AvgPool2dOp>(op)) {
+    result.kind = "pointwise";
+    std::string acc = fresh("sum"), cnt = fresh("count");
+    line("float " + acc + " = 0.0f;  // dlc.avg_pool2d");
+    line("int " + cnt + " = 0;");
+    SmallVector<int64_t> ones{1, 1};
+    window(p.getKernelShape(), p.getStrides(), p.getPads(), ones, p.getInput(), [&] {
+      line(acc + " += " + valueAt(p.getInput(), {c[0], c[1], "ih", "iw"}) + ";");
+      line("++" + cnt + ";");
+    });
+    std::string div = p.getCountIncludePad()
+                          ? flt(double(p.getKernelShape()[0] * p.getKernelShape()[1]))
+                          : "(float)" + cnt;
+    line("const float " + v + " = " + roundTo(rt, acc + " / " + div) + ";");
+    return v;
+  }
+  if (auto p = dyn_cast<GlobalAvgPoolOp>(op)) {
+    result.kind = "pointwise";
+    ArrayRef<int64_t> is = shapeOf(p.getInput());
+    std::string acc = fresh("sum");
+    line("float " + acc + " = 0.0f;  // dlc.global_avg_pool");
+    open("for (long long h = 0; h < " + num(is[2]) + "; ++h)");
+    open("for (long long w = 0; w < " + num(is[3]) + "; ++w)");
+    scoped([&] { line(acc + " += " + valueAt(p.getInput(), {c[0], c[1], "h", "w"}) + ";"); });
+    close();
+    close();
+    line("const float " + v + " = " + roundTo(rt, acc + " / " + flt(double(is[2] * is[3]))) + ";");
+    return v;
+  }
+  if (auto b = dyn_cast<BatchNormOp>(op)) {
+    result.kind = "pointwise";
+    Coords ch{c[1]};
+    std::string x = valueAt(b.getInput(), c);
+    line("const float " + v + " = " +
+         roundTo(rt, "(" + x + " - " + valueAt(b.getMean(), ch) + ") * rsqrtf(" +
+                         valueAt(b.getVariance(), ch) + " + " + flt(b.getEpsilon().convertToDouble()) +
+                         ") * " + valueAt(b.getScale(), ch) + " + " + valueAt(b.getBias(), ch)) +
+         ";  // dlc.batch_norm");
+    return v;
+  }
+  if (auto conv = dyn_cast<Conv2dOp>(op)) {
+    result.kind = "pointwise";
+    ArrayRef<int64_t> is = shapeOf(conv.getInput()), fs = shapeOf(conv.getFilter());
+    int64_t groups = conv.getGroups(), perGroup = fs[0] / groups, cg = fs[1];
+    std::string acc = fresh("acc");
+    line("// dlc.conv2d, direct: one output element per thread, f32 accumulation");
+    line("float " + acc + " = 0.0f;");
+    line("const long long cbase = (" + c[1] + " / " + num(perGroup) + ") * " + num(cg) + ";");
+    open("for (long long ci = 0; ci < " + num(cg) + "; ++ci)");
+    window({fs[2], fs[3]}, conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getInput(), [&] {
+      line(acc + " += " + valueAt(conv.getInput(), {c[0], "cbase + ci", "ih", "iw"}) + " * " +
+           valueAt(conv.getFilter(), {c[1], "ci", "kh", "kw"}) + ";");
+    });
+    close();
+    (void)is;
+    std::string bias = conv.getBias() ? " + " + valueAt(conv.getBias(), {c[1]}) : "";
+    line("const float " + v + " = " + roundTo(rt, acc + bias) + ";");
+    return v;
+  }
+  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(op)) {
+    result.kind = "pointwise";
+    Value input = op->getOperand(0);
+    ArrayRef<int64_t> is = shapeOf(input);
+    auto axesAttr = op->getAttrOfType<DenseI64ArrayAttr>("axes");
+    bool keep = op->getAttrOfType<BoolAttr>("keepdims") && op->getAttrOfType<BoolAttr>("keepdims").getValue();
+    llvm::SmallSet<int64_t, 4> axes;
+    for (int64_t a : axesAttr ? axesAttr.asArrayRef() : ArrayRef<int64_t>{})
+      axes.insert(a < 0 ? a + is.size() : a);
+    if (axes.empty())
+      for (size_t d = 0; d < is.size(); ++d) axes.insert(d);
+    bool isMax = isa<ReduceMaxOp>(op);
+    std::string acc = fresh("acc");
+    line(std::string(isFloatType(rt) ? "float " : "double ") + acc + " = " + (isMax ? "-DLC_INF" : "0") + ";  // " +
+         op->getName().getStringRef().str());
+    Coords ic;
+    size_t next = 0;
+    int64_t count = 1;
+    for (size_t d = 0; d < is.size(); ++d) {
+      if (axes.contains(d)) {
+        std::string r = "r" + std::to_string(d);
+        open("for (long long " + r + " = 0; " + r + " < " + num(is[d]) + "; ++" + r + ")");
+        ic.push_back(r);
+        count *= is[d];
+        if (keep) ++next;
+      } else {
+        ic.push_back(c[next++]);
+      }
+    }
+    scoped([&] {
+      std::string x = valueAt(input, ic);
+      line(isMax ? acc + " = dlc_max(" + acc + ", " + x + ");" : acc + " += " + x + ";");
+    });
+    for (size_t i = 0; i < axes.size(); ++i) close();
+    std::string e = isa<ReduceMeanOp>(op) ? acc + " / " + num(count) : acc;
+    line("const " + ct + " " + v + " = " + roundTo(rt, "(" + ct + ")(" + e + ")") + ";");
+    return v;
+  }
+  error(op) << "the CUDA backend has no kernel for '" << op->getName() << "'";
+  return "0";
+}
+
+/// Softmax, layer_norm and trailing-axes reductions. Rows of up to 1024
+/// elements get a warp each (4 per block of 128 threads); longer ones a block
+/// of 256 threads. Sums and maxima are in f32 whatever the data type.
