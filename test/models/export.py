@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Exports the example PyTorch models to ONNX, with an input and PyTorch's
+outputs as .npy, for dlc's end-to-end tests and figures.
+
+    /usr/bin/python3 test/models/export.py OUTPUT_DIR [--models mlp,resnet18,encoder]
+                                          [--resnet-size 64] [--threads 1]
+
+Debian's python3-torch and python3-torchvision on the CPU; random weights from
+fixed seeds (nothing is downloaded). Each model lands in OUTPUT_DIR/<name>/:
+model.onnx (opset 13, as torch.onnx.export writes it), x.npy, y.npy.
+
+- mlp: 784 -> 256 -> 256 -> 10 with GELU, batch 8 (Gemm + Erf chains).
+- resnet18: torchvision's ResNet-18 (1000 classes), batch 1, 3 x SIZE x SIZE
+  (64 by default for the tests; 224 for the figures).
+- encoder: 2 pre-LayerNorm transformer blocks (d 256, 4 heads, MLP 1024, GELU),
+  batch 2, 128 tokens (the sizes of test/models/encoder.mlir); written out op by op so that the export does not depend
+  on nn.TransformerEncoderLayer's fused fast path. LayerNorm and GELU become
+  opset-13 chains and nn.Linear on 3-D inputs MatMul + Add: the patterns dlc's
+  importer raises back.
+"""
+import argparse
+import math
+import os
+
+import numpy as np
+import torch
+from torch import nn
+
+
+class Mlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2, self.head = nn.Linear(784, 256), nn.Linear(256, 256), nn.Linear(256, 10)
+        self.act = nn.GELU()
+
+    def forward(self, x):
+        return self.head(self.act(self.fc2(self.act(self.fc1(x)))))
+
+
+class Attention(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads, self.qkv, self.proj = heads, nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.scale = 1 / math.sqrt(d // heads)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(x).split(d, dim=-1)
+        split = lambda y: y.reshape(b, t, self.heads, d // self.heads).transpose(1, 2)
+        q, k, v = split(q), split(k), split(v)
+        att = torch.softmax(q @ k.transpose(-1, -2) * self.scale, dim=-1)
+        return self.proj((att @ v).transpose(1, 2).reshape(b, t, d))
+
+
+class Block(nn.Module):
+    def __init__(self, d, heads, hidden):
+        super().__init__()
+        self.ln1, self.attn = nn.LayerNorm(d), Attention(d, heads)
+        self.ln2 = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, hidden), nn.GELU(), nn.Linear(hidden, d))
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class Encoder(nn.Module):
+    def __init__(self, d=256, heads=4, hidden=1024, layers=2):
+        super().__init__()
+        self.blocks = nn.Sequential(*[Block(d, heads, hidden) for _ in range(layers)])
+        self.norm = nn.LayerNorm(d)
+
+    def forward(self, x):
+        return self.norm(self.blocks(x))
+
+
+def build(name, resnet_size):
+    torch.manual_seed(0)
+    if name == "mlp":
+        return Mlp(), torch.randn(8, 784)
+    if name == "resnet18":
+        import torchvision
+        model = torchvision.models.resnet18(weights=None)
+        # Non-trivial batch-norm statistics, so that folding them matters.
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.1, 0.1)
+                m.running_var.uniform_(0.5, 1.5)
+        return model, torch.randn(1, 3, resnet_size, resnet_size)
+    if name == "encoder":
+        model = Encoder()
+        # LayerNorm's default gamma 1 / beta 0 would hide a swapped operand.
+        for m in model.modules():
+            if isinstance(m, nn.LayerNorm):
+                m.weight.data.uniform_(0.5, 1.5)
+                m.bias.data.uniform_(-0.5, 0.5)
+        return model, torch.randn(2, 128, 256)
+    raise SystemExit("unknown model " + name)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--models", default="mlp,resnet18,encoder")
+    parser.add_argument("--resnet-size", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=1)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    for name in args.models.split(","):
+        model, x = build(name, args.resnet_size)
+        model.eval()
+        folder = os.path.join(args.out, name)
+        os.makedirs(folder, exist_ok=True)
+        with torch.no_grad():
+            y = model(x)
+            torch.onnx.export(model, (x,), os.path.join(folder, "model.onnx"), opset_version=13,
+                              input_names=["x"], output_names=["y"], do_constant_folding=True)
+        np.save(os.path.join(folder, "x.npy"), x.numpy())
+        np.save(os.path.join(folder, "y.npy"), y.numpy())
+        print("%s: %s -> %s" % (name, tuple(x.shape), tuple(y.shape)))
+
+
+if __name__ == "__main__":
+    main()
