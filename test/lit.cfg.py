@@ -18,6 +18,10 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%check-e2e", "%s %s" % (
     config.python_executable, os.path.join(config.dlc_src_root, "test", "e2e", "Inputs", "check_e2e.py"))))
 
+# The runtime tests' fake CUDA driver (runtime/test/FakeCuda.cpp), for
+# DLC_CUDA_DRIVER=%fake_cuda: GPUs in host memory, without a GPU.
+config.substitutions.append(("%fake_cuda", os.path.join(config.dlc_obj_root, "lib", "libdlc_fake_cuda.so")))
+
 if config.dlc_have_cuda:
     config.available_features.add("cuda-toolkit")
 

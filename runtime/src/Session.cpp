@@ -21,6 +21,7 @@
 #include "FlatUtil.h"
 #include "Session.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <sys/mman.h>
@@ -106,16 +107,20 @@ constexpr const char *kSimHint =
 dlc_status_t bindDevices(dlc_session_s &s) {
   const fb::Model &m = s.model->artifact->model();
   const std::string &name = s.model->artifact->name();
-  std::vector<std::string> gpus;
+  std::vector<std::pair<int32_t, std::string>> byIndex;
   uint32_t ndev = count(m.devices());
   bool sim = s.options.gpu_binding == DLC_GPU_BINDING_SIM;
   for (uint32_t d = 0; d < ndev; ++d) {
     bool gpu = m.devices()->Get(d)->kind() != fb::DeviceKind::Cpu;
     if (gpu)
-      gpus.push_back(s.model->deviceNames[d]);
+      byIndex.emplace_back(m.devices()->Get(d)->index(), s.model->deviceNames[d]);
     s.bindings.push_back(!gpu ? Binding::Cpu
                               : sim ? Binding::SimGpu : Binding::CudaGpu);
   }
+  std::sort(byIndex.begin(), byIndex.end()); // Messages list cuda:0 first.
+  std::vector<std::string> gpus;
+  for (auto &[index, gpuName] : byIndex)
+    gpus.push_back(gpuName);
   s.gpus.resize(ndev);
   if (gpus.empty() || sim)
     return nullptr;
