@@ -4,7 +4,8 @@
 # figures next to their targets (issue 5 adds the executor cost per step and the
 # cross-device event wait between simulated GPUs, and a pipeline:2 model with
 # --sim-links against its estimate; issue 4 the placement of synthetic
-# layered DAGs). See test/bench/README.md.
+# layered DAGs; issue 9 four real models exported from PyTorch, dlc against PyTorch at
+# one and two threads). See test/bench/README.md.
 #
 #   bash test/bench/run.sh [--quick] [--no-setup] [--no-build] [--build-dir DIR]
 #
@@ -39,7 +40,7 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 
 if [ $setup = 1 ]; then
   missing=()
-  for p in libopenblas-dev python3-torch; do installed "$p" || missing+=("$p"); done
+  for p in libopenblas-dev python3-torch python3-torchvision; do installed "$p" || missing+=("$p"); done
   if [ ${#missing[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
     echo "bench: installing ${missing[*]} (python3-torch is large: minutes)"
@@ -50,6 +51,7 @@ fi
 
 have_blas=0; installed libopenblas-dev && have_blas=1
 have_torch=0; /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null && have_torch=1
+have_vision=0; /usr/bin/python3 -c 'import torchvision' 2>/dev/null && have_vision=1
 
 if [ $dobuild = 1 ]; then
   # Configure when there is no build yet, or when OpenBLAS arrived after the last
@@ -130,9 +132,22 @@ else
   echo; echo "== mlp: skipped (no python3-torch for /usr/bin/python3; run without --no-setup)"
 fi
 
+# Issue 9: ResNet-18, MobileNetV2, a transformer encoder and an MLP exported from PyTorch
+# (ONNX), compiled by dlc, at --threads=1 and 2. --quick: ResNet-18 at 32x32 and the MLP
+# at one thread only (the encoder's compile alone takes ~10 s of CPU).
+if [ $have_torch = 1 ] && [ $have_vision = 1 ]; then
+  mq=(); [ $quick = 1 ] && mq=(--quick --models resnet18,mlp --threads 1)
+  pk=$(grep '^RESULT peak ' "$results" | sed -n 's/.* gflops=\([^ ]*\).*/\1/p' | head -1 || true)
+  [ -n "$pk" ] && mq+=(--peak-gflops "$pk")
+  run_part models /usr/bin/python3 "$here/models_bench.py" "${mq[@]}" --dlc "$bin/dlc" \
+    --work "$out/models"
+else
+  echo; echo "== models: skipped (no python3-torchvision for /usr/bin/python3; run without --no-setup)"
+fi
+
 # The final table: one row per target.
 field() {  # KIND KEY [FILTER]: KEY's value on the first `RESULT KIND` line holding FILTER
-  grep "^RESULT $1 " "$results" | grep -F -- "${3:-}" | sed -n "s/.* $2=\([^ ]*\).*/\1/p" | head -1
+  { grep "^RESULT $1 " "$results" | grep -F -- "${3:-}" | sed -n "s/.* $2=\([^ ]*\).*/\1/p" | head -1; } || true
 }
 judge() {  # VALUE OP LIMIT -> met / not met
   [ $quick = 1 ] && { echo "(quick)"; return; }
@@ -165,6 +180,25 @@ if [ -n "$d" ]; then
 else
   row "MLP 32x784-1024-1024-10 ms" - - - - skipped
 fi
+# Issue 9: one row per model and thread count; target: dlc no slower than PyTorch at one thread.
+for mdl in resnet18 mobilenetv2 encoder mlp; do
+  for t in 1 2; do
+    d=$(field models dlc_ms "model=$mdl threads=$t ")
+    [ -z "$d" ] && continue
+    tt=$(field models torch_ms "model=$mdl threads=$t "); r=$(field models ratio "model=$mdl threads=$t ")
+    if [ $t = 1 ]; then
+      row "$mdl ms, $t thread" "$(printf %.3f "$d")" "torch $(printf %.3f "$tt")" "$(printf %.2fx "$r")" "<= 1.00x" "$(judge "$r" "<=" 1)"
+    else
+      row "$mdl ms, $t threads" "$(printf %.3f "$d")" "torch $(printf %.3f "$tt")" "$(printf %.2fx "$r")" reported -
+    fi
+  done
+done
+for c in conv3x3_64_56 conv3x3_s2_64_128_56 conv1x1_64_256_56 conv1x1_256_64_56; do
+  p=$(field conv pct_peak "name=$c ")
+  [ -z "$p" ] && continue
+  row "$c % of peak" "$(printf %.1f%% "$p")" "torch $(printf %.1f%% "$(field conv torch_pct_peak "name=$c ")")" \
+      - ">= 55%" "$(judge "$p" ">=" 55)"
+done
 u=$(field overhead run_us); v=$(field overhead roundtrip_us)
 row "overhead: session_run us" "$(printf %.3f "$u")" - - "< 10 us" "$(judge "$u" "<" 10)"
 row "overhead: set+run+output us" "$(printf %.3f "$v")" - - "< 10 us" "$(judge "$v" "<" 10)"
