@@ -15,6 +15,7 @@ BUNDLE=${1:-build-gpu-bundle/bundle}
 [ -f "$BUNDLE/manifest.tsv" ] || { echo "gpu-check: no bundle at $BUNDLE (tools/gpu-bundle.sh makes one)" >&2; exit 2; }
 BUNDLE=$(cd "$BUNDLE" && pwd)
 WORK=${GPU_CHECK_WORK:-$(mktemp -d /tmp/gpu-check.XXXXXX)}
+mkdir -p "$WORK"
 SCRIPTS=$BUNDLE/scripts
 [ -f "$SCRIPTS/gpu_check.py" ] || SCRIPTS=$HERE/gpucheck
 command -v nvidia-smi > /dev/null && nvidia-smi -L
