@@ -58,3 +58,7 @@
 // RUN: %make-onnx undefined %t/undefined.onnx
 // RUN: not dlc import %t/undefined.onnx 2>&1 | FileCheck %s --check-prefix=UNDEF
 // UNDEF: error: {{.*}}undefined.onnx: node '/Relu' (Relu): input 'nowhere' is not produced by any earlier node, initializer or graph input
+
+// RUN: %make-onnx equal_runtime %t/equal.onnx
+// RUN: not dlc import %t/equal.onnx 2>&1 | FileCheck %s --check-prefix=EQUAL
+// EQUAL: error: {{.*}}equal.onnx: unsupported op 'Equal' (node '/mask/Equal', opset 13): on values known only at run time (dlc has no compare or select op; input 'x' is not a constant)

@@ -39,3 +39,12 @@
 // RUN: dlc import %t/reshape.onnx --bind=shape=%t/shape.npy | FileCheck %s --check-prefix=BIND
 // BIND: func.func @main(%{{.*}}: tensor<2x6xf32> {dlc.name = "x"}{{.*}}) -> (tensor<3x4xf32> {dlc.name = "y"})
 // BIND-NEXT: dlc.reshape %{{.*}} : tensor<2x6xf32> -> tensor<3x4xf32>
+
+// Equal and Where on a shape fold; Expand is an add of a zero splat.
+// RUN: %make-onnx where_shape %t/where.onnx
+// RUN: dlc import %t/where.onnx | FileCheck %s --check-prefix=WHERE
+// WHERE: func.func @main(%[[X:[^:]*]]: tensor<2x3xf32> {{.*}}, %[[Y:[^:]*]]: tensor<1x3xf32>
+// WHERE-NOT: dlc.gather
+// WHERE: %[[Z:.*]] = dlc.constant dense<0.000000e+00> : tensor<2x3xf32>
+// WHERE: %[[E:.*]] = dlc.add %[[Y]], %[[Z]] : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// WHERE: dlc.add %[[X]], %[[E]] : tensor<2x3xf32>

@@ -129,6 +129,25 @@ def linear():
                  [tensor("w_t", [8, 16]), tensor("fc.bias", [16])])
 
 
+def where_shape():
+    """Expand's target from Shape/Equal/Where, as PyTorch writes expand_as: folded."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="/Shape"),
+        helper.make_node("Equal", ["s", "minus1"], ["m"], name="/Equal"),
+        helper.make_node("Where", ["m", "ones", "s"], ["t"], name="/Where"),
+        helper.make_node("Expand", ["y", "t"], ["e"], name="/Expand"),
+        helper.make_node("Add", ["x", "e"], ["z"], name="/Add"),
+    ]
+    return model(nodes, [vi("x", [2, 3]), vi("y", [1, 3])], [vi("z", [2, 3])],
+                 [i64("minus1", [-1, -1]), i64("ones", [1, 1])])
+
+
+def equal_runtime():
+    nodes = [helper.make_node("Equal", ["x", "y"], ["z"], name="/mask/Equal")]
+    return model(nodes, [vi("x", [4]), vi("y", [4])], [vi("z", [4], TensorProto.BOOL)])
+
+
 def undefined():
     nodes = [helper.make_node("Relu", ["nowhere"], ["y"], name="/Relu")]
     return model(nodes, [vi("x", [4])], [vi("y", [4])])
@@ -136,7 +155,7 @@ def undefined():
 
 MODELS = {f.__name__: f for f in [add, mlp, dynamic, unsupported, opset18, double,
                                   reshape_input, shape_arith, layernorm, gelu, linear,
-                                  undefined]}
+                                  undefined, where_shape, equal_runtime]}
 
 if __name__ == "__main__":
     name, out = sys.argv[1], sys.argv[2]
