@@ -223,7 +223,7 @@ FailureOr<KernelSource> KernelEmitter::run() {
     result.block = {32, 1, 1};
     line("// no result of these ops is read: nothing to compute");
   } else if (!anchor) ok = emitElementwise();
-  else if (isa<MatmulOp, LinearOp>(anchor)) ok = emitMatmul();
+  else if (isa<MatmulOp, LinearOp, Conv2dOp>(anchor)) ok = emitMatmul();
   else if (isRowReduction(anchor)) ok = emitRowReduction();
   else if (isa<SplitOp>(anchor)) ok = emitSplit();
   else ok = emitPointwise();

@@ -13,9 +13,14 @@ using namespace dlc;
 LogicalResult KernelEmitter::emitMatmul() {
   // matmul: [..., M, K] x [..., K, N]. linear (a non-constant weight, which
   // dlc-linear-to-matmul leaves): [..., K] x [N, K]^T + bias, rows flattened.
+  // conv2d, as an implicit GEMM per group (blockIdx.z): rows are the output
+  // pixels (image, y, x), columns the group's output channels, K runs over
+  // (input channel, ky, kx); the A tile is gathered from the input as it is
+  // loaded (no im2col buffer) and the filter is B, transposed like linear's.
   auto linear = dyn_cast<LinearOp>(anchor);
+  auto conv = dyn_cast<Conv2dOp>(anchor);
   Value a = anchor->getOperand(0), b = anchor->getOperand(1), res = anchor->getResult(0);
-  Value bias = linear ? linear.getBias() : Value();
+  Value bias = linear ? linear.getBias() : conv ? conv.getBias() : Value();
   ArrayRef<int64_t> as = shapeOf(a), bs = shapeOf(b), rs = shapeOf(res);
   Type t = elemOf(a);
   if (!params.count(a) || !params.count(b) || (bias && !params.count(bias)))
@@ -25,24 +30,36 @@ LogicalResult KernelEmitter::emitMatmul() {
   if (!mma && !t.isF32() && !t.isSignlessInteger(32) && !t.isSignlessInteger(64))
     return anchor->emitError() << "the CUDA backend has no matmul for '" << t << "' ('"
                                << opNames.lookup(anchor) << "')";
-  int64_t K = as.back();
-  int64_t N = linear ? bs[0] : rs.back();
-  int64_t M = linear ? countOf(as) / K : rs[rs.size() - 2];
-  ArrayRef<int64_t> batch = linear ? ArrayRef<int64_t>() : rs.drop_back(2);
-  int64_t batches = countOf(batch);
-  result.kind = mma ? "gemm-mma" : "gemm-ffma";
+  bool transposedB = linear || conv;
+  int64_t M, N, K, batches;
+  ArrayRef<int64_t> batch;
+  if (conv) {
+    int64_t groups = conv.getGroups();
+    N = bs[0] / groups;
+    K = bs[1] * bs[2] * bs[3];
+    M = rs[0] * rs[2] * rs[3];
+    batches = groups;
+  } else {
+    K = as.back();
+    N = linear ? bs[0] : rs.back();
+    M = linear ? countOf(as) / K : rs[rs.size() - 2];
+    batch = linear ? ArrayRef<int64_t>() : rs.drop_back(2);
+    batches = countOf(batch);
+  }
+  result.kind = std::string(mma ? "gemm-mma" : "gemm-ffma") + (conv ? " (implicit conv2d)" : "");
   result.grid = {static_cast<uint32_t>((N + 63) / 64), static_cast<uint32_t>((M + 63) / 64),
                  static_cast<uint32_t>(batches)};
   result.block = mma ? std::array<uint32_t, 3>{128, 1, 1} : std::array<uint32_t, 3>{16, 16, 1};
   line("// " + num(batches) + " x [" + num(M) + " x " + num(K) + "] * [" + num(K) + " x " + num(N) + "]" +
-       (linear ? " (weight [N x K], transposed)" : "") +
+       (conv ? " (conv2d as an implicit GEMM, one group per blockIdx.z)"
+             : linear ? " (weight [N x K], transposed)" : "") +
        (mma ? ", tensor cores (mma.sync m16n8k16, f32 accumulation)" : t.isF32() ? ", FFMA" : ", integer") +
        ", 64x64 tiles");
   line("const long long M = " + num(M) + ", N = " + num(N) + ", K = " + num(K) + ";");
   line("const long long m0 = blockIdx.y * 64LL, n0 = blockIdx.x * 64LL;");
   Coords bc = coordsOf("(long long)blockIdx.z", batch, "b");
   auto batchOffset = [&](ArrayRef<int64_t> shape) -> std::string {
-    if (linear) return "0";
+    if (linear || conv) return "0";
     ArrayRef<int64_t> own = shape.drop_back(2);
     Coords oc = project(batch, bc, own);
     std::string o = offsetOf(own, oc);
@@ -50,20 +67,48 @@ LogicalResult KernelEmitter::emitMatmul() {
   };
   std::string ct = computeType(t);
   std::string st = mma ? "unsigned short" : ct;
-  // Element (k, n) of the right operand.
-  std::string bAt = linear ? "B[(n0 + c) * K + k0 + k]" : "B[(k0 + k) * N + n0 + c]";
+  // Element (m0 + r, k0 + k) of the left operand, (k0 + k, n0 + c) of the right.
+  std::string aAt = "A[(m0 + r) * K + k0 + k]";
+  std::string bAt = transposedB ? "B[(n0 + c) * K + k0 + k]" : "B[(k0 + k) * N + n0 + c]";
+  if (conv) {
+    // The input pixel behind A's element: row -> (image, y, x), k -> (channel
+    // of the group, ky, kx); padding reads zero.
+    ArrayRef<int64_t> st2 = conv.getStrides(), pads = conv.getPads(), dil = conv.getDilations();
+    std::string gather = identifier(entry) + "_input";
+    globals += "// conv2d input element for implicit-GEMM row m, column k of group g; 0 in the padding\n"
+               "__device__ __forceinline__ " + st + " " + gather + "(const " + st +
+               " *x, long long m, long long k, long long g) {\n";
+    globals += "  const long long ox = m % " + num(rs[3]) + ", oy = m / " + num(rs[3]) + " % " +
+               num(rs[2]) + ", image = m / " + num(rs[2] * rs[3]) + ";\n";
+    globals += "  const long long kx = k % " + num(bs[3]) + ", ky = k / " + num(bs[3]) + " % " +
+               num(bs[2]) + ", channel = g * " + num(bs[1]) + " + k / " + num(bs[2] * bs[3]) + ";\n";
+    globals += "  const long long iy = oy * " + num(st2[0]) + " - " + num(pads[0]) + " + ky * " +
+               num(dil[0]) + ", ix = ox * " + num(st2[1]) + " - " + num(pads[1]) + " + kx * " +
+               num(dil[1]) + ";\n";
+    globals += "  if (iy < 0 || iy >= " + num(as[2]) + " || ix < 0 || ix >= " + num(as[3]) +
+               ") return (" + st + ")0;\n";
+    globals += "  return x[((image * " + num(as[1]) + " + channel) * " + num(as[2]) + " + iy) * " +
+               num(as[3]) + " + ix];\n}\n";
+    aAt = gather + "(A, m0 + r, k0 + k, blockIdx.z)";
+  }
   line("const " + st + " *A = reinterpret_cast<const " + st + " *>(" + param(a) + ") + " + batchOffset(as) + ";");
-  line("const " + st + " *B = reinterpret_cast<const " + st + " *>(" + param(b) + ") + " + batchOffset(bs) + ";");
+  line("const " + st + " *B = reinterpret_cast<const " + st + " *>(" + param(b) + ") + " +
+       (conv ? "blockIdx.z * N * K" : batchOffset(bs)) + ";");
   auto epilogue = [&](const std::string &row, const std::string &col, const std::string &acc) {
     open("if (" + row + " < M && " + col + " < N)");
     scoped([&] {
       line("const long long row = " + row + ", col = " + col + ";");
       std::string at = fresh("at");
-      line("const long long " + at + " = (" + (batch.empty() ? std::string("0") : "(long long)blockIdx.z") +
-           " * M + row) * N + col;");
+      if (conv) // [image, group * N + col, y, x]
+        line("const long long " + at + " = ((row / " + num(rs[2] * rs[3]) + " * " + num(rs[1]) +
+             " + blockIdx.z * N + col) * " + num(rs[2] * rs[3]) + ") + row % " + num(rs[2] * rs[3]) + ";");
+      else
+        line("const long long " + at + " = (" + (batch.empty() ? std::string("0") : "(long long)blockIdx.z") +
+             " * M + row) * N + col;");
       Coords c = coordsOf(at, rs, "c");
       std::string value = acc;
-      if (bias) value = acc + " + " + loadAs(elemOf(bias), param(bias) + "[col]");
+      if (bias)
+        value = acc + " + " + loadAs(elemOf(bias), param(bias) + "[" + (conv ? "blockIdx.z * N + col" : "col") + "]");
       anchorValue = res;
       anchorCoords = c;
       anchorVar = fresh(opNames.lookup(anchor));
@@ -80,7 +125,7 @@ LogicalResult KernelEmitter::emitMatmul() {
     open("for (long long k0 = 0; k0 < K; k0 += 16)");
     open("for (int l = tid; l < 64 * 16; l += 256)");
     line("const int r = l / 16, k = l % 16;");
-    line("As[k][r] = (m0 + r < M && k0 + k < K) ? A[(m0 + r) * K + k0 + k] : (" + ct + ")0;");
+    line("As[k][r] = (m0 + r < M && k0 + k < K) ? " + aAt + " : (" + ct + ")0;");
     close();
     open("for (int l = tid; l < 16 * 64; l += 256)");
     line("const int k = l / 64, c = l % 64;");
@@ -115,7 +160,7 @@ LogicalResult KernelEmitter::emitMatmul() {
   open("for (long long k0 = 0; k0 < K; k0 += 32)");
   open("for (int l = threadIdx.x; l < 64 * 32; l += 128)");
   line("const int r = l / 32, k = l % 32;");
-  line("As[r][k] = (m0 + r < M && k0 + k < K) ? A[(m0 + r) * K + k0 + k] : (unsigned short)0;");
+  line("As[r][k] = (m0 + r < M && k0 + k < K) ? " + aAt + " : (unsigned short)0;");
   close();
   open("for (int l = threadIdx.x; l < 32 * 64; l += 128)");
   line("const int k = l / 64, c = l % 64;");

@@ -1,6 +1,6 @@
 //===- PointwiseKernels.cpp - one thread per output element ----------------===//
 //
-// Data movement, pooling, batch_norm, direct conv2d, inner-axis reductions
+// Data movement, pooling, batch_norm, inner-axis reductions
 // and split: the anchor's value computed where the chain needs it.
 //
 //===----------------------------------------------------------------------===//
@@ -171,25 +171,6 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
                          valueAt(b.getVariance(), ch) + " + " + flt(b.getEpsilon().convertToDouble()) +
                          ") * " + valueAt(b.getScale(), ch) + " + " + valueAt(b.getBias(), ch)) +
          ";  // dlc.batch_norm");
-    return v;
-  }
-  if (auto conv = dyn_cast<Conv2dOp>(op)) {
-    result.kind = "pointwise";
-    ArrayRef<int64_t> is = shapeOf(conv.getInput()), fs = shapeOf(conv.getFilter());
-    int64_t groups = conv.getGroups(), perGroup = fs[0] / groups, cg = fs[1];
-    std::string acc = fresh("acc");
-    line("// dlc.conv2d, direct: one output element per thread, f32 accumulation");
-    line("float " + acc + " = 0.0f;");
-    line("const long long cbase = (" + c[1] + " / " + num(perGroup) + ") * " + num(cg) + ";");
-    open("for (long long ci = 0; ci < " + num(cg) + "; ++ci)");
-    window({fs[2], fs[3]}, conv.getStrides(), conv.getPads(), conv.getDilations(), conv.getInput(), [&] {
-      line(acc + " += " + valueAt(conv.getInput(), {c[0], "cbase + ci", "ih", "iw"}) + " * " +
-           valueAt(conv.getFilter(), {c[1], "ci", "kh", "kw"}) + ";");
-    });
-    close();
-    (void)is;
-    std::string bias = conv.getBias() ? " + " + valueAt(conv.getBias(), {c[1]}) : "";
-    line("const float " + v + " = " + roundTo(rt, acc + bias) + ";");
     return v;
   }
   if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(op)) {

@@ -223,6 +223,12 @@ const Case kCases[] = {
      "  %r = dlc.relu %c : tensor<2x6x5x4xf32>\n"
      "  return %r : tensor<2x6x5x4xf32> }",
      1e-5},
+    {"conv2d_f16_tensor_core_dilated",
+     "func.func @main(%x: tensor<2x5x11x9xf16>, %w: tensor<7x5x3x2xf16>, %b: tensor<7xf16>) -> tensor<2x7x4x4xf16> {\n"
+     "  %c = dlc.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 0, 1>, dilations = array<i64: 2, 3>} : (tensor<2x5x11x9xf16>, tensor<7x5x3x2xf16>, tensor<7xf16>) -> tensor<2x7x4x4xf16>\n"
+     "  %r = dlc.relu %c : tensor<2x7x4x4xf16>\n"
+     "  return %r : tensor<2x7x4x4xf16> }",
+     2e-3},
     {"batch_norm_f32",
      "func.func @main(%x: tensor<2x3x4x5xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>) -> tensor<2x3x4x5xf32> {\n"
      "  %v = dlc.constant dense<[0.5, 1.0, 2.0]> : tensor<3xf32>\n"
