@@ -15,7 +15,10 @@
 //   %y = tensor.expand_shape ... : NxFx(OH*OW) -> NxFxOHxOW            (a view)
 //
 // The im2col copy is one pass over C*KH*KW*OH*OW elements per image, small
-// next to the matmul's 2*F*C*KH*KW*OH*OW operations.
+// next to the matmul's 2*F*C*KH*KW*OH*OW operations. When OH*OW is not a
+// multiple of 16, Col and the output rows are widened with zero columns to
+// the next multiple (and the product sliced back), so that no register tile
+// is ragged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +69,7 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     Value acc3 = rewriter.create<tensor::CollapseShapeOp>(
         loc, acc3Type, init, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
 
+    int64_t cols = oh * ow, padded = cols % 16 ? (cols + 15) / 16 * 16 : cols;
     Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
     Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
     Value count = rewriter.create<arith::ConstantIndexOp>(loc, n);
@@ -115,10 +119,38 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           auto rowsType = RankedTensorType::get({f, oh * ow}, f32);
           Value rows = b.create<tensor::ExtractSliceOp>(loc, rowsType, acc, outOffsets,
                                                         outSizes, outUnit);
-          Value product = b.create<linalg::MatmulOp>(loc, TypeRange{rowsType},
-                                                     ValueRange{w2, col2},
-                                                     ValueRange{rows})
-                              .getResult(0);
+          Value product;
+          if (cols == padded) {
+            product = b.create<linalg::MatmulOp>(loc, TypeRange{rowsType},
+                                                 ValueRange{w2, col2}, ValueRange{rows})
+                          .getResult(0);
+          } else {
+            // Ragged OH*OW (7x7, 14x14, 28x28 in ResNet): zero columns up to a
+            // multiple of 16, so every register tile is full 16-wide vectors
+            // (the 8x17 edge tile of a 49-column matmul runs 8x slower).
+            auto widen = [&](Value v, int64_t rowsOf) {
+              auto type = RankedTensorType::get({rowsOf, padded}, f32);
+              Value zero = b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(0.0f));
+              Value filled =
+                  b.create<linalg::FillOp>(
+                       loc, zero, b.create<tensor::EmptyOp>(loc, type.getShape(), f32).getResult())
+                      .getResult(0);
+              return b.create<tensor::InsertSliceOp>(
+                  loc, v, filled, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+                  ArrayRef<OpFoldResult>{b.getIndexAttr(rowsOf), b.getIndexAttr(cols)},
+                  ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)}).getResult();
+            };
+            Value wideCol = widen(col2, c * kh * kw), wideRows = widen(rows, f);
+            Value wide = b.create<linalg::MatmulOp>(
+                              loc, TypeRange{wideRows.getType()}, ValueRange{w2, wideCol},
+                              ValueRange{wideRows})
+                             .getResult(0);
+            product = b.create<tensor::ExtractSliceOp>(
+                loc, rowsType, wide,
+                ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+                ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(cols)},
+                ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+          }
           Value updated = b.create<tensor::InsertSliceOp>(loc, product, acc, outOffsets,
                                                           outSizes, outUnit);
           b.create<scf::YieldOp>(loc, updated);

@@ -21,3 +21,22 @@ func.func @conv(%x: tensor<2x3x9x9xf32>, %w: tensor<5x3x3x3xf32>, %acc: tensor<2
       ins(%x, %w : tensor<2x3x9x9xf32>, tensor<5x3x3x3xf32>) outs(%acc : tensor<2x5x4x4xf32>) -> tensor<2x5x4x4xf32>
   return %y : tensor<2x5x4x4xf32>
 }
+
+// A ragged OH*OW (7x7 = 49 columns): Col and the output rows are widened with
+// zero columns to 64 (a multiple of 16, so no register tile is ragged), and
+// the 49 real columns of the product are sliced back.
+// CHECK-LABEL: func.func @ragged
+// CHECK:   %[[COL:.*]] = tensor.collapse_shape %{{.*}} into tensor<27x49xf32>
+// CHECK:   %[[ROWS:.*]] = tensor.extract_slice %{{.*}} to tensor<5x49xf32>
+// CHECK:   %[[Z1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<27x64xf32>)
+// CHECK:   %[[WCOL:.*]] = tensor.insert_slice %[[COL]] into %[[Z1]][0, 0] [27, 49] [1, 1]
+// CHECK:   %[[Z2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<5x64xf32>)
+// CHECK:   %[[WROWS:.*]] = tensor.insert_slice %[[ROWS]] into %[[Z2]][0, 0] [5, 49] [1, 1]
+// CHECK:   %[[MM:.*]] = linalg.matmul ins(%{{.*}}, %[[WCOL]] : tensor<5x27xf32>, tensor<27x64xf32>) outs(%[[WROWS]] : tensor<5x64xf32>)
+// CHECK:   %[[BACK:.*]] = tensor.extract_slice %[[MM]][0, 0] [5, 49] [1, 1] : tensor<5x64xf32> to tensor<5x49xf32>
+// CHECK:   tensor.insert_slice %[[BACK]] into
+func.func @ragged(%x: tensor<1x3x9x9xf32>, %w: tensor<5x3x3x3xf32>, %acc: tensor<1x5x7x7xf32>) -> tensor<1x5x7x7xf32> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x9x9xf32>, tensor<5x3x3x3xf32>) outs(%acc : tensor<1x5x7x7xf32>) -> tensor<1x5x7x7xf32>
+  return %y : tensor<1x5x7x7xf32>
+}
