@@ -1,0 +1,34 @@
+//===- OnnxOpsCommon.h - shared by the op converters ---------*- C++ -*-===//
+//
+// Private to compiler/Import/ONNX: OnnxOps.cpp (arithmetic, activations,
+// contractions, normalisation, reductions) and OnnxShapeOps.cpp (shapes,
+// constants, comparisons folded at import time).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
+#define DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
+
+#include "compiler/Import/ONNX/GraphImporter.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+#include <numeric>
+
+namespace dlc::onnx_import {
+
+using Outputs = llvm::SmallVectorImpl<mlir::Value>;
+using Converter = std::function<mlir::LogicalResult(GraphImporter &, Outputs &)>;
+
+inline int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+
+inline int64_t product(llvm::ArrayRef<int64_t> dims) {
+  return std::accumulate(dims.begin(), dims.end(), int64_t(1), std::multiplies<int64_t>());
+}
+
+/// Adds the converters of OnnxShapeOps.cpp to `table`.
+void addShapeConverters(llvm::StringMap<Converter> &table);
+
+} // namespace dlc::onnx_import
+
+#endif // DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H

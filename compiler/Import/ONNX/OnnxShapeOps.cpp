@@ -1,0 +1,528 @@
+//===- OnnxShapeOps.cpp - shapes, constants, folded comparisons -----------===//
+//
+// Reshape, Flatten, Squeeze, Unsqueeze -> reshape; Transpose, Concat, Slice,
+// Split, Gather, Cast -> the dlc op; Expand -> x + zeros(shape); Tile ->
+// concat of copies; Constant, Shape, Size, ConstantOfShape, Range ->
+// constants (shapes are static); Equal ... Where -> constants when their
+// operands are known at import time. Inputs that give shapes or axes must be
+// known at import time (constants, folded shape arithmetic, or --bind).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/ONNX/OnnxOpsCommon.h"
+
+#include "dialects/dlc/DlcShapes.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::onnx_import;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertReshape(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::optional<std::vector<int64_t>> shape =
+      g.attrInts("shape"); // opset < 5
+  if (!shape)
+    shape = g.constInts(1, "the target shape");
+  if (!shape)
+    return failure();
+  bool allowZero = g.attrInt("allowzero", 0) != 0;
+  int64_t infer = -1, known = 1;
+  for (size_t i = 0; i < shape->size(); ++i) {
+    int64_t &d = (*shape)[i];
+    if (d == 0 && !allowZero) {
+      if (i >= static_cast<size_t>(t.getRank()))
+        return g.fail("shape entry 0 at position " + llvm::Twine(i) +
+                      " copies a dimension the input does not have");
+      d = t.getDimSize(i);
+    }
+    if (d == -1) {
+      if (infer >= 0)
+        return g.fail("the target shape has more than one -1");
+      infer = i;
+      continue;
+    }
+    if (d < 0)
+      return g.fail("the target shape has a negative dimension");
+    known *= d;
+  }
+  if (infer >= 0)
+    (*shape)[infer] = known == 0 ? 0 : t.getNumElements() / known;
+  if (product(*shape) != t.getNumElements())
+    return g.fail("cannot reshape " + formatShape(t.getShape()) + " to " +
+                  formatShape(*shape));
+  out.push_back(g.reshape(g.input(0), *shape));
+  return success();
+}
+
+LogicalResult convertFlatten(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  int64_t axis = normAxis(g.attrInt("axis", 1), t.getRank());
+  if (axis < 0 || axis > t.getRank())
+    return g.fail("axis out of range");
+  int64_t outer = product(t.getShape().take_front(axis));
+  out.push_back(g.reshape(g.input(0), {outer, t.getNumElements() / std::max<int64_t>(outer, 1)}));
+  return success();
+}
+
+/// Squeeze/Unsqueeze axes: the attribute (opset < 13) or input 1.
+std::optional<std::vector<int64_t>> axesOf(GraphImporter &g, size_t input) {
+  if (auto a = g.attrInts("axes"))
+    return a;
+  if (g.has(input))
+    return g.constInts(input, "the axes");
+  return std::vector<int64_t>{};
+}
+
+LogicalResult convertSqueeze(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::optional<std::vector<int64_t>> axes = axesOf(g, 1);
+  if (!axes)
+    return failure();
+  std::vector<bool> drop(t.getRank(), false);
+  if (axes->empty())
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      drop[d] = t.getDimSize(d) == 1;
+  for (int64_t a : *axes) {
+    a = normAxis(a, t.getRank());
+    if (a < 0 || a >= t.getRank() || t.getDimSize(a) != 1)
+      return g.fail("cannot squeeze axis " + llvm::Twine(a) + " of " + formatShape(t.getShape()));
+    drop[a] = true;
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (!drop[d])
+      shape.push_back(t.getDimSize(d));
+  out.push_back(g.reshape(g.input(0), shape));
+  return success();
+}
+
+LogicalResult convertUnsqueeze(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::optional<std::vector<int64_t>> axes = axesOf(g, 1);
+  if (!axes)
+    return failure();
+  int64_t rank = t.getRank() + axes->size();
+  std::vector<bool> inserted(rank, false);
+  for (int64_t a : *axes) {
+    a = normAxis(a, rank);
+    if (a < 0 || a >= rank || inserted[a])
+      return g.fail("bad unsqueeze axis " + llvm::Twine(a));
+    inserted[a] = true;
+  }
+  SmallVector<int64_t> shape;
+  int64_t src = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(inserted[d] ? 1 : t.getDimSize(src++));
+  out.push_back(g.reshape(g.input(0), shape));
+  return success();
+}
+
+LogicalResult convertTranspose(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::vector<int64_t> perm;
+  if (auto p = g.attrInts("perm"))
+    perm = *p;
+  else
+    for (int64_t d = t.getRank() - 1; d >= 0; --d)
+      perm.push_back(d);
+  if (static_cast<int64_t>(perm.size()) != t.getRank())
+    return g.fail("perm has " + llvm::Twine(perm.size()) + " entries for rank " +
+                  llvm::Twine(t.getRank()));
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= t.getRank())
+      return g.fail("perm entry out of range");
+    shape.push_back(t.getDimSize(p));
+  }
+  out.push_back(g.make<TransposeOp>(g.tensorType(shape, t.getElementType()), g.input(0),
+                                    g.builder.getDenseI64ArrayAttr(perm), DeviceAttr()));
+  return success();
+}
+
+LogicalResult convertConcat(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  int64_t axis = normAxis(g.attrInt("axis", 0), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  SmallVector<Value> inputs;
+  SmallVector<int64_t> shape(t.getShape());
+  shape[axis] = 0;
+  for (size_t i = 0; i < g.numInputs(); ++i) {
+    RankedTensorType ti = g.type(i);
+    if (ti.getRank() != t.getRank() || ti.getElementType() != t.getElementType())
+      return g.fail("inputs differ in rank or element type");
+    // Empty pieces (shape arithmetic often concatenates []) add nothing.
+    if (ti.getDimSize(axis) == 0)
+      continue;
+    shape[axis] += ti.getDimSize(axis);
+    inputs.push_back(g.input(i));
+  }
+  if (inputs.size() == 1) {
+    out.push_back(inputs[0]);
+    return success();
+  }
+  if (inputs.empty())
+    return g.unsupported("every input is empty");
+  out.push_back(g.make<ConcatOp>(g.tensorType(shape, t.getElementType()), inputs,
+                                 g.builder.getI64IntegerAttr(axis), DeviceAttr()));
+  return success();
+}
+
+LogicalResult convertSlice(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+  if (g.attr("starts")) { // opset < 10
+    starts = g.attrInts("starts");
+    ends = g.attrInts("ends");
+    axes = g.attrInts("axes");
+  } else {
+    if (!(starts = g.constInts(1, "the starts")) || !(ends = g.constInts(2, "the ends")))
+      return failure();
+    if (g.has(3) && !(axes = g.constInts(3, "the axes")))
+      return failure();
+    if (g.has(4) && !(steps = g.constInts(4, "the steps")))
+      return failure();
+  }
+  int64_t rank = t.getRank();
+  std::vector<int64_t> s(rank, 0), e(t.getShape().begin(), t.getShape().end()), st(rank, 1);
+  if (!axes) {
+    axes.emplace();
+    for (size_t i = 0; i < starts->size(); ++i)
+      axes->push_back(i);
+  }
+  if (axes->size() != starts->size() || ends->size() != starts->size() ||
+      (steps && steps->size() != starts->size()))
+    return g.fail("starts, ends, axes and steps differ in length");
+  SmallVector<int64_t> shape(t.getShape());
+  for (size_t i = 0; i < axes->size(); ++i) {
+    int64_t a = normAxis((*axes)[i], rank);
+    if (a < 0 || a >= rank)
+      return g.fail("slice axis out of range");
+    int64_t dim = t.getDimSize(a), step = steps ? (*steps)[i] : 1;
+    if (step <= 0)
+      return g.unsupported("step " + llvm::Twine(step) + " (dlc slices with positive steps)");
+    auto clampIndex = [&](int64_t v) {
+      if (v < 0)
+        v += dim;
+      return std::clamp<int64_t>(v, 0, dim);
+    };
+    s[a] = clampIndex((*starts)[i]);
+    e[a] = std::max(s[a], clampIndex((*ends)[i]));
+    st[a] = step;
+    shape[a] = (e[a] - s[a] + step - 1) / step;
+  }
+  if (product(shape) == 0)
+    return g.unsupported("an empty result");
+  out.push_back(g.make<SliceOp>(g.tensorType(shape, t.getElementType()), g.input(0),
+                                g.builder.getDenseI64ArrayAttr(s),
+                                g.builder.getDenseI64ArrayAttr(e),
+                                g.builder.getDenseI64ArrayAttr(st), DeviceAttr()));
+  return success();
+}
+
+LogicalResult convertSplit(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  int64_t axis = normAxis(g.attrInt("axis", 0), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  std::optional<std::vector<int64_t>> sizes = g.attrInts("split");
+  if (!sizes && g.has(1) && !(sizes = g.constInts(1, "the split sizes")))
+    return failure();
+  int64_t n = g.node->output_size(), dim = t.getDimSize(axis);
+  if (!sizes) {
+    if (n <= 0 || dim % n != 0)
+      return g.fail("cannot split " + llvm::Twine(dim) + " into " + llvm::Twine(n) + " equal parts");
+    sizes = std::vector<int64_t>(n, dim / n);
+  }
+  SmallVector<Type> types;
+  for (int64_t size : *sizes) {
+    if (size <= 0)
+      return g.unsupported("an empty piece");
+    SmallVector<int64_t> shape(t.getShape());
+    shape[axis] = size;
+    types.push_back(g.tensorType(shape, t.getElementType()));
+  }
+  auto op = g.builder.create<SplitOp>(g.loc, types, g.input(0), g.builder.getI64IntegerAttr(axis),
+                                      g.builder.getDenseI64ArrayAttr(*sizes), DeviceAttr());
+  // Collect results before folding replaces them.
+  SmallVector<Value> results(op->getResults());
+  g.foldAll(op);
+  for (size_t i = 0; i < results.size(); ++i)
+    out.push_back(results[i]);
+  return success();
+}
+
+LogicalResult convertGather(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0), it = g.type(1);
+  int64_t axis = normAxis(g.attrInt("axis", 0), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  Value indices = g.input(1);
+  // A scalar index picks one slice: gather [1] then drop the axis.
+  bool scalar = it.getRank() == 0;
+  if (scalar)
+    indices = g.reshape(indices, {1});
+  ArrayRef<int64_t> idxShape = GraphImporter::typeOf(indices).getShape();
+  SmallVector<int64_t> shape(t.getShape().take_front(axis));
+  shape.append(idxShape.begin(), idxShape.end());
+  shape.append(t.getShape().begin() + axis + 1, t.getShape().end());
+  Value r = g.make<GatherOp>(g.tensorType(shape, t.getElementType()), g.input(0), indices,
+                             g.builder.getI64IntegerAttr(axis), DeviceAttr());
+  if (scalar) {
+    shape.erase(shape.begin() + axis);
+    r = g.reshape(r, shape);
+  }
+  out.push_back(r);
+  return success();
+}
+
+LogicalResult convertCast(GraphImporter &g, Outputs &out) {
+  int64_t to = g.attrInt("to", 0);
+  Type element = elementTypeOf(g.builder.getContext(), to);
+  if (!element)
+    return g.unsupported(llvm::Twine("cast to ") + onnxTypeName(to));
+  out.push_back(g.castTo(g.input(0), element));
+  return success();
+}
+
+LogicalResult convertExpand(GraphImporter &g, Outputs &out) {
+  std::optional<std::vector<int64_t>> shape = g.constInts(1, "the target shape");
+  if (!shape)
+    return failure();
+  RankedTensorType t = g.type(0);
+  FailureOr<Shape> result = broadcastShapes(t.getShape(), *shape, nullptr);
+  if (failed(result))
+    return g.fail("cannot broadcast " + formatShape(t.getShape()) + " to " + formatShape(*shape));
+  if (ArrayRef<int64_t>(*result) == t.getShape()) {
+    out.push_back(g.input(0));
+    return success();
+  }
+  if (t.getElementType().isInteger(1))
+    return g.unsupported("expanding booleans");
+    // A splat, so its size costs nothing in the IR.
+  auto zt = g.tensorType(*result, t.getElementType());
+  Value z = g.builder.create<ConstantOp>(g.loc, zt,
+                                         DenseElementsAttr::get(zt, g.builder.getZeroAttr(t.getElementType())),
+                                         DeviceAttr());
+  out.push_back(g.make<AddOp>(g.input(0), z));
+  return success();
+}
+
+LogicalResult convertTile(GraphImporter &g, Outputs &out) {
+  std::optional<std::vector<int64_t>> repeats = g.constInts(1, "the repeats");
+  if (!repeats)
+    return failure();
+  Value v = g.input(0);
+  for (size_t axis = 0; axis < repeats->size(); ++axis) {
+    int64_t r = (*repeats)[axis];
+    if (r <= 0)
+      return g.unsupported("repeat count " + llvm::Twine(r));
+    if (r == 1)
+      continue;
+    RankedTensorType t = GraphImporter::typeOf(v);
+    SmallVector<int64_t> shape(t.getShape());
+    shape[axis] *= r;
+    SmallVector<Value> copies(r, v);
+    v = g.make<ConcatOp>(g.tensorType(shape, t.getElementType()), copies,
+                         g.builder.getI64IntegerAttr(axis), DeviceAttr());
+  }
+  out.push_back(v);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and shape queries
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertConstant(GraphImporter &g, Outputs &out) {
+  if (const onnx::AttributeProto *a = g.attr("value")) {
+    std::string err;
+    std::optional<Tensor> t = tensorFromProto(a->t(), err);
+    if (!t)
+      return g.unsupported(err);
+    out.push_back(g.constant(*t));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = g.attr("value_float")) {
+    out.push_back(g.constant(Tensor::fromValues(ref::DType::F32, {}, {a->f()})));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = g.attr("value_int")) {
+    out.push_back(g.constant(Tensor::fromValues(ref::DType::I64, {}, {double(a->i())})));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = g.attr("value_floats")) {
+    std::vector<double> v(a->floats().begin(), a->floats().end());
+    out.push_back(g.constant(Tensor::fromValues(ref::DType::F32, {int64_t(v.size())}, v)));
+    return success();
+  }
+  if (const onnx::AttributeProto *a = g.attr("value_ints")) {
+    std::vector<double> v(a->ints().begin(), a->ints().end());
+    out.push_back(g.constant(Tensor::fromValues(ref::DType::I64, {int64_t(v.size())}, v)));
+    return success();
+  }
+  return g.unsupported("a sparse or string value");
+}
+
+LogicalResult convertShape(GraphImporter &g, Outputs &out) {
+  ArrayRef<int64_t> dims = g.type(0).getShape();
+  int64_t rank = dims.size();
+  int64_t start = std::clamp<int64_t>(normAxis(g.attrInt("start", 0), rank), 0, rank);
+  int64_t end = std::clamp<int64_t>(normAxis(g.attrInt("end", rank), rank), 0, rank);
+  std::vector<double> v;
+  for (int64_t d = start; d < end; ++d)
+    v.push_back(dims[d]);
+  out.push_back(g.constant(Tensor::fromValues(ref::DType::I64, {int64_t(v.size())}, v)));
+  return success();
+}
+
+LogicalResult convertSize(GraphImporter &g, Outputs &out) {
+  out.push_back(g.constant(
+      Tensor::fromValues(ref::DType::I64, {}, {double(g.type(0).getNumElements())})));
+  return success();
+}
+
+LogicalResult convertConstantOfShape(GraphImporter &g, Outputs &out) {
+  std::optional<std::vector<int64_t>> shape = g.constInts(0, "the shape");
+  if (!shape)
+    return failure();
+  Tensor value = Tensor::fromValues(ref::DType::F32, {1}, {0.0});
+  if (const onnx::AttributeProto *a = g.attr("value")) {
+    std::string err;
+    std::optional<Tensor> t = tensorFromProto(a->t(), err);
+    if (!t || t->data.size() != 1)
+      return g.unsupported(t ? "a value that is not one element" : err);
+    value = *t;
+  }
+  if (product(*shape) == 0)
+    return g.unsupported("an empty result");
+  Tensor filled = Tensor::fromValues(value.dtype, *shape,
+                                     std::vector<double>(product(*shape), value.data[0]));
+  if (product(*shape) <= kMaxFoldElements) {
+    out.push_back(g.constant(filled));
+    return success();
+  }
+  Tensor one = Tensor::fromValues(value.dtype, {}, {value.data[0]});
+  Value c = g.constant(one);
+  auto type = g.tensorType(*shape, GraphImporter::typeOf(c).getElementType());
+  out.push_back(g.builder.create<ConstantOp>(
+      g.loc, type, DenseElementsAttr::get(type, cast<DenseElementsAttr>(c.getDefiningOp<ConstantOp>().getValue()).getSplatValue<Attribute>()),
+      DeviceAttr()));
+  c.getDefiningOp()->erase();
+  return success();
+}
+
+LogicalResult convertRange(GraphImporter &g, Outputs &out) {
+  std::optional<Tensor> start, limit, delta;
+  if (!(start = g.requireConst(0, "start")) || !(limit = g.requireConst(1, "limit")) ||
+      !(delta = g.requireConst(2, "delta")))
+    return failure();
+  double s = start->data[0], l = limit->data[0], d = delta->data[0];
+  if (d == 0)
+    return g.fail("delta is 0");
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s) / d)));
+  if (n == 0)
+    return g.unsupported("an empty result");
+  std::vector<double> v;
+  for (int64_t i = 0; i < n; ++i)
+    v.push_back(s + i * d);
+  out.push_back(g.constant(Tensor::fromValues(start->dtype, {n}, v)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Comparisons and selection: folded at import time only
+//===----------------------------------------------------------------------===//
+
+/// Element `index` of `t` broadcast to `shape` (NumPy rules, aligned right).
+double broadcastAt(const Tensor &t, ArrayRef<int64_t> shape, int64_t index) {
+  int64_t offset = 0, stride = 1;
+  for (int64_t d = shape.size() - 1, td = t.rank() - 1; d >= 0; --d, --td) {
+    int64_t coord = index % shape[d];
+    index /= shape[d];
+    if (td < 0)
+      continue;
+    if (t.shape[td] != 1)
+      offset += coord * stride;
+    stride *= t.shape[td];
+  }
+  return t.data[offset];
+}
+
+/// Equal, Less, Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor, Not and
+/// Where on values known at import time (masks computed from shapes). dlc
+/// has no compare or select op, so on run-time values they are unsupported.
+LogicalResult convertLogical(GraphImporter &g, Outputs &out) {
+  StringRef op = g.node->op_type();
+  std::vector<Tensor> in;
+  for (size_t i = 0; i < g.numInputs(); ++i) {
+    std::optional<Tensor> t = g.constInput(i);
+    if (!t)
+      return g.unsupported("on values known only at run time (dlc has no compare or select op; "
+                           "input '" + g.node->input(i) + "' is not a constant)");
+    in.push_back(std::move(*t));
+  }
+  SmallVector<int64_t> shape;
+  for (const Tensor &t : in) {
+    FailureOr<Shape> b = broadcastShapes(shape, t.shape, nullptr);
+    if (failed(b))
+      return g.fail("operand shapes do not broadcast");
+    shape.assign(b->begin(), b->end());
+  }
+  ref::DType dtype = op == "Where" ? in[1].dtype : ref::DType::I1;
+  if (op == "Where" && in[1].dtype != in[2].dtype)
+    return g.fail("X and Y have different element types");
+  std::vector<double> values;
+  for (int64_t i = 0, n = product(shape); i < n; ++i) {
+    double a = broadcastAt(in[0], shape, i);
+    double b = in.size() > 1 ? broadcastAt(in[1], shape, i) : 0;
+    double v;
+    if (op == "Equal") v = a == b;
+    else if (op == "Less") v = a < b;
+    else if (op == "Greater") v = a > b;
+    else if (op == "LessOrEqual") v = a <= b;
+    else if (op == "GreaterOrEqual") v = a >= b;
+    else if (op == "And") v = a != 0 && b != 0;
+    else if (op == "Or") v = a != 0 || b != 0;
+    else if (op == "Xor") v = (a != 0) != (b != 0);
+    else if (op == "Not") v = a == 0;
+    else v = a != 0 ? b : broadcastAt(in[2], shape, i); // Where
+    values.push_back(v);
+  }
+  if (values.empty())
+    return g.unsupported("an empty result");
+  out.push_back(g.constant(Tensor::fromValues(dtype, {shape.begin(), shape.end()}, values)));
+  return success();
+}
+} // namespace
+
+void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
+  t["Transpose"] = convertTranspose;
+  t["Reshape"] = convertReshape;
+  t["Flatten"] = convertFlatten;
+  t["Squeeze"] = convertSqueeze;
+  t["Unsqueeze"] = convertUnsqueeze;
+  t["Concat"] = convertConcat;
+  t["Slice"] = convertSlice;
+  t["Split"] = convertSplit;
+  t["Gather"] = convertGather;
+  t["Cast"] = convertCast;
+  t["Expand"] = convertExpand;
+  t["Tile"] = convertTile;
+  t["Constant"] = convertConstant;
+  t["Shape"] = convertShape;
+  t["Size"] = convertSize;
+  t["ConstantOfShape"] = convertConstantOfShape;
+  t["Range"] = convertRange;
+  for (const char *l : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And",
+                        "Or", "Xor", "Not", "Where"})
+    t[l] = convertLogical;
+}
