@@ -2,7 +2,7 @@
 """Exports the example PyTorch models to ONNX, with an input and PyTorch's
 outputs as .npy, for dlc's end-to-end tests and figures.
 
-    /usr/bin/python3 test/models/export.py OUTPUT_DIR [--models mlp,resnet18,encoder]
+    /usr/bin/python3 test/models/export.py OUTPUT_DIR [--models mlp,resnet18,encoder,bert]
                                           [--resnet-size 64] [--threads 1]
 
 Debian's python3-torch and python3-torchvision on the CPU; random weights from
@@ -17,6 +17,9 @@ model.onnx (opset 13, as torch.onnx.export writes it), x.npy, y.npy.
   on nn.TransformerEncoderLayer's fused fast path. LayerNorm and GELU become
   opset-13 chains and nn.Linear on 3-D inputs MatMul + Add: the patterns dlc's
   importer raises back.
+- bert: token ids (2 x 32, int64) through nn.Embedding, nn.TransformerEncoder
+  (2 layers, d 128, 4 heads, GELU) and a linear head on token 0, as PyTorch's
+  own layers export (Gather, MatMul chains, Slice, the LayerNorm chain).
 """
 import argparse
 import math
@@ -64,6 +67,25 @@ class Block(nn.Module):
         return x + self.mlp(self.ln2(x))
 
 
+class Bert(nn.Module):
+    """A BERT-like classifier from PyTorch's own layers: token embedding, learned
+    positions, nn.TransformerEncoder (2 layers, d 128, 4 heads, GELU), a head on
+    token 0. Sequence-first, because PyTorch 1.13 exports batch_first encoder
+    layers in eval mode as its fused fast path, which has no ONNX form."""
+
+    def __init__(self, vocab=1000, tokens=32, d=128):
+        super().__init__()
+        self.emb = nn.Embedding(vocab, d)
+        self.pos = nn.Parameter(torch.randn(1, tokens, d) * 0.02)
+        layer = nn.TransformerEncoderLayer(d, 4, 4 * d, dropout=0.0, activation="gelu")
+        self.enc = nn.TransformerEncoder(layer, 2)
+        self.head = nn.Linear(d, 2)
+
+    def forward(self, ids):
+        h = self.enc((self.emb(ids) + self.pos).transpose(0, 1)).transpose(0, 1)
+        return self.head(h[:, 0])
+
+
 class Encoder(nn.Module):
     def __init__(self, d=256, heads=4, hidden=1024, layers=2):
         super().__init__()
@@ -95,13 +117,15 @@ def build(name, resnet_size):
                 m.weight.data.uniform_(0.5, 1.5)
                 m.bias.data.uniform_(-0.5, 0.5)
         return model, torch.randn(2, 128, 256)
+    if name == "bert":
+        return Bert(), torch.randint(0, 1000, (2, 32))
     raise SystemExit("unknown model " + name)
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
-    parser.add_argument("--models", default="mlp,resnet18,encoder")
+    parser.add_argument("--models", default="mlp,resnet18,encoder,bert")
     parser.add_argument("--resnet-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()

@@ -1,5 +1,6 @@
 // PyTorch models exported to ONNX (test/models/export.py: MLP, ResNet-18 at
-// 64x64, a 2-block transformer encoder) compiled from their .onnx files match
+// 64x64, a 2-block transformer encoder, a BERT-like nn.TransformerEncoder
+// classifier on token ids) compiled from their .onnx files match
 // PyTorch's outputs (|dlc - torch| <= 1e-4 + 1e-3 |torch|): on the CPU, placed
 // by cost over the CPU and two simulated GPUs, and as a 2-stage pipeline, with
 // the ordering checker on. GPU kernels get host code only (--no-cuda): the
@@ -9,9 +10,11 @@
 // RUN: %check-onnx-model %t/models/mlp %t/mlp-cpu | FileCheck %s --check-prefix=MLP
 // RUN: %check-onnx-model %t/models/resnet18 %t/resnet-cpu | FileCheck %s --check-prefix=RESNET
 // RUN: %check-onnx-model %t/models/encoder %t/enc-cpu | FileCheck %s --check-prefix=ENC
+// RUN: %check-onnx-model %t/models/bert %t/bert-cpu | FileCheck %s --check-prefix=BERT
 // RUN: %check-onnx-model %t/models/mlp %t/mlp-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=MLP
 // RUN: %check-onnx-model %t/models/resnet18 %t/resnet-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=RESNET
 // RUN: %check-onnx-model %t/models/encoder %t/enc-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=ENC
+// RUN: %check-onnx-model %t/models/bert %t/bert-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=BERT
 // RUN: %check-onnx-model %t/models/mlp %t/mlp-pipe --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=MLP
 // RUN: %check-onnx-model %t/models/resnet18 %t/resnet-pipe --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=RESNET
 // RUN: %check-onnx-model %t/models/encoder %t/enc-pipe --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=ENC
@@ -20,5 +23,6 @@
 // MLP: mlp: ok
 // RESNET: resnet18: ok
 // ENC: encoder: ok
+// BERT: bert: ok
 // PIPE-DAG: cuda:0
 // PIPE-DAG: cuda:1
