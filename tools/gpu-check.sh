@@ -37,10 +37,11 @@ fi
 
 status=0
 tests=""
-for t in dlc-runtime-tests dlc-runtime-cuda-tests; do
+for t in dlc-runtime-tests dlc-runtime-cuda-tests dlc-runtime-gpu-tests; do
   if [ -x "$BIN/$t" ]; then
     if timeout 120 "$BIN/$t" > "$WORK/$t.log" 2>&1; then
-      tests="$tests $t: $(grep -o 'PASSED  \] [0-9]* tests\?' "$WORK/$t.log" | grep -o '[0-9].*') passed;"
+      skipped=$(grep -o 'SKIPPED \] [0-9]* tests\?,' "$WORK/$t.log" | grep -o '[0-9]*')
+      tests="$tests $t: $(grep -o 'PASSED  \] [0-9]* tests\?' "$WORK/$t.log" | grep -o '[0-9].*') passed${skipped:+, $skipped SKIPPED};"
     else
       tests="$tests $t: FAILED (log $WORK/$t.log);"
       status=1
