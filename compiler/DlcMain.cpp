@@ -530,9 +530,9 @@ int compileCommand(int argc, char **argv) {
   cl::opt<std::string> emit(
       "emit",
       cl::desc("Print an intermediate stage instead of writing an artifact: "
-               "mlir (the outlined kernels), llvm (the optimised LLVM IR) or "
-               "cuda (the GPU kernels' CUDA C++)"),
-      cl::value_desc("mlir|llvm|cuda"), cl::cat(category));
+               "mlir (the outlined kernels), llvm (the optimised LLVM IR), "
+               "cuda (the GPU kernels' CUDA C++) or ptx (NVRTC's PTX of them)"),
+      cl::value_desc("mlir|llvm|cuda|ptx"), cl::cat(category));
   // GPU code (compiler/Target/CUDA/README.md).
   cl::list<std::string> cudaArchs(
       "cuda-arch",
@@ -621,8 +621,13 @@ int compileCommand(int argc, char **argv) {
   const std::string modelPath = model, outputPath = output, emitStage = emit,
                     entryName = entry, cpuName = cpu;
   if (!emitStage.empty() && emitStage != "mlir" && emitStage != "llvm" &&
-      emitStage != "cuda") {
-    llvm::errs() << "error: --emit expects mlir, llvm or cuda, got '" << emitStage << "'\n";
+      emitStage != "cuda" && emitStage != "ptx") {
+    llvm::errs() << "error: --emit expects mlir, llvm, cuda or ptx, got '" << emitStage
+                 << "'\n";
+    return 1;
+  }
+  if (emitStage == "ptx" && noCuda) {
+    llvm::errs() << "error: --emit=ptx needs the CUDA code that --no-cuda leaves out\n";
     return 1;
   }
   std::vector<std::string> archs(cudaArchs.begin(), cudaArchs.end());
@@ -697,6 +702,8 @@ int compileCommand(int argc, char **argv) {
     options.emitLLVM = &llvmStream;
   if (emitStage == "cuda")
     options.emitCuda = &llvm::outs();
+  if (emitStage == "ptx")
+    options.emitPtx = &llvm::outs();
   options.cuda = cudaCode;
   options.cudaArchs = archs;
   options.emulatedGpuHostCode = hostCode == "emulated";

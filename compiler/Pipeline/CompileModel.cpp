@@ -479,6 +479,11 @@ FailureOr<std::string> ModelCompiler::run() {
       return func.emitError() << llvm::toString(compiled.takeError());
     cudaModule = std::move(*compiled);
   }
+  if (options.emitPtx) {
+    if (cudaModule)
+      *options.emitPtx << cudaModule->ptx;
+    return std::string();
+  }
 
   // The kernels, outlined and compiled into one shared object.
   OwningOpRef<ModuleOp> kernels = ModuleOp::create(func.getLoc());

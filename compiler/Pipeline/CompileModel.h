@@ -46,6 +46,8 @@ struct CompileOptions {
   std::vector<std::string> cudaArchs = {"sm_90"};
   /// `--emit=cuda`: print the GPU kernels' CUDA C++ here and stop.
   llvm::raw_ostream *emitCuda = nullptr;
+  /// `--emit=ptx`: print NVRTC's PTX (for the lowest architecture) and stop.
+  llvm::raw_ostream *emitPtx = nullptr;
   /// `--gpu-host-code=emulated`: the GPU kernels' host code (what simulated
   /// GPUs run) is their CUDA C++ compiled by the host C++ compiler against
   /// the CUDA emulation (compiler/Target/CUDA/EmulatedHostCode.h), a second

@@ -3,8 +3,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: not dlc compile %s 2>&1 | FileCheck %s --check-prefix=NO-OUT
 // NO-OUT: error: no output: pass -o model.dlcm (or --emit=mlir|llvm)
-// RUN: not dlc compile %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=EMIT
-// EMIT: error: --emit expects mlir, llvm or cuda, got 'ptx'
+// RUN: not dlc compile %s --emit=sass 2>&1 | FileCheck %s --check-prefix=EMIT
+// EMIT: error: --emit expects mlir, llvm, cuda or ptx, got 'sass'
 // RUN: not dlc compile %s --entry=gpu -o %t/gpu.dlcm 2>&1 | FileCheck %s --check-prefix=GPU
 // GPU: compile_errors.mlir:[[@LINE+12]]:8: error: 'softmax_0' runs on cuda:1 but its operand lives on cpu: values cross devices only through dlc.copy (dlc-insert-copies inserts them)
 // RUN: not dlc compile %s --entry=main --cpu=pentium9 -o %t/cpu.dlcm 2>&1 | FileCheck %s --check-prefix=CPU

@@ -94,7 +94,7 @@ std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
         if (to.isSignlessInteger(1)) return "(" + x + " != 0)";
         if (isFloatType(to)) return "(float)(" + x + ")";
         if (isFloatType(from)) // truncate toward zero, wrap; NaN and inf give 0
-          return "(" + computeType(to) + ")(isfinite_dlc(" + x + ") ? (long long)" + x + " : 0LL)";
+          return "(" + computeType(to) + ")(dlc_isfinite(" + x + ") ? (long long)" + x + " : 0LL)";
         return "(" + computeType(to) + ")(" + x + ")";
       })
       .Default([&](Operation *) {

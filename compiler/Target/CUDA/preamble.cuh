@@ -23,7 +23,7 @@
 // One rounding per op, as the reference interpreter does.
 __device__ __forceinline__ float dlc_round_f16(float x) { return __half2float(__float2half_rn(x)); }
 __device__ __forceinline__ float dlc_round_bf16(float x) { return __bfloat162float(__float2bfloat16_rn(x)); }
-__device__ __forceinline__ bool isfinite_dlc(float x) { return x - x == 0.0f; }
+__device__ __forceinline__ bool dlc_isfinite(float x) { return x - x == 0.0f; }
 // max/min that propagate NaN (fmaxf drops it).
 __device__ __forceinline__ float dlc_max(float a, float b) { return (a != a || b != b) ? a + b : (a > b ? a : b); }
 __device__ __forceinline__ float dlc_min(float a, float b) { return (a != a || b != b) ? a + b : (a < b ? a : b); }

@@ -7,12 +7,14 @@
 // RUN: env DLC_NVRTC=%t/no-such-libnvrtc.so not dlc compile %s -o %t/a.dlcm 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: env DLC_NVRTC=%t/no-such-libnvrtc.so dlc compile %s --no-cuda -o %t/host.dlcm
 // RUN: dlc inspect %t/host.dlcm | FileCheck %s --check-prefix=HOST
+// RUN: not dlc compile %s --emit=ptx --no-cuda 2>&1 | FileCheck %s --check-prefix=PTX
 // A model without GPU kernels needs no NVRTC.
 // RUN: env DLC_NVRTC=%t/no-such-libnvrtc.so dlc compile %models/mlp.mlir -o %t/cpu.dlcm
 
 // ARCH: error: --cuda-arch: 'sm_75' is not an architecture dlc generates for (sm_80 or newer, e.g. sm_90)
 // NAME: error: --cuda-arch: 'compute_90' is not an architecture dlc generates for
 // NONE: error: GPU targets unavailable: NVRTC not found (tried {{.*}}no-such-libnvrtc.so)
+// PTX: error: --emit=ptx needs the CUDA code that --no-cuda leaves out
 // HOST: 'k0' = k0_entry in library 0; ops: /softmax
 // HOST-NOT: cuda module
 func.func @main(%x: tensor<4x8xf32> {dlc.name = "x"}) -> (tensor<4x8xf32> {dlc.name = "y"}) {

@@ -6,6 +6,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dlc compile %models/mlp.mlir --devices=cpu,cuda:0 --placement=gpu --cuda-arch=sm_80,sm_90 -o %t/mlp.dlcm
 // RUN: dlc inspect %t/mlp.dlcm | FileCheck %s --check-prefix=MLP
+// RUN: dlc compile %models/mlp.mlir --devices=cpu,cuda:0 --placement=gpu --precision=mixed --cuda-arch=sm_90,sm_80 --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: dlc compile %models/cnn.mlir --devices=cpu,cuda:0 --placement=gpu --cuda-arch=sm_80,sm_90 -o %t/cnn.dlcm
 // RUN: dlc compile %models/encoder.mlir --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --cuda-arch=sm_80,sm_90 -o %t/enc.dlcm
 // RUN: dlc inspect %t/enc.dlcm | FileCheck %s --check-prefix=ENC
@@ -20,6 +21,10 @@
 // MLP: cuda: k0 in module 0, grid 16x1x1, block 16x16x1, 0 bytes shared
 // MLP: cuda: k3 in module 0, grid 8x1x1, block 128x1x1, 0 bytes shared
 // MLP: cuda module 0: PTX compute_80 ({{[0-9]+}} bytes), CUBIN sm_80 ({{[0-9]+}} bytes), sm_90 ({{[0-9]+}} bytes), source {{[0-9]+}} bytes
+
+// PTX: .target sm_80
+// PTX: .visible .entry k{{[0-9]+}}(
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // ENC: cuda module 0: PTX compute_80 ({{[0-9]+}} bytes), CUBIN sm_80
 
