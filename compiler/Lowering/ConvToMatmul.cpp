@@ -15,7 +15,8 @@
 //   %y = tensor.expand_shape ... : NxFx(OH*OW) -> NxFxOHxOW            (a view)
 //
 // The im2col copy is one pass over C*KH*KW*OH*OW elements per image, small
-// next to the matmul's 2*F*C*KH*KW*OH*OW operations. When OH*OW is not a
+// next to the matmul's 2*F*C*KH*KW*OH*OW operations; a 1x1 stride-1
+// convolution skips it (Col is the image, C x H*W, a view). When OH*OW is not a
 // multiple of 16, Col and the output rows are widened with zero columns to
 // the next multiple (and the product sliced back), so that no register tile
 // is ragged.
@@ -86,29 +87,37 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           Value slice = b.create<tensor::ExtractSliceOp>(
               loc, RankedTensorType::get({c, h, wd}, f32), input, offsets, sizes, unit);
 
-          // Col[c, kh, kw, oh, ow] = image[c, oh*s + kh*d, ow*s + kw*d].
-          AffineExpr dc, dkh, dkw, doh, dow;
-          bindDims(ctx, dc, dkh, dkw, doh, dow);
-          AffineMap read = AffineMap::get(
-              5, 0,
-              {dc, doh * strides[0] + dkh * dilations[0],
-               dow * strides[1] + dkw * dilations[1]},
-              ctx);
-          AffineMap write = AffineMap::getMultiDimIdentityMap(5, ctx);
-          auto colType = RankedTensorType::get({c, kh, kw, oh, ow}, f32);
-          Value empty = b.create<tensor::EmptyOp>(loc, colType.getShape(), f32);
-          Value col =
-              b.create<linalg::GenericOp>(
-                   loc, TypeRange{colType}, ValueRange{slice}, ValueRange{empty},
-                   ArrayRef<AffineMap>{read, write},
-                   SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
-                   [](OpBuilder &b, Location loc, ValueRange args) {
-                     b.create<linalg::YieldOp>(loc, args[0]);
-                   })
-                  .getResult(0);
-          Value col2 = b.create<tensor::CollapseShapeOp>(
-              loc, RankedTensorType::get({c * kh * kw, oh * ow}, f32), col,
-              ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+          // A 1x1 stride-1 convolution's Col is the image itself: no copy.
+          Value col2;
+          if (kh == 1 && kw == 1 && oh == h && ow == wd) {
+            col2 = b.create<tensor::CollapseShapeOp>(
+                loc, RankedTensorType::get({c, h * wd}, f32), slice,
+                ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+          } else {
+            // Col[c, kh, kw, oh, ow] = image[c, oh*s + kh*d, ow*s + kw*d].
+            AffineExpr dc, dkh, dkw, doh, dow;
+            bindDims(ctx, dc, dkh, dkw, doh, dow);
+            AffineMap read = AffineMap::get(
+                5, 0,
+                {dc, doh * strides[0] + dkh * dilations[0],
+                 dow * strides[1] + dkw * dilations[1]},
+                ctx);
+            AffineMap write = AffineMap::getMultiDimIdentityMap(5, ctx);
+            auto colType = RankedTensorType::get({c, kh, kw, oh, ow}, f32);
+            Value empty = b.create<tensor::EmptyOp>(loc, colType.getShape(), f32);
+            Value col =
+                b.create<linalg::GenericOp>(
+                     loc, TypeRange{colType}, ValueRange{slice}, ValueRange{empty},
+                     ArrayRef<AffineMap>{read, write},
+                     SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+                     [](OpBuilder &b, Location loc, ValueRange args) {
+                       b.create<linalg::YieldOp>(loc, args[0]);
+                     })
+                    .getResult(0);
+            col2 = b.create<tensor::CollapseShapeOp>(
+                loc, RankedTensorType::get({c * kh * kw, oh * ow}, f32), col,
+                ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+          }
 
           // This image's output rows, accumulated by the matmul.
           SmallVector<OpFoldResult> outOffsets = {image, b.getIndexAttr(0),

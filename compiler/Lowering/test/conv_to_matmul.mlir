@@ -40,3 +40,18 @@ func.func @ragged(%x: tensor<1x3x9x9xf32>, %w: tensor<5x3x3x3xf32>, %acc: tensor
       ins(%x, %w : tensor<1x3x9x9xf32>, tensor<5x3x3x3xf32>) outs(%acc : tensor<1x5x7x7xf32>) -> tensor<1x5x7x7xf32>
   return %y : tensor<1x5x7x7xf32>
 }
+
+// A 1x1 stride-1 convolution: Col is the image collapsed to C x H*W (no
+// im2col generic, no copy).
+// CHECK-LABEL: func.func @pointwise
+// CHECK-NOT: linalg.generic
+// CHECK:   %[[IMG:.*]] = tensor.extract_slice %{{.*}} to tensor<3x4x8xf32>
+// CHECK:   %[[COL:.*]] = tensor.collapse_shape %[[IMG]] {{\[}}[0], [1, 2]] : tensor<3x4x8xf32> into tensor<3x32xf32>
+// CHECK:   linalg.matmul ins(%{{.*}}, %[[COL]] : tensor<5x3xf32>, tensor<3x32xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @pointwise(%x: tensor<1x3x4x8xf32>, %w: tensor<5x3x1x1xf32>, %acc: tensor<1x5x4x8xf32>) -> tensor<1x5x4x8xf32> {
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x4x8xf32>, tensor<5x3x1x1xf32>) outs(%acc : tensor<1x5x4x8xf32>) -> tensor<1x5x4x8xf32>
+  return %y : tensor<1x5x4x8xf32>
+}
