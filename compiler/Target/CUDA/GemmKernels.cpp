@@ -151,21 +151,57 @@ LogicalResult KernelEmitter::emitMatmul() {
     return success(!hadError);
   }
   std::string mmaMacro = t.isBF16() ? "DLC_MMA_BF16" : "DLC_MMA_F16";
-  line("__shared__ unsigned short As[64][32 + 8];  // raw f16/bf16 bits, padded rows");
-  line("__shared__ unsigned short Bs[32][64 + 8];");
+  // Rows of 40 and 72 halves (80 and 144 bytes) keep every 8-element group
+  // 16-byte aligned for the vector loads below.
+  line("__shared__ __align__(16) unsigned short As[64][32 + 8];  // raw f16/bf16 bits, padded rows");
+  line("__shared__ __align__(16) unsigned short Bs[32][64 + 8];");
   line("const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;");
   line("const int g = lane / 4, t = lane % 4;  // the PTX fragment layout's groupID, threadID_in_group");
   line("const int wm = (warp / 2) * 32, wn = (warp % 2) * 32;  // this warp's 32x32 of the tile");
   line("float acc[2][4][4] = {};");
   open("for (long long k0 = 0; k0 < K; k0 += 32)");
-  open("for (int l = threadIdx.x; l < 64 * 32; l += 128)");
-  line("const int r = l / 32, k = l % 32;");
-  line("As[r][k] = (m0 + r < M && k0 + k < K) ? " + aAt + " : (unsigned short)0;");
-  close();
-  open("for (int l = threadIdx.x; l < 32 * 64; l += 128)");
-  line("const int k = l / 64, c = l % 64;");
-  line("Bs[k][c] = (k0 + k < K && n0 + c < N) ? " + bAt + " : (unsigned short)0;");
-  close();
+  // 16-byte vector loads (8 halves) where rows are 16-byte aligned: K a
+  // multiple of 8 for A and the transposed B, N for B; a vector is then
+  // either wholly inside the matrix or wholly outside (zeros).
+  bool vectorA = !conv && K % 8 == 0;
+  bool vectorB = transposedB ? K % 8 == 0 : N % 8 == 0;
+  if (vectorA) {
+    line("// A: 16-byte vectors");
+    open("for (int l = threadIdx.x; l < 64 * 32 / 8; l += 128)");
+    line("const int r = l / 4, k = l % 4 * 8;");
+    line("uint4 v = make_uint4(0, 0, 0, 0);");
+    line("if (m0 + r < M && k0 + k < K) v = *reinterpret_cast<const uint4 *>(&A[(m0 + r) * K + k0 + k]);");
+    line("*reinterpret_cast<uint4 *>(&As[r][k]) = v;");
+    close();
+  } else {
+    open("for (int l = threadIdx.x; l < 64 * 32; l += 128)");
+    line("const int r = l / 32, k = l % 32;");
+    line("As[r][k] = (m0 + r < M && k0 + k < K) ? " + aAt + " : (unsigned short)0;");
+    close();
+  }
+  if (vectorB && !transposedB) {
+    line("// B: 16-byte vectors");
+    open("for (int l = threadIdx.x; l < 32 * 64 / 8; l += 128)");
+    line("const int k = l / 8, c = l % 8 * 8;");
+    line("uint4 v = make_uint4(0, 0, 0, 0);");
+    line("if (k0 + k < K && n0 + c < N) v = *reinterpret_cast<const uint4 *>(&B[(k0 + k) * N + n0 + c]);");
+    line("*reinterpret_cast<uint4 *>(&Bs[k][c]) = v;");
+    close();
+  } else if (vectorB) {
+    line("// B^T: 8 k per vector, stored by column");
+    open("for (int l = threadIdx.x; l < 32 * 64 / 8; l += 128)");
+    line("const int c = l / 4, k = l % 4 * 8;");
+    line("uint4 v = make_uint4(0, 0, 0, 0);");
+    line("if (k0 + k < K && n0 + c < N) v = *reinterpret_cast<const uint4 *>(&B[(n0 + c) * K + k0 + k]);");
+    line("const unsigned w[4] = {v.x, v.y, v.z, v.w};");
+    line("for (int i = 0; i < 8; ++i) Bs[k + i][c] = (unsigned short)(w[i / 2] >> (16 * (i % 2)));");
+    close();
+  } else {
+    open("for (int l = threadIdx.x; l < 32 * 64; l += 128)");
+    line("const int k = l / 64, c = l % 64;");
+    line("Bs[k][c] = (k0 + k < K && n0 + c < N) ? " + bAt + " : (unsigned short)0;");
+    close();
+  }
   line("__syncthreads();");
   open("for (int kk = 0; kk < 32; kk += 16)");
   line("unsigned a[2][4], b[4][2];");

@@ -148,6 +148,16 @@ const Case kCases[] = {
      "  %r = dlc.gelu %x : tensor<70x66xf16>\n"
      "  return %r : tensor<70x66xf16> }",
      2e-3},
+    {"matmul_f16_vector_loads_ragged",
+     "func.func @main(%a: tensor<3x70x48xf16>, %w: tensor<48x72xf16>) -> tensor<3x70x72xf16> {\n"
+     "  %m = dlc.matmul %a, %w : (tensor<3x70x48xf16>, tensor<48x72xf16>) -> tensor<3x70x72xf16>\n"
+     "  return %m : tensor<3x70x72xf16> }",
+     2e-3},
+    {"linear_bf16_vector_loads",
+     "func.func @main(%x: tensor<33x40xbf16>, %w: tensor<72x40xbf16>, %b: tensor<72xbf16>) -> tensor<33x72xbf16> {\n"
+     "  %y = dlc.linear %x, %w, %b : (tensor<33x40xbf16>, tensor<72x40xbf16>, tensor<72xbf16>) -> tensor<33x72xbf16>\n"
+     "  return %y : tensor<33x72xbf16> }",
+     1e-2},
     {"matmul_bf16_tensor_core_batched",
      "func.func @main(%a: tensor<2x20x33xbf16>, %w: tensor<2x33x24xbf16>) -> tensor<2x20x24xbf16> {\n"
      "  %m = dlc.matmul %a, %w : (tensor<2x20x33xbf16>, tensor<2x33x24xbf16>) -> tensor<2x20x24xbf16>\n"

@@ -45,8 +45,11 @@ func.func @softmax(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
 
 // GEMM-LABEL: // k0 (gemm-mma): dlc.matmul '/fc1/MatMul' -> dlc.add '/fc1/Add' -> dlc.gelu '/act/Gelu'
 // GEMM:         // 1 x [128 x 256] * [256 x 512], tensor cores (mma.sync m16n8k16, f32 accumulation), 64x64 tiles
-// GEMM:         __shared__ unsigned short As[64][32 + 8];
+// GEMM:         __shared__ __align__(16) unsigned short As[64][32 + 8];
 // GEMM:         float acc[2][4][4] = {};
+// GEMM:         // A: 16-byte vectors
+// GEMM:         v = *reinterpret_cast<const uint4 *>(&A[(m0 + r) * K + k0 + k]);
+// GEMM:         // B: 16-byte vectors
 // GEMM:         a[mi][0] = dlc_pack(As[r][c], As[r][c + 1]);
 // GEMM:         b[ni][0] = dlc_pack(Bs[k][n], Bs[k + 1][n]);
 // GEMM:         DLC_MMA_F16(acc[mi][ni], a[mi], b[ni], acc[mi][ni]);
