@@ -336,6 +336,10 @@ Value GraphImporter::castTo(Value v, Type elementType) {
 static bool foldable(Operation *op, std::vector<Tensor> &operands) {
   if (isa<ConstantOp>(op))
     return false;
+  // An op built from a malformed model may not verify: leave it to the final
+  // verification, which reports it (the kernels would disagree on its type).
+  if (failed(verify(op, /*verifyRecursively=*/false)))
+    return false;
   for (Value r : op->getResults())
     if (cast<RankedTensorType>(r.getType()).getNumElements() > kMaxFoldElements)
       return false;
@@ -348,13 +352,23 @@ static bool foldable(Operation *op, std::vector<Tensor> &operands) {
   return true;
 }
 
+/// The kernel's result has the op's result type (dtype and shape).
+static bool matches(RankedTensorType type, const Tensor &t) {
+  FailureOr<ref::DType> dtype = refDTypeOf(type.getElementType());
+  return succeeded(dtype) && *dtype == t.dtype && type.getShape() == ArrayRef<int64_t>(t.shape) &&
+         static_cast<int64_t>(t.data.size()) == type.getNumElements();
+}
+
 void GraphImporter::foldAll(Operation *op) {
   std::vector<Tensor> operands;
   if (!foldable(op, operands))
     return;
   ref::Expected<std::vector<Tensor>> results = evaluateOp(op, operands);
-  if (!results)
+  if (!results || results->size() != op->getNumResults())
     return; // left to run (and to report) at run time
+  for (auto [result, t] : llvm::zip(op->getResults(), *results))
+    if (!matches(cast<RankedTensorType>(result.getType()), t))
+      return;
   for (auto [result, t] : llvm::zip(op->getResults(), *results)) {
     auto type = cast<RankedTensorType>(result.getType());
     result.replaceAllUsesWith(builder.create<ConstantOp>(
@@ -368,25 +382,34 @@ Value GraphImporter::foldOrKeep(Operation *op, unsigned index) {
   if (!foldable(op, operands))
     return op->getResult(index);
   ref::Expected<std::vector<Tensor>> results = evaluateOp(op, operands);
-  if (!results)
+  if (!results || results->size() != op->getNumResults())
     return op->getResult(index);
   auto type = cast<RankedTensorType>(op->getResult(index).getType());
+  if (!matches(type, (*results)[index]))
+    return op->getResult(index);
   Value c = builder.create<ConstantOp>(op->getLoc(), type,
                                        denseFromTensor(type, (*results)[index]), DeviceAttr());
   op->erase();
   return c;
 }
 
+/// The node's name, or for an unnamed node the name of its first output.
+static std::string nodeLabel(const onnx::NodeProto &node) {
+  if (!node.name().empty())
+    return "'" + node.name() + "'";
+  return "<unnamed, output '" + (node.output_size() ? node.output(0) : std::string()) + "'>";
+}
+
 LogicalResult GraphImporter::fail(const llvm::Twine &message) {
   if (error.empty())
-    error = ("node '" + node->name() + "' (" + node->op_type() + "): " + message).str();
+    error = ("node " + nodeLabel(*node) + " (" + node->op_type() + "): " + message).str();
   return failure();
 }
 
 LogicalResult GraphImporter::unsupported(const llvm::Twine &reason) {
   if (error.empty()) {
-    error = ("unsupported op '" + node->op_type() + "' (node '" + node->name() +
-             "', opset " + llvm::Twine(opset) + ")")
+    error = ("unsupported op '" + node->op_type() + "' (node " + nodeLabel(*node) +
+             ", opset " + llvm::Twine(opset) + ")")
                 .str();
     std::string why = reason.str();
     if (!why.empty())
@@ -677,7 +700,7 @@ OwningOpRef<ModuleOp> dlc::importOnnxBytes(MLIRContext &context, llvm::StringRef
   if (!module)
     return nullptr;
   if (failed(verify(*module))) {
-    error = "the imported IR does not verify (an importer bug): " + diag;
+    error = "the imported IR does not verify (a malformed model, or an importer bug): " + diag;
     return nullptr;
   }
   if (options.raisePatterns && failed(raiseOnnxPatterns(*module))) {

@@ -47,11 +47,22 @@ LogicalResult requireFloat(GraphImporter &g, size_t i) {
   return success();
 }
 
+/// Whether a and b broadcast (NumPy rules); records an error when not.
+bool broadcasts(GraphImporter &g, Value a, Value b) {
+  ArrayRef<int64_t> sa = GraphImporter::typeOf(a).getShape(), sb = GraphImporter::typeOf(b).getShape();
+  if (succeeded(broadcastShapes(sa, sb, nullptr)))
+    return true;
+  (void)g.fail("operand shapes " + formatShape(sa) + " and " + formatShape(sb) + " do not broadcast");
+  return false;
+}
+
 template <typename OpT> Converter binary() {
   return [](GraphImporter &g, Outputs &out) -> LogicalResult {
     Value lhs = g.input(0), rhs = g.input(1);
     if (GraphImporter::typeOf(lhs).getElementType() != GraphImporter::typeOf(rhs).getElementType())
       return g.fail("operands have different element types");
+    if (!broadcasts(g, lhs, rhs))
+      return failure();
     out.push_back(g.make<OpT>(lhs, rhs));
     return success();
   };
@@ -61,8 +72,13 @@ template <typename OpT> Converter binary() {
 template <typename OpT> Converter variadic() {
   return [](GraphImporter &g, Outputs &out) -> LogicalResult {
     Value acc = g.input(0);
-    for (size_t i = 1; i < g.numInputs(); ++i)
+    for (size_t i = 1; i < g.numInputs(); ++i) {
+      if (g.type(i).getElementType() != GraphImporter::typeOf(acc).getElementType())
+        return g.fail("operands have different element types");
+      if (!broadcasts(g, acc, g.input(i)))
+        return failure();
       acc = g.make<OpT>(acc, g.input(i));
+    }
     out.push_back(acc);
     return success();
   };
@@ -141,6 +157,8 @@ LogicalResult convertPRelu(GraphImporter &g, Outputs &out) {
   if (failed(requireFloat(g, 0)))
     return failure();
   Value x = g.input(0);
+  if (g.type(1).getElementType() != g.type(0).getElementType() || !broadcasts(g, x, g.input(1)))
+    return g.fail("slope does not match the input");
   Value neg = g.make<MulOp>(minZero(g, x), g.input(1));
   if (GraphImporter::typeOf(neg) != GraphImporter::typeOf(x))
     return g.unsupported("a slope that broadcasts beyond the input's shape");
@@ -233,6 +251,8 @@ LogicalResult convertPow(GraphImporter &g, Outputs &out) {
     return failure();
   Value base = g.input(0);
   Value exponent = g.castTo(g.input(1), g.type(0).getElementType());
+  if (!broadcasts(g, base, exponent))
+    return failure();
   out.push_back(g.make<PowOp>(base, exponent));
   return success();
 }
@@ -241,8 +261,12 @@ LogicalResult convertMean(GraphImporter &g, Outputs &out) {
   if (failed(requireFloat(g, 0)))
     return failure();
   Value acc = g.input(0);
-  for (size_t i = 1; i < g.numInputs(); ++i)
+  for (size_t i = 1; i < g.numInputs(); ++i) {
+    if (g.type(i).getElementType() != GraphImporter::typeOf(acc).getElementType() ||
+        !broadcasts(g, acc, g.input(i)))
+      return g.fail("inputs differ in element type or do not broadcast");
     acc = g.make<AddOp>(acc, g.input(i));
+  }
   out.push_back(mulScalar(g, acc, 1.0 / g.numInputs()));
   return success();
 }
@@ -302,6 +326,10 @@ LogicalResult convertGemm(GraphImporter &g, Outputs &out) {
   RankedTensorType ta = g.type(0), tb = g.type(1);
   if (ta.getRank() != 2 || tb.getRank() != 2)
     return g.fail("expects rank-2 A and B");
+  int64_t ka = transA ? ta.getDimSize(0) : ta.getDimSize(1);
+  int64_t kb = transB ? tb.getDimSize(1) : tb.getDimSize(0);
+  if (ka != kb || ta.getElementType() != tb.getElementType())
+    return g.fail("A and B do not multiply");
   int64_t m = transA ? ta.getDimSize(1) : ta.getDimSize(0);
   int64_t n = transB ? tb.getDimSize(0) : tb.getDimSize(1);
   auto resultType = g.tensorType({m, n}, ta.getElementType());
@@ -325,8 +353,11 @@ LogicalResult convertGemm(GraphImporter &g, Outputs &out) {
   if (transB)
     b = transpose2d(b);
   Value y = mulScalar(g, g.make<MatmulOp>(resultType, a, b, DeviceAttr()), alpha);
-  if (c && beta != 0.0)
+  if (c && beta != 0.0) {
+    if (GraphImporter::typeOf(c).getElementType() != ta.getElementType() || !broadcasts(g, y, c))
+      return g.fail("C does not broadcast to the result's shape");
     y = g.make<AddOp>(y, mulScalar(g, c, beta));
+  }
   if (GraphImporter::typeOf(y) != resultType)
     return g.fail("C does not broadcast to the result's shape");
   out.push_back(y);
@@ -394,10 +425,20 @@ std::optional<Window> readWindow(GraphImporter &g, RankedTensorType input,
     g.fail("expects 2 strides and 2 dilations");
     return std::nullopt;
   }
+  for (int i = 0; i < 2; ++i)
+    if (w.kernel[i] < 1 || w.strides[i] < 1 || w.dilations[i] < 1) {
+      g.fail("expects kernel_shape, strides and dilations >= 1");
+      return std::nullopt;
+    }
   auto pads = windowPads(g, input.getShape().drop_front(2), w.kernel, w.strides, w.dilations);
   if (!pads)
     return std::nullopt;
   w.pads = *pads; // ONNX [top, left, bottom, right] is dlc's order too
+  for (int i = 0; i < 4; ++i)
+    if (w.pads[i] < 0) {
+      g.fail("expects pads >= 0");
+      return std::nullopt;
+    }
   return w;
 }
 
@@ -442,9 +483,13 @@ LogicalResult convertConv(GraphImporter &g, Outputs &out) {
     auto k = g.attrInts("kernel_shape").value_or(std::vector<int64_t>{f.getDimSize(3)});
     auto s = g.attrInts("strides").value_or(std::vector<int64_t>{1});
     auto d = g.attrInts("dilations").value_or(std::vector<int64_t>{1});
+    if (k.size() != 1 || s.size() != 1 || d.size() != 1 || k[0] < 1 || s[0] < 1 || d[0] < 1)
+      return g.fail("expects one kernel size, stride and dilation >= 1");
     auto p = windowPads(g, x.getShape().drop_front(3), k, s, d);
     if (!p)
       return failure();
+    if ((*p)[0] < 0 || (*p)[1] < 0)
+      return g.fail("expects pads >= 0");
     w = Window{{1, k[0]}, {1, s[0]}, {1, d[0]}, {0, (*p)[0], 0, (*p)[1]}};
   } else {
     w = readWindow(g, x, std::vector<int64_t>{f.getDimSize(2), f.getDimSize(3)});
@@ -452,8 +497,13 @@ LogicalResult convertConv(GraphImporter &g, Outputs &out) {
   if (!w)
     return failure();
   int64_t groups = g.attrInt("group", 1);
+  if (groups < 1 || f.getDimSize(0) % groups != 0 || x.getDimSize(1) != f.getDimSize(1) * groups ||
+      f.getElementType() != x.getElementType())
+    return g.fail("input channels, filter and group do not agree");
   int64_t oh = windowOut(x.getDimSize(2), f.getDimSize(2), w->strides[0], w->pads[0], w->pads[2], w->dilations[0]);
   int64_t ow = windowOut(x.getDimSize(3), f.getDimSize(3), w->strides[1], w->pads[1], w->pads[3], w->dilations[1]);
+  if (oh < 1 || ow < 1)
+    return g.fail("the window is larger than the padded input");
   auto type = g.tensorType({x.getDimSize(0), f.getDimSize(0), oh, ow}, x.getElementType());
   Value bias = g.has(2) ? g.input(2) : Value();
   SmallVector<Value> operands{input, filter};
@@ -495,6 +545,8 @@ LogicalResult convertPool(GraphImporter &g, Outputs &out) {
   for (int i = 0; i < 4; ++i)
     if (w->pads[i] >= w->dilations[i % 2] * (w->kernel[i % 2] - 1) + 1)
       return g.unsupported("a pad as large as the window");
+  if (oh < 1 || ow < 1)
+    return g.fail("the window is larger than the padded input");
   auto type = g.tensorType({x.getDimSize(0), x.getDimSize(1), oh, ow}, x.getElementType());
   if (isMax)
     out.push_back(g.make<MaxPool2dOp>(type, g.input(0), w->kernel, w->strides, w->pads,
@@ -639,8 +691,13 @@ LogicalResult convertReduce(GraphImporter &g, Outputs &out) {
     for (int64_t d = 0; d < t.getRank(); ++d)
       axes->push_back(d);
   }
-  for (int64_t &a : *axes)
+  std::vector<bool> seen(t.getRank(), false);
+  for (int64_t &a : *axes) {
     a = normAxis(a, t.getRank());
+    if (a < 0 || a >= t.getRank() || seen[a])
+      return g.fail("axes out of range or repeated");
+    seen[a] = true;
+  }
   Value x = g.input(0);
   bool floatOnly = op != "ReduceSum" && op != "ReduceMax" && op != "ReduceMin" && op != "ReduceMean";
   if (floatOnly && failed(requireFloat(g, 0)))

@@ -297,6 +297,8 @@ LogicalResult convertExpand(GraphImporter &g, Outputs &out) {
   std::optional<std::vector<int64_t>> shape = g.constInts(1, "the target shape");
   if (!shape)
     return failure();
+  if (llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
+    return g.fail("the target shape has a negative dimension");
   RankedTensorType t = g.type(0);
   FailureOr<Shape> result = broadcastShapes(t.getShape(), *shape, nullptr);
   if (failed(result))
@@ -321,6 +323,8 @@ LogicalResult convertTile(GraphImporter &g, Outputs &out) {
   if (!repeats)
     return failure();
   Value v = g.input(0);
+  if (static_cast<int64_t>(repeats->size()) != g.type(0).getRank())
+    return g.fail("expects one repeat count per dimension");
   for (size_t axis = 0; axis < repeats->size(); ++axis) {
     int64_t r = (*repeats)[axis];
     if (r <= 0)
@@ -402,6 +406,8 @@ LogicalResult convertConstantOfShape(GraphImporter &g, Outputs &out) {
       return g.unsupported(t ? "a value that is not one element" : err);
     value = *t;
   }
+  if (llvm::any_of(*shape, [](int64_t d) { return d < 0; }))
+    return g.fail("the shape has a negative dimension");
   if (product(*shape) == 0)
     return g.unsupported("an empty result");
   Tensor filled = Tensor::fromValues(value.dtype, *shape,
@@ -431,6 +437,8 @@ LogicalResult convertRange(GraphImporter &g, Outputs &out) {
   int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s) / d)));
   if (n == 0)
     return g.unsupported("an empty result");
+  if (n > kMaxFoldElements)
+    return g.unsupported("more than " + llvm::Twine(kMaxFoldElements) + " elements");
   std::vector<double> v;
   for (int64_t i = 0; i < n; ++i)
     v.push_back(s + i * d);

@@ -62,3 +62,11 @@
 // RUN: %make-onnx equal_runtime %t/equal.onnx
 // RUN: not dlc import %t/equal.onnx 2>&1 | FileCheck %s --check-prefix=EQUAL
 // EQUAL: error: {{.*}}equal.onnx: unsupported op 'Equal' (node '/mask/Equal', opset 13): on values known only at run time (dlc has no compare or select op; input 'x' is not a constant)
+
+// Malformed attributes are errors naming the node (an unnamed node by its output).
+// RUN: %make-onnx bad_stride %t/bad_stride.onnx
+// RUN: not dlc import %t/bad_stride.onnx 2>&1 | FileCheck %s --check-prefix=STRIDE
+// STRIDE: error: {{.*}}bad_stride.onnx: node <unnamed, output 'y'> (MaxPool): expects kernel_shape, strides and dilations >= 1
+// RUN: %make-onnx bad_axes %t/bad_axes.onnx
+// RUN: not dlc import %t/bad_axes.onnx 2>&1 | FileCheck %s --check-prefix=AXES
+// AXES: error: {{.*}}bad_axes.onnx: node '/mean' (ReduceMean): axes out of range or repeated

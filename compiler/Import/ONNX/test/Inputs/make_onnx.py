@@ -148,6 +148,17 @@ def equal_runtime():
     return model(nodes, [vi("x", [4]), vi("y", [4])], [vi("z", [4], TensorProto.BOOL)])
 
 
+def bad_stride():
+    """A malformed model: stride 0 (must be an error, not a division by zero)."""
+    nodes = [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], strides=[0, 1])]
+    return model(nodes, [vi("x", [1, 1, 4, 4])], [vi("y", [1, 1, 3, 3])])
+
+
+def bad_axes():
+    nodes = [helper.make_node("ReduceMean", ["x"], ["y"], name="/mean", axes=[5])]
+    return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 1])])
+
+
 def undefined():
     nodes = [helper.make_node("Relu", ["nowhere"], ["y"], name="/Relu")]
     return model(nodes, [vi("x", [4])], [vi("y", [4])])
@@ -155,7 +166,7 @@ def undefined():
 
 MODELS = {f.__name__: f for f in [add, mlp, dynamic, unsupported, opset18, double,
                                   reshape_input, shape_arith, layernorm, gelu, linear,
-                                  undefined, where_shape, equal_runtime]}
+                                  undefined, where_shape, equal_runtime, bad_stride, bad_axes]}
 
 if __name__ == "__main__":
     name, out = sys.argv[1], sys.argv[2]
