@@ -37,6 +37,15 @@ def ApproximateMath : Pass<"dlc-approximate-math", "mlir::func::FuncOp"> {
                            "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"];
 }
 
+def ExpandArith : Pass<"dlc-expand-arith", "mlir::func::FuncOp"> {
+  let summary = "Expands ceil/floor integer division and bf16 casts; keeps float max/min";
+  let description = [{
+    arith-expand-ops without its maximumf/minimumf expansion: those lower to
+    llvm.maximum/llvm.minimum, which LLVM vectorises as reductions.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Tiles f32 matmuls to an 8x32 register tile and vectorises them";
   let description = [{
