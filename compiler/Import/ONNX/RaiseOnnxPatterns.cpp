@@ -6,7 +6,9 @@
 //              v = reduce_mean(d ^ 2 | d * d); y = d / sqrt(v + eps) * g + b
 //              -> layer_norm(x, g, b) {axis, epsilon}
 //   GELU:      x * (erf(x / sqrt(2) | x * (1 / sqrt(2))) + 1) * 0.5 (either
-//              association of the two products) -> gelu(x)
+//              association of the two products) -> gelu(x); with
+//              tanh(sqrt(2/pi) (x + 0.044715 x^3)) in place of the erf term
+//              (approximate='tanh') -> gelu(x) {tanh_approximation}
 //   Linear:    matmul(x, W) + b, W [K, N] and b [N] constants
 //              -> linear(x, Wᵀ, b), Wᵀ computed here
 //
@@ -177,23 +179,56 @@ struct RaiseLayerNorm : OpRewritePattern<AddOp> {
   }
 };
 
-/// Matches `erf(x / sqrt2)` or `erf(x * 1/sqrt2)` plus 1; returns x.
-Value geluGate(Value v) {
-  auto add = v.getDefiningOp<AddOp>();
-  if (!add)
+/// `other` operand of a commutative op when `known` is one of them.
+template <typename OpT> Value otherOperand(Value v, function_ref<bool(Value)> known) {
+  auto op = v.getDefiningOp<OpT>();
+  if (!op)
     return nullptr;
-  Value erfV = isSplat(add.getRhs(), 1.0) ? add.getLhs()
-               : isSplat(add.getLhs(), 1.0) ? add.getRhs() : Value();
-  auto erf = erfV ? erfV.getDefiningOp<ErfOp>() : ErfOp();
-  if (!erf)
+  if (known(op.getLhs()))
+    return op.getRhs();
+  if (known(op.getRhs()))
+    return op.getLhs();
+  return nullptr;
+}
+
+/// x * x * x, as x * (x * x) in either order, or pow(x, 3).
+bool isCube(Value v, Value x) {
+  if (auto pow = v.getDefiningOp<PowOp>())
+    return pow.getLhs() == x && isSplat(pow.getRhs(), 3.0);
+  Value sq = otherOperand<MulOp>(v, [&](Value o) { return o == x; });
+  auto square = sq ? sq.getDefiningOp<MulOp>() : MulOp();
+  return square && square.getLhs() == x && square.getRhs() == x;
+}
+
+/// The gate of GELU plus 1: `erf(x / sqrt2)` or `erf(x * 1/sqrt2)` (exact),
+/// or `tanh(sqrt(2/pi) * (x + 0.044715 x^3))` (tanh approximation, as
+/// PyTorch's approximate='tanh' exports). Returns x; `tanh` says which.
+Value geluGate(Value v, bool &tanh) {
+  Value fn = otherOperand<AddOp>(v, [](Value o) { return isSplat(o, 1.0); });
+  if (!fn)
     return nullptr;
-  if (auto div = erf.getInput().getDefiningOp<DivOp>())
-    return isSplat(div.getRhs(), std::sqrt(2.0), 1e-4) ? div.getLhs() : Value();
-  if (auto mul = erf.getInput().getDefiningOp<MulOp>()) {
-    if (isSplat(mul.getRhs(), 1 / std::sqrt(2.0), 1e-4))
-      return mul.getLhs();
-    if (isSplat(mul.getLhs(), 1 / std::sqrt(2.0), 1e-4))
-      return mul.getRhs();
+  if (auto erf = fn.getDefiningOp<ErfOp>()) {
+    tanh = false;
+    if (auto div = erf.getInput().getDefiningOp<DivOp>())
+      return isSplat(div.getRhs(), std::sqrt(2.0), 1e-4) ? div.getLhs() : Value();
+    return otherOperand<MulOp>(erf.getInput(),
+                               [](Value o) { return isSplat(o, 1 / std::sqrt(2.0), 1e-4); });
+  }
+  auto th = fn.getDefiningOp<TanhOp>();
+  if (!th)
+    return nullptr;
+  tanh = true;
+  Value inner = otherOperand<MulOp>(
+      th.getInput(), [](Value o) { return isSplat(o, std::sqrt(2.0 / M_PI), 1e-4); });
+  auto sum = inner ? inner.getDefiningOp<AddOp>() : AddOp();
+  if (!sum)
+    return nullptr;
+  for (int side = 0; side < 2; ++side) {
+    Value x = side ? sum.getRhs() : sum.getLhs();
+    Value cubeTerm = side ? sum.getLhs() : sum.getRhs();
+    Value cube = otherOperand<MulOp>(cubeTerm, [](Value o) { return isSplat(o, 0.044715, 1e-4); });
+    if (cube && isCube(cube, x))
+      return x;
   }
   return nullptr;
 }
@@ -202,6 +237,7 @@ struct RaiseGelu : OpRewritePattern<MulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MulOp root, PatternRewriter &rewriter) const override {
     Value x;
+    bool tanh = false;
     // (x * gate) * 0.5, or (x * 0.5) * gate, in any operand order.
     for (int side = 0; side < 2 && !x; ++side) {
       Value a = side ? root.getRhs() : root.getLhs();
@@ -213,10 +249,10 @@ struct RaiseGelu : OpRewritePattern<MulOp> {
         for (int s2 = 0; s2 < 2 && !x; ++s2) {
           Value cand = s2 ? inner.getRhs() : inner.getLhs();
           Value gate = s2 ? inner.getLhs() : inner.getRhs();
-          if (Value gx = geluGate(gate); gx && gx == cand)
+          if (Value gx = geluGate(gate, tanh); gx && gx == cand)
             x = cand;
         }
-      } else if (Value gx = geluGate(b)) {
+      } else if (Value gx = geluGate(b, tanh)) {
         if (Value half = other(inner, gx); half && isSplat(half, 0.5))
           x = gx;
       }
@@ -224,7 +260,7 @@ struct RaiseGelu : OpRewritePattern<MulOp> {
     if (!x || x.getType() != root.getType())
       return failure();
     Location loc = renamed(root.getLoc(), "Gelu", getContext());
-    auto gelu = rewriter.create<GeluOp>(loc, x.getType(), x, false, DeviceAttr());
+    auto gelu = rewriter.create<GeluOp>(loc, x.getType(), x, tanh, DeviceAttr());
     rewriter.replaceOp(root, gelu.getResult());
     return success();
   }

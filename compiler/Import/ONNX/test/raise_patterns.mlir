@@ -23,6 +23,18 @@
 // GELU-NEXT: return %[[G]]
 // GELU: [[GLOC]] = loc("/act/Gelu")
 
+// approximate='tanh': x * (tanh(sqrt(2/pi) (x + 0.044715 x^3)) + 1) * 0.5.
+// RUN: %make-onnx gelu_tanh %t/gelu_tanh.onnx
+// RUN: dlc import %t/gelu_tanh.onnx | FileCheck %s --check-prefix=GELUT
+// GELUT: func.func @main(%[[X:[^:]*]]: tensor<4x8xf32>
+// GELUT-NEXT: %[[G:.*]] = dlc.gelu %[[X]] {tanh_approximation = true} : tensor<4x8xf32>
+// GELUT-NEXT: return %[[G]]
+// RUN: dlc import %t/gelu_tanh.onnx --no-raise -o %t/gelu_tanh_chain.mlir
+// RUN: dlc import %t/gelu_tanh.onnx -o %t/gelu_tanh_raised.mlir
+// RUN: dlc interpret %t/gelu_tanh_chain.mlir --random-inputs --output-dir %t/gt_chain > /dev/null
+// RUN: dlc interpret %t/gelu_tanh_raised.mlir --random-inputs --output-dir %t/gt_raised > /dev/null
+// RUN: %onnx-python -c "import numpy as n; a=n.load('%t/gt_chain/y.npy'); b=n.load('%t/gt_raised/y.npy'); assert n.allclose(a, b, rtol=1e-5, atol=1e-6), abs(a-b).max()"
+
 // RUN: %make-onnx linear %t/linear.onnx
 // RUN: dlc import %t/linear.onnx | FileCheck %s --check-prefix=LIN
 // LIN: %[[B:.*]] = dlc.constant dense<{{.*}}> : tensor<16xf32>

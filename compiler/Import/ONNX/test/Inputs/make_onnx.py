@@ -119,6 +119,24 @@ def gelu():
                  [c("sqrt2", 1.4142135381698608), c("one", 1.0), c("half", 0.5)])
 
 
+def gelu_tanh():
+    """torch.nn.GELU(approximate='tanh') as PyTorch 1.13 exports it at opset 13."""
+    c = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float32), name)
+    nodes = [
+        helper.make_node("Mul", ["x", "x"], ["sq"], name="/act/Mul"),
+        helper.make_node("Mul", ["x", "sq"], ["cube"], name="/act/Mul_1"),
+        helper.make_node("Mul", ["k", "cube"], ["kc"], name="/act/Mul_2"),
+        helper.make_node("Add", ["x", "kc"], ["s"], name="/act/Add"),
+        helper.make_node("Mul", ["beta", "s"], ["bs"], name="/act/Mul_3"),
+        helper.make_node("Tanh", ["bs"], ["t"], name="/act/Tanh"),
+        helper.make_node("Add", ["one", "t"], ["g"], name="/act/Add_1"),
+        helper.make_node("Mul", ["x", "g"], ["xg"], name="/act/Mul_4"),
+        helper.make_node("Mul", ["half", "xg"], ["y"], name="/act/Mul_5"),
+    ]
+    return model(nodes, [vi("x", [4, 8])], [vi("y", [4, 8])],
+                 [c("k", 0.044715), c("beta", 0.7978845834732056), c("one", 1.0), c("half", 0.5)])
+
+
 def linear():
     """torch.nn.Linear(8, 16) on a rank-3 input: MatMul with Wᵀ stored, then Add."""
     nodes = [
@@ -165,7 +183,7 @@ def undefined():
 
 
 MODELS = {f.__name__: f for f in [add, mlp, dynamic, unsupported, opset18, double,
-                                  reshape_input, shape_arith, layernorm, gelu, linear,
+                                  reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, equal_runtime, bad_stride, bad_axes]}
 
 if __name__ == "__main__":
