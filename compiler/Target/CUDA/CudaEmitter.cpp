@@ -58,6 +58,38 @@ std::string KernelEmitter::leafAt(Value v, const Coords &c) {
   return name + "[" + offsetOf(shapeOf(v), c) + "]";
 }
 
+std::string KernelEmitter::bufferOf(Value v) {
+  if (params.count(v))
+    return param(v);
+  auto constant = v.getDefiningOp<dlc::ConstantOp>();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  if (!dense) {
+    error(v.getDefiningOp() ? v.getDefiningOp() : ops.front())
+        << "internal error: the CUDA kernel reads a value it has no buffer for";
+    return "nullptr";
+  }
+  Type t = elemOf(v);
+  bool half = t.isF16() || t.isBF16();
+  std::string name = identifier(entry) + "_c" + std::to_string(constants++);
+  std::string values;
+  for (int64_t i = 0; i < countOf(shapeOf(v)); ++i) {
+    int64_t k = dense.isSplat() ? 0 : i;
+    std::string literal;
+    if (half) // raw bits: __half has no constexpr constructor from float everywhere
+      literal = std::to_string(dense.getValues<APFloat>()[k].bitcastToAPInt().getZExtValue());
+    else if (t.isF32())
+      literal = flt(dense.getValues<APFloat>()[k].convertToDouble());
+    else if (t.isSignlessInteger(1))
+      literal = dense.getValues<bool>()[k] ? "1" : "0";
+    else
+      literal = num(dense.getValues<APInt>()[k].getSExtValue());
+    values += (i ? ", " : "") + literal;
+  }
+  std::string st = half ? "unsigned short" : storageType(t);
+  globals += "__device__ __align__(16) const " + st + " " + name + "[] = {" + values + "};\n";
+  return half ? "reinterpret_cast<const " + storageType(t) + " *>(" + name + ")" : name;
+}
+
 std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
   bool f = isFloatType(elemOf(op->getResult(0)));
   std::string x = a[0], y = a.size() > 1 ? a[1] : "";

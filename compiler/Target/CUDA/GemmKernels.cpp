@@ -23,9 +23,6 @@ LogicalResult KernelEmitter::emitMatmul() {
   Value bias = linear ? linear.getBias() : conv ? conv.getBias() : Value();
   ArrayRef<int64_t> as = shapeOf(a), bs = shapeOf(b), rs = shapeOf(res);
   Type t = elemOf(a);
-  if (!params.count(a) || !params.count(b) || (bias && !params.count(bias)))
-    return anchor->emitError() << "the CUDA backend expects the operands of '" << opNames.lookup(anchor)
-                               << "' in buffers";
   bool mma = t.isF16() || t.isBF16();
   if (!mma && !t.isF32() && !t.isSignlessInteger(32) && !t.isSignlessInteger(64))
     return anchor->emitError() << "the CUDA backend has no matmul for '" << t << "' ('"
@@ -91,8 +88,8 @@ LogicalResult KernelEmitter::emitMatmul() {
                num(as[3]) + " + ix];\n}\n";
     aAt = gather + "(A, m0 + r, k0 + k, blockIdx.z)";
   }
-  line("const " + st + " *A = reinterpret_cast<const " + st + " *>(" + param(a) + ") + " + batchOffset(as) + ";");
-  line("const " + st + " *B = reinterpret_cast<const " + st + " *>(" + param(b) + ") + " +
+  line("const " + st + " *A = reinterpret_cast<const " + st + " *>(" + bufferOf(a) + ") + " + batchOffset(as) + ";");
+  line("const " + st + " *B = reinterpret_cast<const " + st + " *>(" + bufferOf(b) + ") + " +
        (conv ? "blockIdx.z * N * K" : batchOffset(bs)) + ";");
   auto epilogue = [&](const std::string &row, const std::string &col, const std::string &acc) {
     open("if (" + row + " < M && " + col + " < N)");
@@ -108,7 +105,7 @@ LogicalResult KernelEmitter::emitMatmul() {
       Coords c = coordsOf(at, rs, "c");
       std::string value = acc;
       if (bias)
-        value = acc + " + " + loadAs(elemOf(bias), param(bias) + "[" + (conv ? "blockIdx.z * N + col" : "col") + "]");
+        value = acc + " + " + loadAs(elemOf(bias), bufferOf(bias) + "[" + (conv ? "blockIdx.z * N + col" : "col") + "]");
       anchorValue = res;
       anchorCoords = c;
       anchorVar = fresh(opNames.lookup(anchor));

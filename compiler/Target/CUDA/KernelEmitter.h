@@ -168,6 +168,9 @@ private:
     memo = saved;
   }
   std::string param(Value v) { return "p" + std::to_string(params.lookup(v)); }
+  /// A pointer expression to `v`'s elements (storage type): its parameter,
+  /// or, for a small constant inlined into the kernel, a __device__ array.
+  std::string bufferOf(Value v);
 
   // Kernel kinds.
   LogicalResult emitElementwise();

@@ -39,7 +39,7 @@ LogicalResult KernelEmitter::emitRowReduction() {
     result.block = {256, 1, 1};
     result.grid = {static_cast<uint32_t>(rows), 1, 1};
   }
-  std::string px = param(x);
+  std::string px = bufferOf(x);
   auto offset = [&](const std::string &j) {
     if (inner == 1) return "row * " + num(length) + " + " + j;
     return "(row / " + num(inner) + " * " + num(length) + " + " + j + ") * " + num(inner) + " + row % " + num(inner);
@@ -100,11 +100,8 @@ LogicalResult KernelEmitter::emitRowReduction() {
     line("const float rstd = rsqrtf(" + sum + "(q" + extra + ") / " + flt(double(length)) + " + " +
          flt(ln.getEpsilon().convertToDouble()) + ");");
     loop("");
-    std::string e = "(" + load("j") + " - mean) * rstd * " + loadAs(xt, param(ln.getScale()) + "[j]");
-    if (ln.getBias()) e += " + " + loadAs(xt, param(ln.getBias()) + "[j]");
-    if (!params.count(ln.getScale()) || (ln.getBias() && !params.count(ln.getBias())))
-      return anchor->emitError() << "the CUDA backend expects the scale and bias of '"
-                                 << opNames.lookup(anchor) << "' in buffers";
+    std::string e = "(" + load("j") + " - mean) * rstd * " + loadAs(xt, bufferOf(ln.getScale()) + "[j]");
+    if (ln.getBias()) e += " + " + loadAs(xt, bufferOf(ln.getBias()) + "[j]");
     epilogue(e, offset("j"));
     close();
   } else {

@@ -185,6 +185,19 @@ const Case kCases[] = {
      "  %s = dlc.add %r, %b : (tensor<4x5xf32>, tensor<3x4x5xf32>) -> tensor<3x4x5xf32>\n"
      "  return %r, %s : tensor<4x5xf32>, tensor<3x4x5xf32> }",
      1e-5},
+    {"inlined_constants_layer_norm",
+     "func.func @main(%a: tensor<5x6xf32>) -> tensor<5x6xf32> {\n"
+     "  %g = dlc.constant dense<[1.0, 0.5, -2.0, 1.5, 0.25, 3.0]> : tensor<6xf32>\n"
+     "  %b = dlc.constant dense<0.125> : tensor<6xf32>\n"
+     "  %r = dlc.layer_norm %a, %g, %b : (tensor<5x6xf32>, tensor<6xf32>, tensor<6xf32>) -> tensor<5x6xf32>\n"
+     "  return %r : tensor<5x6xf32> }",
+     1e-5},
+    {"inlined_constant_f16_weight",
+     "func.func @main(%a: tensor<5x8xf16>) -> tensor<5x6xf16> {\n"
+     "  %w = dlc.constant dense<[[-0.750, 0.125, -0.625, 0.250, -0.500, 0.375], [-0.375, 0.500, -0.250, 0.625, -0.125, 0.750], [0.000, -0.750, 0.125, -0.625, 0.250, -0.500], [0.375, -0.375, 0.500, -0.250, 0.625, -0.125], [0.750, 0.000, -0.750, 0.125, -0.625, 0.250], [-0.500, 0.375, -0.375, 0.500, -0.250, 0.625], [-0.125, 0.750, 0.000, -0.750, 0.125, -0.625], [0.250, -0.500, 0.375, -0.375, 0.500, -0.250]]> : tensor<8x6xf16>\n"
+     "  %m = dlc.matmul %a, %w : (tensor<5x8xf16>, tensor<8x6xf16>) -> tensor<5x6xf16>\n"
+     "  return %m : tensor<5x6xf16> }",
+     2e-3},
     {"transpose_f16",
      "func.func @main(%a: tensor<3x5x7xf16>) -> tensor<7x3x5xf16> {\n"
      "  %r = dlc.transpose %a {perm = array<i64: 2, 0, 1>} : tensor<3x5x7xf16> -> tensor<7x3x5xf16>\n"
