@@ -571,16 +571,25 @@ LogicalResult GatherOp::verify() {
   return verifyResultShape(*this, expected, getResult());
 }
 
+// Placement may route an index input through copies (to a GPU) or slices
+// (data-parallel batch shards) before its gather: ops that only move values
+// are looked through, so the bound does not depend on where the gather runs.
 int64_t dlc::gatherIndexBound(Value value) {
   int64_t bound = 0;
   for (Operation *user : value.getUsers()) {
-    auto gather = dyn_cast<GatherOp>(user);
-    if (!gather || gather.getIndices() != value)
-      continue;
-    ArrayRef<int64_t> data = shapeOf(gather.getData());
-    int64_t axis = gather.getAxis() < 0 ? gather.getAxis() + data.size()
-                                        : gather.getAxis();
-    bound = bound == 0 ? data[axis] : std::min(bound, data[axis]);
+    int64_t userBound = 0;
+    if (auto gather = dyn_cast<GatherOp>(user)) {
+      if (gather.getIndices() != value)
+        continue;
+      ArrayRef<int64_t> data = shapeOf(gather.getData());
+      int64_t axis = gather.getAxis() < 0 ? gather.getAxis() + data.size()
+                                          : gather.getAxis();
+      userBound = data[axis];
+    } else if (isa<CopyOp, ReshapeOp, SliceOp, TransposeOp>(user)) {
+      userBound = gatherIndexBound(user->getResult(0));
+    }
+    if (userBound > 0)
+      bound = bound == 0 ? userBound : std::min(bound, userBound);
   }
   return bound;
 }

@@ -6,6 +6,9 @@
 // RUN: %check-e2e %s concat %t
 // RUN: %check-e2e %s slice_split %t
 // RUN: %check-e2e %s gather %t
+// The index input reaches its gathers through a copy to the GPU: random inputs
+// must still be drawn below the gathered dimension.
+// RUN: %check-e2e %s gather %t/gpu --devices=cpu,cuda:0 --placement=gpu --gpu=sim --check-ordering
 // RUN: %check-e2e %s passthrough %t
 // RUN: %check-e2e %s big_constant %t
 
