@@ -12,6 +12,7 @@
 
 #include "Error.h"
 #include "Session.h"
+#include "ThreadPool.h"
 
 #include <cstring>
 #include <thread>
@@ -112,6 +113,7 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
   DeviceStats &stats = s.stats[d];
   bool profile = s.options.profile != 0;
   const cuda::Device *gpu = s.gpus[d].get();
+  ThreadLimitScope threads(s.threads);
   ++stats.runs;
   if (gpu)
     if (dlc_status_t e = gpu->use())

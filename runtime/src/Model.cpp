@@ -1,6 +1,7 @@
 //===- Model.cpp - dlc_model_t: load, verify, load code, introspect -------===//
 
 #include "Model.h"
+#include "ThreadPool.h"
 #include "CpuFeatures.h"
 #include "Error.h"
 #include "FlatUtil.h"
@@ -70,6 +71,10 @@ dlc_status_t loadCode(dlc_model_s &model) {
     DLC_RETURN_IF_ERROR(SharedObject::load(a.segmentData(lib.segment()),
                                            a.segmentSize(lib.segment()), label,
                                            so));
+    // Libraries with parallel loops get the process's pool (dlc/parallel.h);
+    // older ones have no setter and stay serial.
+    if (void *setter = so->find(DLC_SET_PARALLEL_RUNTIME_SYMBOL))
+      reinterpret_cast<dlc_set_parallel_runtime_t>(setter)(parallelApi());
     model.libraries.push_back(std::move(so));
   }
   const auto *kernels = a.model().kernels();

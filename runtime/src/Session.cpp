@@ -20,6 +20,7 @@
 #include "Error.h"
 #include "FlatUtil.h"
 #include "Session.h"
+#include "ThreadPool.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -606,6 +607,11 @@ extern "C" dlc_status_t dlc_session_create(dlc_model_t *model,
       session->options = *options;
     dlc_model_retain(model);
     session->model = model;
+    // Before build(): its stream threads read `threads`.
+    session->threads = session->options.thread_count > 0
+                           ? session->options.thread_count
+                           : dlc::rt::defaultThreadCount();
+    dlc::rt::ThreadPool::process().reserve(session->threads);
     DLC_RETURN_IF_ERROR(build(*session));
     *out_session = session.release();
     return nullptr;

@@ -142,6 +142,7 @@ struct dlc_session_s {
   std::vector<uint32_t> activeDevices; // Devices with steps.
   int64_t inlineDevice = -1;           // Runs on the caller in run().
   std::vector<std::unique_ptr<dlc::rt::Worker>> workers; // By device.
+  int threads = 1; // A kernel's parallel_for threads (thread_count resolved).
 
   uint64_t nextTicket = 0, oldestTicket = 0, generation = 0;
   dlc::rt::Clock::time_point created, lastEnd;

@@ -62,4 +62,11 @@ dlc_status_t SharedObject::lookup(const std::string &symbol,
   return nullptr;
 }
 
+void *SharedObject::find(const std::string &symbol) const {
+  ::dlerror();
+  void *address = ::dlsym(handle, symbol.c_str());
+  ::dlerror(); // Absent is not an error: leave no stale message.
+  return address;
+}
+
 } // namespace dlc::rt

@@ -30,6 +30,8 @@ public:
 
   /// The address of `symbol`, or an error carrying dlerror().
   dlc_status_t lookup(const std::string &symbol, void *&out) const;
+  /// The address of an optional `symbol`, or null.
+  void *find(const std::string &symbol) const;
 
 private:
   SharedObject(std::string label) : label(std::move(label)) {}

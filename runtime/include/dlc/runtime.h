@@ -191,9 +191,10 @@ typedef enum dlc_gpu_binding_e {
 dlc_status_t dlc_cuda_device_count(int32_t *out_count);
 
 typedef struct dlc_session_options_t {
-  /* Worker threads for CPU work; 0 (default): the runtime decides. Kernels
-   * of this version are single-threaded (each device's steps run on one
-   * stream thread), so this is accepted but not yet used. */
+  /* Threads a CPU kernel's parallel loops may use, the calling stream's
+   * own included (dlc/parallel.h: the process's pool, shared by all
+   * sessions); 0 (default): every core the process may run on; 1: serial.
+   * Kernel libraries without parallel loops ignore it. */
   int32_t thread_count;
   /* A dlc_gpu_binding_t; default DLC_GPU_BINDING_REAL. */
   int32_t gpu_binding;

@@ -1,0 +1,144 @@
+//===- ThreadPool.cpp - a shared pool, callers participating -------------===//
+
+#include "ThreadPool.h"
+
+#include <algorithm>
+#include <sched.h>
+
+namespace dlc::rt {
+
+namespace {
+constexpr int kMaxThreads = 256;
+thread_local int tlLimit = 1;
+
+void parallelForEntry(void *ctx, int64_t n, dlc_parallel_body_t body,
+                      void *closure) {
+  static_cast<ThreadPool *>(ctx)->parallelFor(n, body, closure, threadLimit());
+}
+} // namespace
+
+ThreadPool::ThreadPool(int workers) { reserve(workers + 1); }
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    stopping = true;
+  }
+  wake.notify_all();
+  for (std::thread &t : threads)
+    t.join();
+}
+
+ThreadPool &ThreadPool::process() {
+  static ThreadPool *pool = new ThreadPool(0);
+  return *pool;
+}
+
+void ThreadPool::reserve(int wanted) {
+  wanted = std::min(wanted, kMaxThreads);
+  std::lock_guard<std::mutex> lock(mutex);
+  while (static_cast<int>(threads.size()) + 1 < wanted)
+    threads.emplace_back([this] { workerMain(); });
+}
+
+int ThreadPool::workerCount() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return static_cast<int>(threads.size());
+}
+
+void ThreadPool::work(Job &job) {
+  for (int64_t i; (i = job.next.fetch_add(1, std::memory_order_relaxed)) < job.n;)
+    job.body(job.closure, i);
+}
+
+ThreadPool::Job *ThreadPool::findJob() {
+  // Capacity counts the callers too: a worker joins only while fewer than
+  // workers + 1 threads are busy in loops.
+  if (active >= static_cast<int>(threads.size()) + 1)
+    return nullptr;
+  for (Job *job : jobs)
+    if (job->helpers < job->maxHelpers &&
+        job->next.load(std::memory_order_relaxed) < job->n)
+      return job;
+  return nullptr;
+}
+
+void ThreadPool::workerMain() {
+  std::unique_lock<std::mutex> lock(mutex);
+  for (;;) {
+    Job *job = nullptr;
+    wake.wait(lock, [&] { return stopping || (job = findJob()) != nullptr; });
+    if (stopping)
+      return;
+    if (++job->helpers == 1)
+      shared.fetch_add(1, std::memory_order_relaxed);
+    ++active;
+    lock.unlock();
+    work(*job);
+    lock.lock();
+    --active;
+    if (--job->helpers == 0)
+      done.notify_all();
+    // A slot freed: another loop may now take a worker.
+    wake.notify_one();
+  }
+}
+
+void ThreadPool::parallelFor(int64_t n, dlc_parallel_body_t body,
+                             void *closure, int maxThreads) {
+  if (n <= 0)
+    return;
+  int helpers = static_cast<int>(
+      std::min<int64_t>(std::max(maxThreads, 1) - 1, n - 1));
+  if (helpers > 0) {
+    std::lock_guard<std::mutex> lock(mutex);
+    helpers = std::min(helpers, static_cast<int>(threads.size()));
+  }
+  if (helpers == 0) {
+    for (int64_t i = 0; i < n; ++i)
+      body(closure, i);
+    return;
+  }
+  Job job;
+  job.n = n;
+  job.body = body;
+  job.closure = closure;
+  job.maxHelpers = helpers;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    jobs.push_back(&job);
+    ++active;
+  }
+  wake.notify_all();
+  work(job);
+  std::unique_lock<std::mutex> lock(mutex);
+  --active;
+  jobs.erase(std::find(jobs.begin(), jobs.end(), &job));
+  // Every index is claimed; wait for the helpers still running theirs.
+  done.wait(lock, [&] { return job.helpers == 0; });
+  lock.unlock();
+  wake.notify_one();
+}
+
+int threadLimit() { return tlLimit; }
+
+ThreadLimitScope::ThreadLimitScope(int limit) : saved(tlLimit) {
+  tlLimit = limit;
+}
+ThreadLimitScope::~ThreadLimitScope() { tlLimit = saved; }
+
+const dlc_parallel_api *parallelApi() {
+  static const dlc_parallel_api api = {DLC_PARALLEL_API_VERSION,
+                                       &ThreadPool::process(),
+                                       parallelForEntry};
+  return &api;
+}
+
+int defaultThreadCount() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+} // namespace dlc::rt

@@ -1,0 +1,93 @@
+//===- ThreadPool.h - the CPU kernels' parallel_for ----------------------===//
+//
+// One pool per process, shared by every session and stream: a caller of
+// parallelFor always works on its own loop, and idle workers join whichever
+// loops are open, so several streams' kernels (the CPU's and simulated GPUs'
+// host code) share the cores instead of each bringing its own threads. At
+// most `capacity` threads (callers in parallelFor plus joined workers) work
+// at once, capacity = workers + 1: no oversubscription from the pool.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLC_RUNTIME_THREADPOOL_H
+#define DLC_RUNTIME_THREADPOOL_H
+
+#include "dlc/parallel.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dlc::rt {
+
+class ThreadPool {
+public:
+  explicit ThreadPool(int workers = 0);
+  ~ThreadPool(); // Joins the workers; no parallelFor may be running.
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  /// The process's pool (never destroyed: sessions may outlive statics).
+  static ThreadPool &process();
+
+  /// Grows the pool so that `threads` threads (the caller and threads - 1
+  /// workers) can work on one loop; capped at 256.
+  void reserve(int threads);
+  int workerCount();
+
+  /// body(closure, i) for i in [0, n), on the caller and at most
+  /// maxThreads - 1 workers; serial when maxThreads <= 1.
+  void parallelFor(int64_t n, dlc_parallel_body_t body, void *closure,
+                   int maxThreads);
+
+  /// Loops that ran on more than one thread (for tests).
+  uint64_t sharedLoops() const { return shared.load(std::memory_order_relaxed); }
+
+private:
+  struct Job {
+    int64_t n;
+    dlc_parallel_body_t body;
+    void *closure;
+    int maxHelpers;
+    std::atomic<int64_t> next{0};
+    int helpers = 0; // Under `mutex`.
+  };
+  static void work(Job &job);
+  Job *findJob(); // Under `mutex`.
+  void workerMain();
+
+  std::mutex mutex;
+  std::condition_variable wake, done;
+  std::vector<Job *> jobs;
+  std::vector<std::thread> threads;
+  int active = 0; // Threads inside a job (callers and helpers).
+  bool stopping = false;
+  std::atomic<uint64_t> shared{0};
+};
+
+/// Threads a parallel_for on this thread may use: the running session's
+/// thread_count, set by the executor around each device's program; 1
+/// (serial) elsewhere.
+int threadLimit();
+class ThreadLimitScope {
+public:
+  explicit ThreadLimitScope(int limit);
+  ~ThreadLimitScope();
+
+private:
+  int saved;
+};
+
+/// The table handed to kernel libraries' dlc_set_parallel_runtime: the
+/// process pool, limited by threadLimit().
+const dlc_parallel_api *parallelApi();
+
+/// What thread_count 0 means: every core this process may run on.
+int defaultThreadCount();
+
+} // namespace dlc::rt
+
+#endif // DLC_RUNTIME_THREADPOOL_H
