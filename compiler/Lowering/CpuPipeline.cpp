@@ -112,6 +112,11 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   pm.addNestedPass<func::FuncOp>(dlc::createHoistVectorTransfers());
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+  if (failed(pm.run(module)))
+    return failure();
+  // Rows of output tiles become functions run on the runtime's pool.
+  outlineParallelLoops(module);
+  pm.clear();
   // Loops and vectors, then the LLVM dialect.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addNestedPass<func::FuncOp>(dlc::createLowerVectors());
@@ -136,9 +141,11 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   if (failed(pm.run(module)))
     return failure();
 
+  finishParallelLaunches(module);
   SmallVector<LLVM::LLVMFuncOp> kernels;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-    if (!func.isExternal() && func.getLinkage() == LLVM::Linkage::External)
+    if (!func.isExternal() && func.getLinkage() == LLVM::Linkage::External &&
+        !isParallelBody(func) && func.getName() != "dlc_set_parallel_runtime")
       kernels.push_back(func);
   for (LLVM::LLVMFuncOp kernel : kernels)
     addEntryWrapper(module, kernel);

@@ -48,6 +48,19 @@ void registerCpuPipelineDialects(mlir::DialectRegistry &registry);
 /// wrappers. Diagnostics go to the module's context.
 mlir::LogicalResult lowerCpuKernelsToLLVMDialect(mlir::ModuleOp module);
 
+/// Parallel tile loops (OutlineParallelLoops.cpp; ABI: runtime/include/dlc/
+/// parallel.h). TileAndVectorize marks loops whose iterations write disjoint
+/// output with this unit attribute.
+inline constexpr const char *kParallelLoopAttr = "dlc.parallel";
+/// On memrefs: each outermost marked loop's body becomes a function that a
+/// launch declaration runs once per iteration.
+void outlineParallelLoops(mlir::ModuleOp module);
+/// On the LLVM dialect: defines the launches (parallel_for through the
+/// runtime's pool, serial without it) and dlc_set_parallel_runtime.
+void finishParallelLaunches(mlir::ModuleOp module);
+/// Whether an (LLVM) function is an outlined loop body, not a kernel.
+bool isParallelBody(mlir::Operation *func);
+
 /// Translates an LLVM-dialect module, optimises it, and links a shared object.
 /// With `llvmIR`, also prints the optimised LLVM IR there.
 mlir::FailureOr<CpuLibrary>

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Lowering/CpuPipeline.h"
 #include "compiler/Lowering/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -69,6 +70,11 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
   for (OpResult result : matmul->getResults())
     if (Value replacement = tiled->replacements.lookup(result))
       rewriter.replaceAllUsesWith(result, replacement);
+  // Each row of tiles writes its own rows of C: the runtime's pool may run
+  // them at once (OutlineParallelLoops; peeling keeps the mark).
+  if (!tiled->loops.empty())
+    tiled->loops.front()->setAttr(dlc::kParallelLoopAttr,
+                                  UnitAttr::get(ctx));
   for (LoopLikeOpInterface loop : tiled->loops) {
     auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
     scf::ForOp partial;

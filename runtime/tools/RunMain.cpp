@@ -62,7 +62,7 @@ const char *kUsage =
     "per-device summary and, per op kind, the placement's estimated time\n"
     "next to the measured one. --in-flight=K keeps K\n"
     "runs in flight at once (pipelined), each on its own memory. --threads=N\n"
-    "bounds the threads of computation; this version's kernels use one.\n"
+    "bounds the threads a kernel's parallel loops use (default: all cores).\n"
     "--probe-devices measures this machine (CPU f32 FLOP/s, memory bandwidth,\n"
     "copies between N simulated GPUs' arenas, default 2) in under a second\n"
     "and writes a device spec that `dlc compile --device-spec` reads.\n";
