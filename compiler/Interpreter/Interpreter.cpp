@@ -177,6 +177,13 @@ public:
         .Case([&](PowOp o) { return one(ref::pow(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](MaxOp o) { return one(ref::max(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](MinOp o) { return one(ref::min(in(o.getLhs()), in(o.getRhs()))); })
+        .Case([&](CompareOp o) {
+          return one(ref::compare(o.getPredicate().str(), in(o.getLhs()), in(o.getRhs())));
+        })
+        .Case([&](SelectOp o) {
+          return one(ref::select(in(o.getCondition()), in(o.getTrueValue()),
+                                 in(o.getFalseValue())));
+        })
         .Case([&](NegOp o) { return one(ref::neg(in(o.getInput()))); })
         .Case([&](AbsOp o) { return one(ref::abs(in(o.getInput()))); })
         .Case([&](ExpOp o) { return one(ref::exp(in(o.getInput()))); })

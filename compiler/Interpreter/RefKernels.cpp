@@ -292,6 +292,88 @@ Expected<Tensor> min(const Tensor &lhs, const Tensor &rhs) {
   return binary("min", BinOp::Min, lhs, rhs);
 }
 
+namespace {
+/// Offset of output element `index` (row-major in `shape`) in `t` broadcast
+/// to `shape`.
+int64_t broadcastOffset(const Tensor &t, const std::vector<int64_t> &shape,
+                        int64_t index) {
+  int64_t offset = 0, stride = 1;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1, td = t.rank() - 1; d >= 0;
+       --d, --td) {
+    int64_t coord = index % shape[d];
+    index /= shape[d];
+    if (td < 0)
+      continue;
+    if (t.shape[td] != 1)
+      offset += coord * stride;
+    stride *= t.shape[td];
+  }
+  return offset;
+}
+} // namespace
+
+Expected<Tensor> compare(const std::string &predicate, const Tensor &lhs,
+                         const Tensor &rhs) {
+  for (const Status &s :
+       {checkTensor("compare", "lhs", lhs), checkTensor("compare", "rhs", rhs),
+        checkSameDType("compare", "lhs", lhs, "rhs", rhs)})
+    if (!s.ok())
+      return s;
+  int p = -1;
+  for (int i = 0; const char *name : {"eq", "ne", "lt", "le", "gt", "ge"}) {
+    if (predicate == name)
+      p = i;
+    ++i;
+  }
+  if (p < 0)
+    return makeError("compare: unknown predicate '", predicate,
+                     "' (expected eq, ne, lt, le, gt or ge)");
+  auto shape = broadcastShapes("compare", lhs.shape, rhs.shape);
+  if (!shape.ok())
+    return shape.status();
+  Tensor out = Tensor::zeros(DType::I1, *shape);
+  for (int64_t i = 0, n = out.numElements(); i < n; ++i) {
+    double a = lhs.data[broadcastOffset(lhs, *shape, i)];
+    double b = rhs.data[broadcastOffset(rhs, *shape, i)];
+    bool r;
+    switch (p) {
+    case 0: r = a == b; break;
+    case 1: r = a != b; break;
+    case 2: r = a < b; break;
+    case 3: r = a <= b; break;
+    case 4: r = a > b; break;
+    default: r = a >= b; break;
+    }
+    out.data[i] = r ? 1.0 : 0.0;
+  }
+  return out;
+}
+
+Expected<Tensor> select(const Tensor &condition, const Tensor &trueValue,
+                        const Tensor &falseValue) {
+  for (const Status &s :
+       {checkTensor("select", "condition", condition),
+        checkTensor("select", "true_value", trueValue),
+        checkTensor("select", "false_value", falseValue),
+        checkSameDType("select", "true_value", trueValue, "false_value", falseValue)})
+    if (!s.ok())
+      return s;
+  if (condition.dtype != DType::I1)
+    return makeError("select: condition must be i1, got ", dtypeName(condition.dtype));
+  auto shape = broadcastShapes("select", condition.shape, trueValue.shape);
+  if (!shape.ok())
+    return shape.status();
+  shape = broadcastShapes("select", *shape, falseValue.shape);
+  if (!shape.ok())
+    return shape.status();
+  Tensor out = Tensor::zeros(trueValue.dtype, *shape);
+  for (int64_t i = 0, n = out.numElements(); i < n; ++i)
+    out.data[i] = condition.data[broadcastOffset(condition, *shape, i)] != 0
+                      ? trueValue.data[broadcastOffset(trueValue, *shape, i)]
+                      : falseValue.data[broadcastOffset(falseValue, *shape, i)];
+  return out;
+}
+
 //===----------------------------------------------------------------------===//
 // Unary elementwise
 //===----------------------------------------------------------------------===//

@@ -15,6 +15,7 @@
 #include "Interpreter/RefTensor.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace dlc::ref {
@@ -32,6 +33,15 @@ Expected<Tensor> div(const Tensor &lhs, const Tensor &rhs);
 Expected<Tensor> pow(const Tensor &lhs, const Tensor &rhs);
 Expected<Tensor> max(const Tensor &lhs, const Tensor &rhs);
 Expected<Tensor> min(const Tensor &lhs, const Tensor &rhs);
+
+/// `lhs <predicate> rhs` with predicate eq, ne, lt, le, gt or ge; operands of
+/// one dtype, broadcast; an I1 result. NaN compares false except under ne.
+Expected<Tensor> compare(const std::string &predicate, const Tensor &lhs,
+                         const Tensor &rhs);
+/// condition ? trueValue : falseValue; an I1 condition, values of one dtype,
+/// the three shapes broadcast.
+Expected<Tensor> select(const Tensor &condition, const Tensor &trueValue,
+                        const Tensor &falseValue);
 
 /// Shape of broadcasting `lhs` with `rhs` (NumPy rules), or an error naming
 /// `opName`.

@@ -26,6 +26,7 @@
 #include "dialects/dlc/DlcOps.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
@@ -74,6 +75,61 @@ struct BinaryLowering : OpConversionPattern<DlcOp> {
           Value r = toCompute(b, loc, args[1]);
           Value v = BinaryKernel<DlcOp>::build(b, loc, l, r);
           return fromCompute(b, loc, v, elem);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// dlc.compare: arith.cmpf (ordered, except une for ne, as NumPy) or
+/// arith.cmpi (signed; i1 compares unsigned, as 0/1) on compute-type scalars.
+struct CompareLowering : OpConversionPattern<CompareOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CompareOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef p = op.getPredicate();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), {adaptor.getLhs(), adaptor.getRhs()},
+        resultTensorType(op), [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value l = toCompute(b, loc, args[0]);
+          Value r = toCompute(b, loc, args[1]);
+          if (isa<FloatType>(l.getType())) {
+            auto pred = llvm::StringSwitch<arith::CmpFPredicate>(p)
+                            .Case("eq", arith::CmpFPredicate::OEQ)
+                            .Case("ne", arith::CmpFPredicate::UNE)
+                            .Case("lt", arith::CmpFPredicate::OLT)
+                            .Case("le", arith::CmpFPredicate::OLE)
+                            .Case("gt", arith::CmpFPredicate::OGT)
+                            .Default(arith::CmpFPredicate::OGE);
+            return b.create<arith::CmpFOp>(loc, pred, l, r);
+          }
+          bool u = l.getType().isInteger(1);
+          auto pred = llvm::StringSwitch<arith::CmpIPredicate>(p)
+                          .Case("eq", arith::CmpIPredicate::eq)
+                          .Case("ne", arith::CmpIPredicate::ne)
+                          .Case("lt", u ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt)
+                          .Case("le", u ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle)
+                          .Case("gt", u ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+                          .Default(u ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge);
+          return b.create<arith::CmpIOp>(loc, pred, l, r);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// dlc.select: arith.select on the stored scalars (no rounding involved).
+struct SelectLowering : OpConversionPattern<SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value result = buildElementwise(
+        rewriter, op.getLoc(),
+        {adaptor.getCondition(), adaptor.getTrueValue(), adaptor.getFalseValue()},
+        resultTensorType(op), [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          return b.create<arith::SelectOp>(loc, args[0], args[1], args[2]);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -275,7 +331,8 @@ void populateElementwisePatterns(RewritePatternSet &patterns) {
                UnaryLowering<TanhOp>, UnaryLowering<SigmoidOp>,
                UnaryLowering<ErfOp>, UnaryLowering<ReluOp>,
                UnaryLowering<GeluOp>, UnaryLowering<ClipOp>>(ctx);
-  patterns.add<CastLowering, ConstantLowering, CopyLowering>(ctx);
+  patterns.add<CastLowering, ConstantLowering, CopyLowering, CompareLowering,
+               SelectLowering>(ctx);
 }
 
 } // namespace dlc

@@ -145,6 +145,25 @@ LogicalResult PowOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult MaxOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult MinOp::verify() { return verifyBroadcastOp(*this); }
 
+LogicalResult CompareOp::verify() {
+  StringRef p = getPredicate();
+  if (!llvm::is_contained({"eq", "ne", "lt", "le", "gt", "ge"}, p))
+    return emitOpError() << "expects predicate eq, ne, lt, le, gt or ge, got '" << p << "'";
+  return verifyBroadcastOp(*this);
+}
+
+LogicalResult SelectOp::verify() {
+  auto emit = [&] { return emitOpError(); };
+  FailureOr<Shape> shape = broadcastShapes(shapeOf(getCondition()),
+                                           shapeOf(getTrueValue()), emit);
+  if (failed(shape))
+    return failure();
+  shape = broadcastShapes(*shape, shapeOf(getFalseValue()), emit);
+  if (failed(shape))
+    return failure();
+  return verifyResultShape(*this, *shape, getResult());
+}
+
 LogicalResult ClipOp::verify() {
   if (getMin().convertToDouble() > getMax().convertToDouble())
     return emitOpError() << "expects min <= max, got min "

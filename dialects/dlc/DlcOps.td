@@ -101,6 +101,75 @@ def Dlc_MaxOp : Dlc_BinaryOp<"max", "Infer", "max(lhs, rhs)">;
 def Dlc_MinOp : Dlc_BinaryOp<"min", "Infer", "min(lhs, rhs)">;
 
 //===----------------------------------------------------------------------===//
+// compare and select (ONNX Equal/Less/.../Where/And/Or/Xor/Not)
+//===----------------------------------------------------------------------===//
+
+def Dlc_CompareOp : Dlc_Op<"compare", [AllElementTypesMatch<["lhs", "rhs"]>]> {
+  let summary = "Elementwise comparison with NumPy broadcasting; an i1 result";
+  let description = [{
+    `lhs <predicate> rhs` element by element, one of `eq`, `ne`, `lt`, `le`,
+    `gt`, `ge`. Operands of one element type (i1 too: `ne` of two masks is
+    their xor), broadcast like the binary ops; the result is i1. Floats compare
+    ordered (any NaN gives false) except `ne`, true for NaN; i1 compares as
+    0/1.
+
+    ```mlir
+    %m = dlc.compare "lt", %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xi1>
+    ```
+  }];
+  let arguments = !con((ins StrAttr:$predicate, Dlc_Tensor:$lhs, Dlc_Tensor:$rhs),
+                       DevicePin);
+  let results = (outs StaticShapeTensorOf<[I1]>:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:` custom<BroadcastTypes>(type($lhs), type($rhs), type($result))
+  }];
+  let hasVerifier = 1;
+  // Rounding operands to fp16 can flip a comparison. (Its i1 result is never
+  // f32, so the mixed-precision pass does not convert it anyway.)
+  let fp16Policy = "Deny";
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$predicate, "::mlir::Value":$lhs,
+                                 "::mlir::Value":$rhs), [{
+    // Shapes that do not broadcast keep lhs's shape; the verifier reports them.
+    ::mlir::RankedTensorType type = ::dlc::inferBroadcastType(lhs.getType(), rhs.getType());
+    auto shape = (type ? type : ::mlir::cast<::mlir::RankedTensorType>(lhs.getType())).getShape();
+    build($_builder, $_state,
+          ::mlir::RankedTensorType::get(shape, $_builder.getI1Type()),
+          $_builder.getStringAttr(predicate), lhs, rhs, ::dlc::DeviceAttr());
+  }]>];
+}
+
+def Dlc_SelectOp : Dlc_Op<"select", [AllElementTypesMatch<["true_value", "false_value", "result"]>]> {
+  let summary = "Elementwise `condition ? true_value : false_value`, broadcasting";
+  let description = [{
+    Picks `true_value` where the i1 `condition` is set, `false_value`
+    elsewhere (ONNX Where). The three shapes broadcast like NumPy's; the
+    values and the result share one element type.
+
+    ```mlir
+    %y = dlc.select %mask, %x, %zero : tensor<4x8xi1>, tensor<4x8xf32>, tensor<1x1xf32> -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = !con((ins StaticShapeTensorOf<[I1]>:$condition, Dlc_Tensor:$true_value,
+                            Dlc_Tensor:$false_value), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:` type($condition) `,`
+    type($true_value) `,` type($false_value) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let fp16Policy = "Infer";
+  let builders = [OpBuilder<(ins "::mlir::Value":$condition, "::mlir::Value":$trueValue,
+                                 "::mlir::Value":$falseValue), [{
+    ::mlir::RankedTensorType type = ::dlc::inferBroadcastType(condition.getType(), trueValue.getType());
+    type = type ? ::dlc::inferBroadcastType(type, falseValue.getType()) : type;
+    auto shape = (type ? type : ::mlir::cast<::mlir::RankedTensorType>(trueValue.getType())).getShape();
+    auto element = ::mlir::cast<::mlir::RankedTensorType>(trueValue.getType()).getElementType();
+    build($_builder, $_state, ::mlir::RankedTensorType::get(shape, element),
+          condition, trueValue, falseValue, ::dlc::DeviceAttr());
+  }]>];
+}
+
+//===----------------------------------------------------------------------===//
 // Elementwise unary ops
 //===----------------------------------------------------------------------===//
 

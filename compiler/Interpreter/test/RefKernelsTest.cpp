@@ -121,6 +121,68 @@ TEST(BinaryTest, FloatSpecialValues) {
   expectTensor(mn, f32({4}, {kNaN, -1, -3, kNaN}));
 }
 
+TEST(CompareTest, PredicatesBroadcastAndNaN) {
+  Tensor a = f32({2, 1}, {1, kNaN});
+  Tensor b = f32({3}, {0, 1, 2});
+  auto i1 = [](std::vector<int64_t> shape, std::vector<double> v) {
+    return Tensor::fromValues(DType::I1, std::move(shape), std::move(v));
+  };
+  struct Case {
+    const char *predicate;
+    std::vector<double> expected; // row 0: 1 vs {0,1,2}; row 1: NaN vs them.
+  } cases[] = {
+      {"eq", {0, 1, 0, 0, 0, 0}}, {"ne", {1, 0, 1, 1, 1, 1}},
+      {"lt", {0, 0, 1, 0, 0, 0}}, {"le", {0, 1, 1, 0, 0, 0}},
+      {"gt", {1, 0, 0, 0, 0, 0}}, {"ge", {1, 1, 0, 0, 0, 0}},
+  };
+  for (const Case &c : cases) {
+    DLC_ASSERT_OK_AND_GET(out, compare(c.predicate, a, b));
+    EXPECT_EQ(out.dtype, DType::I1) << c.predicate;
+    expectTensor(out, i1({2, 3}, c.expected));
+  }
+  // Integers and masks (ne of two masks is their xor).
+  DLC_ASSERT_OK_AND_GET(li, compare("lt", i32({3}, {-5, 7, 7}), i32({1}, {7})));
+  expectTensor(li, i1({3}, {1, 0, 0}));
+  DLC_ASSERT_OK_AND_GET(x, compare("ne", i1({4}, {0, 0, 1, 1}), i1({4}, {0, 1, 0, 1})));
+  expectTensor(x, i1({4}, {0, 1, 1, 0}));
+}
+
+TEST(CompareTest, Errors) {
+  auto p = compare("lte", f32({1}, {1}), f32({1}, {1}));
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.message(), "compare: unknown predicate 'lte' (expected eq, ne, lt, le, gt or ge)");
+  auto t = compare("eq", f32({1}, {1}), i32({1}, {1}));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.message(), "compare: rhs dtype i32 does not match lhs dtype f32");
+  auto s = compare("eq", f32({2}, {1, 2}), f32({3}, {1, 2, 3}));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "compare: cannot broadcast lhs shape [2] with rhs shape [3] "
+                         "(output dim 0: 2 vs 3)");
+}
+
+TEST(SelectTest, BroadcastsAllThree) {
+  Tensor c = Tensor::fromValues(DType::I1, {2, 1}, {1, 0});
+  DLC_ASSERT_OK_AND_GET(out, select(c, f32({3}, {1, 2, 3}), f32({1}, {-1})));
+  expectTensor(out, f32({2, 3}, {1, 2, 3, -1, -1, -1}));
+  DLC_ASSERT_OK_AND_GET(w, select(Tensor::fromValues(DType::I1, {3}, {0, 1, 0}),
+                                  i32({3}, {1, 2, 3}), i32({3}, {4, 5, 6})));
+  expectTensor(w, i32({3}, {4, 2, 6}));
+}
+
+TEST(SelectTest, Errors) {
+  auto c = select(f32({1}, {1}), f32({1}, {1}), f32({1}, {2}));
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.message(), "select: condition must be i1, got f32");
+  Tensor m = Tensor::fromValues(DType::I1, {1}, {1});
+  auto t = select(m, f32({1}, {1}), i32({1}, {2}));
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.message(), "select: false_value dtype i32 does not match true_value dtype f32");
+  auto s = select(m, f32({2}, {1, 2}), f32({3}, {1, 2, 3}));
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "select: cannot broadcast lhs shape [2] with rhs shape [3] "
+                         "(output dim 0: 2 vs 3)");
+}
+
 TEST(BinaryTest, F16RoundsOnce) {
   Tensor a = Tensor::fromValues(DType::F16, {3}, {1, 65504, 0.5});
   Tensor b = Tensor::fromValues(DType::F16, {3}, {std::ldexp(1.0, -11), 16,

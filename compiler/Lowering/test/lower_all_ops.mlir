@@ -24,7 +24,9 @@ func.func @all(%a: tensor<2x3xf32>, %row: tensor<3xf32>, %h: tensor<2x3xf16>, %i
   %3 = dlc.div %2, %a : tensor<2x3xf32>
   %4 = dlc.pow %3, %a : tensor<2x3xf32>
   %5 = dlc.max %4, %a : tensor<2x3xf32>
-  %6 = dlc.min %5, %a : tensor<2x3xf32>
+  %mn = dlc.min %5, %a : tensor<2x3xf32>
+  %lt = dlc.compare "lt", %mn, %row : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1>
+  %6 = dlc.select %lt, %mn, %a : tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32> -> tensor<2x3xf32>
   %7 = dlc.neg %6 : tensor<2x3xf32>
   %8 = dlc.abs %7 : tensor<2x3xf32>
   %9 = dlc.exp %8 : tensor<2x3xf32>

@@ -140,3 +140,28 @@ func.func @constant_copy(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, te
     }
   }
 #-}
+
+// -----
+
+// compare: ordered cmpf (une for ne) on f16 extended to f32, signed cmpi on
+// integers, unsigned on i1; select: arith.select on the stored values, the
+// three operands broadcast.
+// CHECK-LABEL: func.func @compare_select
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.cmpf une
+// CHECK: arith.cmpi sge, %{{.*}}, %{{.*}} : i32
+// CHECK: arith.cmpi ugt, %{{.*}}, %{{.*}} : i1
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}]
+// CHECK: ^bb0(%[[C:.*]]: i1, %[[T:.*]]: f16, %[[F:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT: %[[S:.*]] = arith.select %[[C]], %[[T]], %[[F]] : f16
+// CHECK-NEXT: linalg.yield %[[S]] : f16
+func.func @compare_select(%h: tensor<4x8xf16>, %r: tensor<8xf16>, %i: tensor<3xi32>, %m: tensor<3xi1>)
+    -> (tensor<4x8xi1>, tensor<4x8xi1>, tensor<3xi1>, tensor<3xi1>, tensor<4x8xf16>) {
+  %0 = dlc.compare "lt", %h, %r : (tensor<4x8xf16>, tensor<8xf16>) -> tensor<4x8xi1>
+  %1 = dlc.compare "ne", %h, %h : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xi1>
+  %2 = dlc.compare "ge", %i, %i : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
+  %3 = dlc.compare "gt", %m, %2 : tensor<3xi1>
+  %4 = dlc.select %0, %h, %r : tensor<4x8xi1>, tensor<4x8xf16>, tensor<8xf16> -> tensor<4x8xf16>
+  return %0, %1, %2, %3, %4 : tensor<4x8xi1>, tensor<4x8xi1>, tensor<3xi1>, tensor<3xi1>, tensor<4x8xf16>
+}

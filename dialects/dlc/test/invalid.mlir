@@ -281,6 +281,78 @@ func.func @no_broadcast(%a: tensor<4x8xf32>, %b: tensor<4xf32>) -> tensor<4x8xf3
 
 // -----
 
+func.func @compare_predicate(%a: tensor<4xf32>) -> tensor<4xi1> {
+  // expected-error @+1 {{'dlc.compare' op expects predicate eq, ne, lt, le, gt or ge, got 'lessthan'}}
+  %0 = dlc.compare "lessthan", %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @compare_types(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xi1> {
+  // expected-error @+1 {{'dlc.compare' op failed to verify that all of {lhs, rhs} have same element type}}
+  %0 = dlc.compare "eq", %a, %b : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @compare_result_type(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dlc.compare' op result #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<4xf32>'}}
+  %0 = dlc.compare "eq", %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @compare_broadcast(%a: tensor<4x8xf32>, %b: tensor<4xf32>) -> tensor<4x8xi1> {
+  // expected-error @+1 {{'dlc.compare' op operand shapes 4x8 and 4 do not broadcast: dimension 1 is 8 versus 4}}
+  %0 = dlc.compare "eq", %a, %b : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xi1>
+  return %0 : tensor<4x8xi1>
+}
+
+// -----
+
+func.func @compare_result_shape(%a: tensor<4x1xf32>, %b: tensor<8xf32>) -> tensor<4x1xi1> {
+  // expected-error @+1 {{'dlc.compare' op result shape 4x1 does not match the expected 4x8}}
+  %0 = dlc.compare "lt", %a, %b : (tensor<4x1xf32>, tensor<8xf32>) -> tensor<4x1xi1>
+  return %0 : tensor<4x1xi1>
+}
+
+// -----
+
+func.func @select_condition(%c: tensor<4xf32>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dlc.select' op operand #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<4xf32>'}}
+  %0 = dlc.select %c, %a, %a : tensor<4xf32>, tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @select_types(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf16>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dlc.select' op failed to verify that all of {true_value, false_value, result} have same element type}}
+  %0 = dlc.select %c, %a, %b : tensor<4xi1>, tensor<4xf32>, tensor<4xf16> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @select_broadcast(%c: tensor<3x1xi1>, %a: tensor<4xf32>, %b: tensor<2x1xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{'dlc.select' op operand shapes 3x4 and 2x1 do not broadcast: dimension 0 is 3 versus 2}}
+  %0 = dlc.select %c, %a, %b : tensor<3x1xi1>, tensor<4xf32>, tensor<2x1xf32> -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+
+// -----
+
+func.func @select_result_shape(%c: tensor<3x1xi1>, %a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dlc.select' op result shape 4 does not match the expected 3x4}}
+  %0 = dlc.select %c, %a, %a : tensor<3x1xi1>, tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 // The result shape is the broadcast shape.
 func.func @broadcast_result(%a: tensor<4x1xf32>, %b: tensor<8xf32>) -> tensor<4x1xf32> {
   // expected-error @+1 {{'dlc.sub' op result shape 4x1 does not match the expected 4x8}}

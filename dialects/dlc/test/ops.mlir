@@ -100,6 +100,35 @@ func.func @binary_element_types(%i: tensor<3xi32>, %l: tensor<2x3xi64>, %h: tens
 }
 
 //===----------------------------------------------------------------------===//
+// compare and select
+//===----------------------------------------------------------------------===//
+
+// Every predicate; broadcasting operands; i1 operands (two masks, written
+// once when all three types are equal); select with broadcast branches.
+// CHECK-LABEL: func.func @compare_select
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xf32>, %[[ROW:.*]]: tensor<8xf32>, %[[I:.*]]: tensor<3xi64>, %[[M:.*]]: tensor<4x8xi1>)
+func.func @compare_select(%a: tensor<4x8xf32>, %row: tensor<8xf32>, %i: tensor<3xi64>, %m: tensor<4x8xi1>)
+    -> (tensor<4x8xi1>, tensor<4x8xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf32>) {
+  // CHECK: %[[EQ:.*]] = dlc.compare "eq", %[[A]], %[[ROW]] : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xi1>
+  %0 = dlc.compare "eq", %a, %row : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xi1>
+  // CHECK: dlc.compare "ne", %[[A]], %[[A]] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %1 = dlc.compare "ne", %a, %a : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  // CHECK: dlc.compare "lt", %[[I]], %[[I]] : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>
+  %2 = dlc.compare "lt", %i, %i : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>
+  // CHECK: dlc.compare "le", %[[I]], %[[I]] {device = #dlc.device<cuda:0>}
+  %3 = dlc.compare "le", %i, %i {device = #dlc.device<cuda:0>} : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>
+  // CHECK: dlc.compare "gt", %[[I]], %[[I]]
+  %4 = dlc.compare "gt", %i, %i : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi1>
+  // CHECK: dlc.compare "ge", %[[ROW]], %[[A]] : (tensor<8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %5 = dlc.compare "ge", %row, %a : (tensor<8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  // CHECK: %[[XOR:.*]] = dlc.compare "ne", %[[M]], %[[EQ]] : tensor<4x8xi1>
+  %6 = dlc.compare "ne", %m, %0 : tensor<4x8xi1>
+  // CHECK: dlc.select %[[XOR]], %[[A]], %[[ROW]] : tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  %7 = dlc.select %6, %a, %row : tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32> -> tensor<4x8xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<4x8xi1>, tensor<4x8xi1>, tensor<3xi1>, tensor<3xi1>, tensor<3xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf32>
+}
+
+//===----------------------------------------------------------------------===//
 // Elementwise unary ops
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,46 @@
+// dlc.compare and dlc.select compiled to native code against the reference
+// interpreter: every predicate, broadcasting, ties (relu(a) == a), f16 and
+// integer operands, i1 masks combined (xor = ne, not = eq false, and/or =
+// select) and i1 outputs (one byte each).
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %check-e2e %s predicates %t | FileCheck %s
+// RUN: %check-e2e %s masks_select %t | FileCheck %s --check-prefix=SEL
+// The CUDA backend has no compare/select: under --placement=gpu they fall
+// back to the CPU (reason unsupported) next to ops on a simulated GPU.
+// RUN: dlc compile %s --entry=masks_select --devices=cpu,cuda:0 --placement=gpu --no-cuda -o %t/gpu.dlcm --print-placement 2>&1 | FileCheck %s --check-prefix=PLACE
+// RUN: %check-e2e %s masks_select %t/gpu --devices=cpu,cuda:0 --placement=gpu --no-cuda --gpu=sim | FileCheck %s --check-prefix=SEL
+// PLACE: cuda:0 {{.*}} dlc.abs
+// PLACE: cpu {{.*}}unsupported {{.*}} dlc.compare
+// PLACE: cpu {{.*}}unsupported {{.*}} dlc.select
+// CHECK-COUNT-6: predicates {{.*}}: ok (exact)
+// SEL: masks_select {{.*}}: ok
+
+func.func @predicates(%a: tensor<5x9xf32>, %b: tensor<9xf32>, %i: tensor<3x7xi32>, %h: tensor<4x6xf16>)
+    -> (tensor<5x9xi1>, tensor<5x9xi1>, tensor<5x9xi1>, tensor<3x7xi1>, tensor<4x6xi1>, tensor<5x9xi1>) {
+  %r = dlc.relu %a : tensor<5x9xf32>
+  %0 = dlc.compare "eq", %r, %a : (tensor<5x9xf32>, tensor<5x9xf32>) -> tensor<5x9xi1>
+  %1 = dlc.compare "lt", %a, %b : (tensor<5x9xf32>, tensor<9xf32>) -> tensor<5x9xi1>
+  %2 = dlc.compare "ge", %b, %a : (tensor<9xf32>, tensor<5x9xf32>) -> tensor<5x9xi1>
+  %z = dlc.constant dense<0> : tensor<1x1xi32>
+  %3 = dlc.compare "le", %i, %z : (tensor<3x7xi32>, tensor<1x1xi32>) -> tensor<3x7xi1>
+  %hz = dlc.constant dense<0.0> : tensor<f16>
+  %4 = dlc.compare "gt", %h, %hz : (tensor<4x6xf16>, tensor<f16>) -> tensor<4x6xi1>
+  %5 = dlc.compare "ne", %r, %a : (tensor<5x9xf32>, tensor<5x9xf32>) -> tensor<5x9xi1>
+  return %0, %1, %2, %3, %4, %5 : tensor<5x9xi1>, tensor<5x9xi1>, tensor<5x9xi1>, tensor<3x7xi1>, tensor<4x6xi1>, tensor<5x9xi1>
+}
+
+func.func @masks_select(%a: tensor<5x9xf32>, %b: tensor<9xf32>, %x: tensor<5x1xf32>)
+    -> (tensor<5x9xi1>, tensor<5x9xi1>, tensor<5x9xi1>, tensor<5x9xf32>) {
+  %zero = dlc.constant dense<0.0> : tensor<f32>
+  %abs = dlc.abs %a : tensor<5x9xf32>
+  %p = dlc.compare "gt", %abs, %b : (tensor<5x9xf32>, tensor<9xf32>) -> tensor<5x9xi1>
+  %q = dlc.compare "lt", %b, %zero : (tensor<9xf32>, tensor<f32>) -> tensor<9xi1>
+  %false = dlc.constant dense<false> : tensor<1x1xi1>
+  %true = dlc.constant dense<true> : tensor<1x1xi1>
+  %xor = dlc.compare "ne", %p, %q : (tensor<5x9xi1>, tensor<9xi1>) -> tensor<5x9xi1>
+  %not = dlc.compare "eq", %xor, %false : (tensor<5x9xi1>, tensor<1x1xi1>) -> tensor<5x9xi1>
+  %and = dlc.select %p, %q, %false : tensor<5x9xi1>, tensor<9xi1>, tensor<1x1xi1> -> tensor<5x9xi1>
+  %or = dlc.select %not, %true, %and : tensor<5x9xi1>, tensor<1x1xi1>, tensor<5x9xi1> -> tensor<5x9xi1>
+  %y = dlc.select %or, %b, %x : tensor<5x9xi1>, tensor<9xf32>, tensor<5x1xf32> -> tensor<5x9xf32>
+  return %not, %and, %or, %y : tensor<5x9xi1>, tensor<5x9xi1>, tensor<5x9xi1>, tensor<5x9xf32>
+}
