@@ -4,7 +4,7 @@
 // Split, Gather, Cast -> the dlc op; Expand -> x + zeros(shape); Tile ->
 // concat of copies; Constant, Shape, Size, ConstantOfShape, Range ->
 // constants (shapes are static); Equal ... Where -> constants when their
-// operands are known at import time. Inputs that give shapes or axes must be
+// operands are known at import time, else dlc.compare and dlc.select. Inputs that give shapes or axes must be
 // known at import time (constants, folded shape arithmetic, or --bind).
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +12,8 @@
 #include "compiler/Import/ONNX/OnnxOpsCommon.h"
 
 #include "dialects/dlc/DlcShapes.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
 
@@ -465,17 +467,67 @@ double broadcastAt(const Tensor &t, ArrayRef<int64_t> shape, int64_t index) {
   return t.data[offset];
 }
 
+/// The run-time form: comparisons -> dlc.compare; Where -> dlc.select; And a b
+/// -> select(a, b, false), Or a b -> select(a, true, b), Xor -> compare ne,
+/// Not x -> compare eq x, false.
+LogicalResult convertLogicalOps(GraphImporter &g, Outputs &out) {
+  StringRef op = g.node->op_type();
+  auto elementOf = [&](size_t i) { return g.type(i).getElementType(); };
+  bool logical = op == "And" || op == "Or" || op == "Xor" || op == "Not";
+  for (size_t i = 0; i < g.numInputs(); ++i) {
+    bool mustBeBool = logical || (op == "Where" && i == 0);
+    if (mustBeBool && !elementOf(i).isInteger(1))
+      return g.fail("input '" + g.node->input(i) + "' must be bool");
+  }
+  if (g.numInputs() > 1) {
+    size_t first = op == "Where" ? 1 : 0;
+    if (elementOf(first) != elementOf(g.numInputs() - 1))
+      return g.fail(op == "Where" ? "X and Y have different element types"
+                                  : "operands have different element types");
+  }
+  SmallVector<int64_t> shape;
+  for (size_t i = 0; i < g.numInputs(); ++i) {
+    ArrayRef<int64_t> s = g.type(i).getShape();
+    if (failed(broadcastShapes(shape, s, nullptr)))
+      return g.fail("operand shapes " + formatShape(shape) + " and " + formatShape(s) +
+                    " do not broadcast");
+    shape = *broadcastShapes(shape, s, nullptr);
+  }
+  Value a = g.input(0);
+  Value b = g.numInputs() > 1 ? g.input(1) : Value();
+  StringRef predicate = llvm::StringSwitch<StringRef>(op)
+                            .Case("Equal", "eq")
+                            .Case("Less", "lt")
+                            .Case("Greater", "gt")
+                            .Case("LessOrEqual", "le")
+                            .Case("GreaterOrEqual", "ge")
+                            .Case("Xor", "ne")
+                            .Default("");
+  Value result;
+  if (!predicate.empty())
+    result = g.make<CompareOp>(predicate, a, b);
+  else if (op == "Not")
+    result = g.make<CompareOp>(StringRef("eq"), a, g.scalarLike(a, 0));
+  else if (op == "And")
+    result = g.make<SelectOp>(a, b, g.scalarLike(a, 0));
+  else if (op == "Or")
+    result = g.make<SelectOp>(a, g.scalarLike(a, 1), b);
+  else // Where
+    result = g.make<SelectOp>(a, b, g.input(2));
+  out.push_back(result);
+  return success();
+}
+
 /// Equal, Less, Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor, Not and
-/// Where on values known at import time (masks computed from shapes). dlc
-/// has no compare or select op, so on run-time values they are unsupported.
+/// Where: folded when every input is known at import time (masks computed
+/// from shapes), else dlc.compare / dlc.select.
 LogicalResult convertLogical(GraphImporter &g, Outputs &out) {
   StringRef op = g.node->op_type();
   std::vector<Tensor> in;
   for (size_t i = 0; i < g.numInputs(); ++i) {
     std::optional<Tensor> t = g.constInput(i);
     if (!t)
-      return g.unsupported("on values known only at run time (dlc has no compare or select op; "
-                           "input '" + g.node->input(i) + "' is not a constant)");
+      return convertLogicalOps(g, out);
     in.push_back(std::move(*t));
   }
   SmallVector<int64_t> shape;

@@ -59,9 +59,16 @@
 // RUN: not dlc import %t/undefined.onnx 2>&1 | FileCheck %s --check-prefix=UNDEF
 // UNDEF: error: {{.*}}undefined.onnx: node '/Relu' (Relu): input 'nowhere' is not produced by any earlier node, initializer or graph input
 
-// RUN: %make-onnx equal_runtime %t/equal.onnx
-// RUN: not dlc import %t/equal.onnx 2>&1 | FileCheck %s --check-prefix=EQUAL
-// EQUAL: error: {{.*}}equal.onnx: unsupported op 'Equal' (node '/mask/Equal', opset 13): on values known only at run time (dlc has no compare or select op; input 'x' is not a constant)
+// Logical ops on run-time values: operand element types and shapes.
+// RUN: %make-onnx and_float %t/and_float.onnx
+// RUN: not dlc import %t/and_float.onnx 2>&1 | FileCheck %s --check-prefix=ANDF
+// ANDF: error: {{.*}}and_float.onnx: node '/mask/And' (And): input 'x' must be bool
+// RUN: %make-onnx where_types %t/where_types.onnx
+// RUN: not dlc import %t/where_types.onnx 2>&1 | FileCheck %s --check-prefix=WHERET
+// WHERET: error: {{.*}}where_types.onnx: node '/Where' (Where): X and Y have different element types
+// RUN: %make-onnx less_broadcast %t/less_broadcast.onnx
+// RUN: not dlc import %t/less_broadcast.onnx 2>&1 | FileCheck %s --check-prefix=LESSB
+// LESSB: error: {{.*}}less_broadcast.onnx: node '/Less' (Less): operand shapes 4 and 3 do not broadcast
 
 // Malformed attributes are errors naming the node (an unnamed node by its output).
 // RUN: %make-onnx bad_stride %t/bad_stride.onnx

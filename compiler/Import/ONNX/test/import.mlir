@@ -40,6 +40,29 @@
 // BIND: func.func @main(%{{.*}}: tensor<2x6xf32> {dlc.name = "x"}{{.*}}) -> (tensor<3x4xf32> {dlc.name = "y"})
 // BIND-NEXT: dlc.reshape %{{.*}} : tensor<2x6xf32> -> tensor<3x4xf32>
 
+// On run-time values the comparisons are dlc.compare, Where is dlc.select;
+// Not x = (x == false), And a b = a ? b : false, Or a b = a ? true : b,
+// Xor = ne. The result compiles for the CPU.
+// RUN: %make-onnx logical_runtime %t/logic.onnx
+// RUN: dlc import %t/logic.onnx | FileCheck %s --check-prefix=LOGIC
+// RUN: dlc compile %t/logic.onnx -o %t/logic.dlcm
+// LOGIC: func.func @main(%[[X:[^:]*]]: tensor<2x3xf32> {{.*}}, %[[Y:[^:]*]]: tensor<3xf32>
+// LOGIC-DAG: %[[T:.*]] = dlc.constant dense<true> : tensor<1x1xi1>
+// LOGIC-DAG: %[[F:.*]] = dlc.constant dense<false> : tensor<1x1xi1>
+// LOGIC: %[[EQ:.*]] = dlc.compare "eq", %[[X]], %[[Y]] : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xi1> loc([[EQLOC:#loc[0-9]*]])
+// LOGIC: %[[LT:.*]] = dlc.compare "lt", %[[X]], %[[Y]]
+// LOGIC: %[[GT:.*]] = dlc.compare "gt", %[[X]], %[[Y]]
+// LOGIC: %[[LE:.*]] = dlc.compare "le", %[[X]], %[[Y]]
+// LOGIC: %[[GE:.*]] = dlc.compare "ge", %[[X]], %[[Y]]
+// LOGIC: %[[NOT:.*]] = dlc.compare "eq", %[[EQ]], %[[F]] : (tensor<2x3xi1>, tensor<1x1xi1>) -> tensor<2x3xi1>
+// LOGIC: %[[AND:.*]] = dlc.select %[[LT]], %[[LE]], %[[F]] : tensor<2x3xi1>, tensor<2x3xi1>, tensor<1x1xi1> -> tensor<2x3xi1>
+// LOGIC: %[[OR:.*]] = dlc.select %[[GT]], %[[T]], %[[GE]] : tensor<2x3xi1>, tensor<1x1xi1>, tensor<2x3xi1> -> tensor<2x3xi1>
+// LOGIC: %[[XOR:.*]] = dlc.compare "ne", %[[AND]], %[[OR]] : tensor<2x3xi1>
+// LOGIC: %[[M:.*]] = dlc.select %[[XOR]], %[[NOT]], %[[F]]
+// LOGIC: %[[W:.*]] = dlc.select %[[M]], %[[X]], %[[Y]] : tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32> -> tensor<2x3xf32>
+// LOGIC: return %[[W]], %[[M]]
+// LOGIC: [[EQLOC]] = loc("/eq/Equal")
+
 // Equal and Where on a shape fold; Expand is an add of a zero splat.
 // RUN: %make-onnx where_shape %t/where.onnx
 // RUN: dlc import %t/where.onnx | FileCheck %s --check-prefix=WHERE

@@ -161,9 +161,35 @@ def where_shape():
                  [i64("minus1", [-1, -1]), i64("ones", [1, 1])])
 
 
-def equal_runtime():
-    nodes = [helper.make_node("Equal", ["x", "y"], ["z"], name="/mask/Equal")]
+def logical_runtime():
+    """Every comparison, Not/And/Or/Xor and Where on run-time values."""
+    B = TensorProto.BOOL
+    n = lambda op, ins, out: helper.make_node(op, ins, [out], name="/" + out + "/" + op)
+    nodes = [
+        n("Equal", ["x", "y"], "eq"), n("Less", ["x", "y"], "lt"),
+        n("Greater", ["x", "y"], "gt"), n("LessOrEqual", ["x", "y"], "le"),
+        n("GreaterOrEqual", ["x", "y"], "ge"), n("Not", ["eq"], "not"),
+        n("And", ["lt", "le"], "and"), n("Or", ["gt", "ge"], "or"),
+        n("Xor", ["and", "or"], "xor"), n("And", ["xor", "not"], "mask"),
+        n("Where", ["mask", "x", "y"], "w"),
+    ]
+    return model(nodes, [vi("x", [2, 3]), vi("y", [3])], [vi("w", [2, 3]), vi("mask", [2, 3], B)])
+
+
+def and_float():
+    nodes = [helper.make_node("And", ["x", "y"], ["z"], name="/mask/And")]
     return model(nodes, [vi("x", [4]), vi("y", [4])], [vi("z", [4], TensorProto.BOOL)])
+
+
+def where_types():
+    nodes = [helper.make_node("Where", ["c", "x", "y"], ["z"], name="/Where")]
+    return model(nodes, [vi("c", [4], TensorProto.BOOL), vi("x", [4]),
+                         vi("y", [4], TensorProto.INT64)], [vi("z", [4])])
+
+
+def less_broadcast():
+    nodes = [helper.make_node("Less", ["x", "y"], ["z"], name="/Less")]
+    return model(nodes, [vi("x", [4]), vi("y", [3])], [vi("z", [4], TensorProto.BOOL)])
 
 
 def bad_stride():
@@ -184,7 +210,8 @@ def undefined():
 
 MODELS = {f.__name__: f for f in [add, mlp, dynamic, unsupported, opset18, double,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
-                                  undefined, where_shape, equal_runtime, bad_stride, bad_axes]}
+                                  undefined, where_shape, logical_runtime, and_float, where_types,
+                                  less_broadcast, bad_stride, bad_axes]}
 
 if __name__ == "__main__":
     name, out = sys.argv[1], sys.argv[2]
