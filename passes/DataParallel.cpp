@@ -6,8 +6,8 @@
 // results have dim 0 = B and row b of them depends only on row b of its
 // batched operands. The rules, per op:
 //
-//   elementwise (broadcasting)  batched operands of the result's rank; the
-//                               others of lower rank or dim 0 = 1
+//   elementwise (broadcasting,  batched operands of the result's rank; the
+//   compare, select)            others of lower rank or dim 0 = 1
 //   unary, gelu, clip, cast,    always
 //   copy, batch_norm, conv2d,
 //   pools, global_avg_pool
@@ -71,7 +71,7 @@ std::string whyOpMixesRows(Operation *op, const llvm::DenseSet<Value> &batched) 
   // Operands that are not batched must broadcast along dim 0.
   auto broadcastOk = [&](Value v) { return rankOf(v) < rank || dim0(v) == 1; };
 
-  if (isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp>(op)) {
+  if (isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, CompareOp, SelectOp>(op)) {
     for (Value operand : op->getOperands())
       if (isBatched(operand) ? rankOf(operand) != rank : !broadcastOk(operand))
         return "it broadcasts along the batch dimension";

@@ -12,6 +12,11 @@
 // PLACE: cuda:0 {{.*}} dlc.abs
 // PLACE: cpu {{.*}}unsupported {{.*}} dlc.compare
 // PLACE: cpu {{.*}}unsupported {{.*}} dlc.select
+// Data-parallel splits them along the batch like the binary ops (a mask and
+// a select with an unbatched row).
+// RUN: %check-e2e %S/Inputs/compare_select_batched.mlir main %t/dp --placement=data-parallel:2 --devices=cpu,cuda:0,cuda:1 --no-cuda --gpu=sim | FileCheck %s --check-prefix=DP
+// DP: main result0: ok
+// DP: main result1: ok (exact)
 // CHECK-COUNT-6: predicates {{.*}}: ok (exact)
 // SEL: masks_select {{.*}}: ok
 
