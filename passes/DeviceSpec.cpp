@@ -75,6 +75,7 @@ DeviceProfile dlc::builtinCpuProfile() {
 static const char *const kCudaKinds[] = {
     "add", "sub", "mul", "div", "pow", "max", "min", "neg", "abs", "exp", "log",
     "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "relu", "gelu", "clip", "cast",
+    "compare", "select",
     "matmul", "linear", "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool",
     "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max",
     "transpose", "reshape", "concat", "slice", "split", "gather", "copy", "constant"};

@@ -30,7 +30,7 @@ using namespace dlc;
 bool dlc::isFusableElementwise(Operation *op) {
   return isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, NegOp, AbsOp,
              ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ErfOp, ReluOp,
-             GeluOp, ClipOp, CastOp>(op);
+             GeluOp, ClipOp, CastOp, CompareOp, SelectOp>(op);
 }
 
 namespace {

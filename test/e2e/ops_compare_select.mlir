@@ -1,17 +1,25 @@
 // dlc.compare and dlc.select compiled to native code against the reference
 // interpreter: every predicate, broadcasting, ties (relu(a) == a), f16 and
 // integer operands, i1 masks combined (xor = ne, not = eq false, and/or =
-// select) and i1 outputs (one byte each).
+// select) and i1 outputs (one byte each), on the CPU and on simulated GPUs.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %check-e2e %s predicates %t | FileCheck %s
 // RUN: %check-e2e %s masks_select %t | FileCheck %s --check-prefix=SEL
-// The CUDA backend has no compare/select: under --placement=gpu they fall
-// back to the CPU (reason unsupported) next to ops on a simulated GPU.
+// The CUDA backend runs them (elementwise kernels: C++ comparisons and ?:,
+// i1 as one byte): placed on a simulated GPU whose host code is the kernels'
+// CUDA C++ on the emulation, compared with the interpreter.
 // RUN: dlc compile %s --entry=masks_select --devices=cpu,cuda:0 --placement=gpu --no-cuda -o %t/gpu.dlcm --print-placement 2>&1 | FileCheck %s --check-prefix=PLACE
-// RUN: %check-e2e %s masks_select %t/gpu --devices=cpu,cuda:0 --placement=gpu --no-cuda --gpu=sim | FileCheck %s --check-prefix=SEL
+// RUN: %check-e2e %s masks_select %t/gpu --devices=cpu,cuda:0 --placement=gpu --no-cuda --gpu-host-code=emulated --gpu=sim | FileCheck %s --check-prefix=SEL
+// RUN: %check-e2e %s predicates %t/gpu --devices=cpu,cuda:0 --placement=gpu --no-cuda --gpu-host-code=emulated --gpu=sim | FileCheck %s
+// RUN: dlc compile %s --entry=predicates --devices=cpu,cuda:0 --placement=gpu --no-cuda --emit=cuda | FileCheck %s --check-prefix=CUDA
+// CUDA: (elementwise): dlc.relu 'relu_{{[0-9]+}}' -> dlc.compare 'compare_{{[0-9]+}}'
+// CUDA: const bool [[C:compare_[0-9_]+]] = (relu_{{[0-9_]+}} == x0);  // dlc.compare
+// CUDA-NEXT: (unsigned char)([[C]]);
+// CUDA: = (x0 < x1);  // dlc.compare
+// PLACE-LABEL: placement of @masks_select
 // PLACE: cuda:0 {{.*}} dlc.abs
-// PLACE: cpu {{.*}}unsupported {{.*}} dlc.compare
-// PLACE: cpu {{.*}}unsupported {{.*}} dlc.select
+// PLACE: cuda:0 {{.*}} dlc.compare
+// PLACE: cuda:0 {{.*}} dlc.select
 // Data-parallel splits them along the batch like the binary ops (a mask and
 // a select with an unbatched row).
 // RUN: %check-e2e %S/Inputs/compare_select_batched.mlir main %t/dp --placement=data-parallel:2 --devices=cpu,cuda:0,cuda:1 --no-cuda --gpu=sim | FileCheck %s --check-prefix=DP

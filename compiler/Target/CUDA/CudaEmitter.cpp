@@ -121,6 +121,15 @@ std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
         std::string hi = f ? flt(c.getMax().convertToDouble()) : num((int64_t)c.getMax().convertToDouble());
         return "(" + x + " < " + lo + " ? " + lo + " : (" + x + " > " + hi + " ? " + hi + " : " + x + "))";
       })
+      .Case([&](CompareOp c) {
+        // On compute types (f16/bf16 widened exactly); C++'s != is true for
+        // NaN and the others false, as the reference.
+        std::string p = llvm::StringSwitch<std::string>(c.getPredicate())
+                            .Case("eq", "==").Case("ne", "!=").Case("lt", "<")
+                            .Case("le", "<=").Case("gt", ">").Default(">=");
+        return "(" + x + " " + p + " " + y + ")";
+      })
+      .Case([&](SelectOp) { return "(" + x + " ? " + y + " : " + a[2] + ")"; })
       .Case([&](CastOp c) {
         Type from = elemOf(c.getInput()), to = elemOf(c.getResult());
         if (to.isSignlessInteger(1)) return "(" + x + " != 0)";
