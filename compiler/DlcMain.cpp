@@ -631,6 +631,8 @@ int compileCommand(int argc, char **argv) {
     return 1;
   }
   std::vector<std::string> archs(cudaArchs.begin(), cudaArchs.end());
+  // Asked for GPU code explicitly: no NVRTC is then an error, not a warning.
+  const bool cudaRequired = !archs.empty() || emitStage == "ptx";
   if (archs.empty())
     archs.push_back("sm_90");
   if (llvm::Error error = ::dlc::cuda::checkArchs(archs)) {
@@ -705,6 +707,7 @@ int compileCommand(int argc, char **argv) {
   if (emitStage == "ptx")
     options.emitPtx = &llvm::outs();
   options.cuda = cudaCode;
+  options.cudaRequired = cudaRequired;
   options.cudaArchs = archs;
   options.emulatedGpuHostCode = hostCode == "emulated";
   FailureOr<std::string> artifact = ::dlc::compileModel(*module, options);

@@ -43,3 +43,7 @@ def _dlc_have_nvrtc():
 
 if _dlc_have_nvrtc():
     config.available_features.add("nvrtc")
+# DLC_NVRTC=/nonexistent runs every suite as on a machine without the CUDA
+# toolkit (dlc compile then warns and keeps host code only).
+if "DLC_NVRTC" in os.environ:
+    config.environment["DLC_NVRTC"] = os.environ["DLC_NVRTC"]

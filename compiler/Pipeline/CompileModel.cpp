@@ -472,7 +472,17 @@ FailureOr<std::string> ModelCompiler::run() {
     return std::string();
   }
   std::optional<dlc::cuda::CompiledModule> cudaModule;
-  if (!cudaKernels.empty() && options.cuda) {
+  bool cudaWanted = !cudaKernels.empty() && options.cuda;
+  if (cudaWanted && !options.cudaRequired && !options.emitPtx) {
+    if (llvm::Error missing = dlc::cuda::nvrtcAvailable()) {
+      llvm::errs() << "warning: " << llvm::toString(std::move(missing))
+                   << "; the GPU kernels get host code only (the artifact runs on "
+                      "simulated GPUs: --gpu=sim). --no-cuda silences this; "
+                      "--cuda-arch makes it an error\n";
+      cudaWanted = false;
+    }
+  }
+  if (cudaWanted) {
     llvm::Expected<dlc::cuda::CompiledModule> compiled =
         dlc::cuda::compileKernels(cudaKernels, options.cudaArchs);
     if (!compiled)

@@ -40,9 +40,13 @@ struct CompileOptions {
   std::optional<DeviceSpec> deviceSpec;
   /// Kernels on GPUs also become CUDA C++ (compiler/Target/CUDA), compiled by
   /// NVRTC to PTX for the lowest of these architectures and to a CUBIN for
-  /// each (format 0.4); without NVRTC that is an error. `cuda = false` keeps
-  /// host code only (the artifact then runs on simulated GPUs only).
+  /// each (format 0.4). `cuda = false` keeps host code only (the artifact
+  /// then runs on simulated GPUs only).
   bool cuda = true;
+  /// Without NVRTC: true (an explicit --cuda-arch or --emit=ptx) makes that an
+  /// error; false warns and keeps host code only, so a machine without the
+  /// CUDA toolkit still places, compiles and simulates GPU models.
+  bool cudaRequired = false;
   std::vector<std::string> cudaArchs = {"sm_90"};
   /// `--emit=cuda`: print the GPU kernels' CUDA C++ here and stop.
   llvm::raw_ostream *emitCuda = nullptr;
