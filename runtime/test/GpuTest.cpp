@@ -19,10 +19,9 @@ using namespace dlc::test;
 
 namespace {
 
-const char *kPtx = R"(.version 7.0
-.target sm_75
-.address_size 64
-.visible .entry add_kernel(.param .u64 pa, .param .u64 pb, .param .u64 pc)
+/// A kernel c[i] = a[i] OP b[i] for i < 6, hand-written PTX (the driver JITs it).
+std::string elementwisePtx(const char *entry, const char *instruction) {
+  return std::string(".visible .entry ") + entry + R"((.param .u64 pa, .param .u64 pb, .param .u64 pc)
 {
   .reg .pred p;
   .reg .b32 r<2>;
@@ -43,38 +42,17 @@ const char *kPtx = R"(.version 7.0
   add.s64 rd7, rd3, rd4;
   ld.global.f32 f1, [rd5];
   ld.global.f32 f2, [rd6];
-  add.rn.f32 f3, f1, f2;
-  st.global.f32 [rd7], f3;
-DONE:
-  ret;
-}
-.visible .entry mul_kernel(.param .u64 pa, .param .u64 pb, .param .u64 pc)
-{
-  .reg .pred p;
-  .reg .b32 r<2>;
-  .reg .f32 f<4>;
-  .reg .b64 rd<8>;
-  ld.param.u64 rd1, [pa];
-  ld.param.u64 rd2, [pb];
-  ld.param.u64 rd3, [pc];
-  mov.u32 r1, %tid.x;
-  setp.ge.u32 p, r1, 6;
-  @p bra DONE;
-  cvta.to.global.u64 rd1, rd1;
-  cvta.to.global.u64 rd2, rd2;
-  cvta.to.global.u64 rd3, rd3;
-  mul.wide.u32 rd4, r1, 4;
-  add.s64 rd5, rd1, rd4;
-  add.s64 rd6, rd2, rd4;
-  add.s64 rd7, rd3, rd4;
-  ld.global.f32 f1, [rd5];
-  ld.global.f32 f2, [rd6];
-  mul.rn.f32 f3, f1, f2;
+  )" + instruction + R"( f3, f1, f2;
   st.global.f32 [rd7], f3;
 DONE:
   ret;
 }
 )";
+}
+
+const std::string kPtx = ".version 7.0\n.target sm_75\n.address_size 64\n" +
+                         elementwisePtx("add_kernel", "add.rn.f32") +
+                         elementwisePtx("mul_kernel", "mul.rn.f32");
 
 /// The machine's GPU count, or 0 (and the reason) without a real driver.
 int gpus(std::string &why) {

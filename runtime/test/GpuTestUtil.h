@@ -1,7 +1,8 @@
 //===- GpuTestUtil.h - what the real- and fake-GPU tests share ------------===//
 //
 // The toy model's runs (inputs per run number, outputs compared bitwise)
-// against the CPU-only toy model, and session options with a GPU map.
+// against the CPU-only toy model, and session options with a GPU map: shared
+// by the simulated-GPU, fake-driver and real-GPU tests.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "dlc/runtime.hpp"
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace dlc::test {
@@ -40,21 +42,28 @@ struct Outputs {
   std::vector<float> out, sum;
   std::vector<int32_t> total;
   bool operator==(const Outputs &o) const {
+    // Bitwise: NaNs compare by their bits.
     return std::memcmp(out.data(), o.out.data(), 24) == 0 &&
            std::memcmp(sum.data(), o.sum.data(), 24) == 0 && total == o.total;
   }
 };
 
-inline std::string runOnce(dlc::Session &session, int run, Outputs &out) {
-  std::vector<float> x(6), y = {10, -2.5f, 3, 1e-3f, 7, 1e6f};
+inline std::vector<float> inputX(int run) {
+  std::vector<float> v(6);
   for (int i = 0; i < 6; ++i)
-    x[i] = 0.25f * float(i) + float(run);
-  std::vector<int32_t> idx = {1, 2, 3, run};
-  dlc::Status s = session.setInput(0, x);
+    v[i] = 0.25f * float(i) + float(run);
+  return v;
+}
+inline std::vector<float> inputY() { return {10, -2.5f, 3, 1e-3f, 7, 1e6f}; }
+inline std::vector<int32_t> inputIdx(int run) { return {1, 2, 3, run}; }
+
+/// Sets the inputs of `run`, runs, and reads the outputs; "" or the error.
+inline std::string runOnce(dlc::Session &session, int run, Outputs &out) {
+  dlc::Status s = session.setInput(0, inputX(run));
   if (s.ok())
-    s = session.setInput(1, y);
+    s = session.setInput(1, inputY());
   if (s.ok())
-    s = session.setInput(2, idx);
+    s = session.setInput(2, inputIdx(run));
   if (s.ok())
     s = session.run();
   if (s.ok())

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestUtil.h"
+#include "GpuTestUtil.h"
 #include "dlc/runtime.hpp"
 
 #include <chrono>
@@ -31,52 +31,6 @@ dlc_session_options_t simOptions(int check = 1) {
   o.gpu_binding = DLC_GPU_BINDING_SIM;
   o.check_ordering = check;
   return o;
-}
-
-struct Outputs {
-  std::vector<float> out, sum;
-  std::vector<int32_t> total;
-  bool operator==(const Outputs &o) const {
-    // Bitwise: NaNs compare by their bits.
-    return std::memcmp(out.data(), o.out.data(), 24) == 0 &&
-           std::memcmp(sum.data(), o.sum.data(), 24) == 0 &&
-           total == o.total;
-  }
-};
-
-std::vector<float> inputX(int run) {
-  std::vector<float> v(6);
-  for (int i = 0; i < 6; ++i)
-    v[i] = 0.25f * float(i) + float(run);
-  return v;
-}
-std::vector<float> inputY() { return {10, -2.5f, 3, 1e-3f, 7, 1e6f}; }
-std::vector<int32_t> inputIdx(int run) { return {1, 2, 3, run}; }
-
-/// Sets the inputs of `run`, runs, and reads the outputs; "" or the error.
-std::string runOnce(dlc::Session &session, int run, Outputs &out) {
-  dlc::Status s = session.setInput(0, inputX(run));
-  if (s.ok())
-    s = session.setInput(1, inputY());
-  if (s.ok())
-    s = session.setInput(2, inputIdx(run));
-  if (s.ok())
-    s = session.run();
-  if (s.ok())
-    s = session.output(0, out.out);
-  if (s.ok())
-    s = session.output(1, out.sum);
-  if (s.ok())
-    s = session.output(2, out.total);
-  return s.ok() ? "" : s.toString();
-}
-
-dlc::Model load(const ArtifactSpec &spec) {
-  dlc::Model model;
-  std::string bytes = buildArtifact(spec);
-  dlc::Status s = dlc::Model::loadMemory(bytes.data(), bytes.size(), model);
-  EXPECT_TRUE(s.ok()) << s.toString();
-  return model;
 }
 
 dlc::Session create(const dlc::Model &model, dlc_session_options_t options) {

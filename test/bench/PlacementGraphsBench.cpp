@@ -92,22 +92,28 @@ int main(int argc, char **argv) {
     return 1;
   }
   bool ok = true;
+  // Runs `body` on each file of `folder` (--quick: layer-bert24 only); a file
+  // that does not read is reported and fails the run.
+  auto forEachGraph = [&](const char *folder, auto body) {
+    for (const Reference &ref : kReferences) {
+      if (quick && std::strcmp(ref.name, "layer-bert24_inference"))
+        continue;
+      std::string path = data + "/" + folder + "/" + ref.name + ".json";
+      auto graph = readPlacementGraph(path);
+      if (!graph) {
+        std::fprintf(stderr, "%s\n", llvm::toString(graph.takeError()).c_str());
+        ok = false;
+        continue;
+      }
+      body(ref, path, *graph);
+    }
+  };
 
   std::printf("latency (one sample; the paper's model: CPU nodes in parallel)\n");
   std::printf("%-28s %10s %10s %7s | %10s %8s %8s %10s %10s  %s\n", "file", "greedy",
               "published", "diff", "dlc cost", "/greedy", "ms", "maxCPUs", "best seed",
               "from");
-  for (const Reference &ref : kReferences) {
-    if (quick && std::strcmp(ref.name, "layer-bert24_inference"))
-      continue;
-    std::string path = data + "/latency/" + ref.name + ".json";
-    auto graph = readPlacementGraph(path);
-    if (!graph) {
-      std::fprintf(stderr, "%s\n", llvm::toString(graph.takeError()).c_str());
-      ok = false;
-      continue;
-    }
-    Graph &g = *graph;
+  forEachGraph("latency", [&](const Reference &ref, const std::string &path, Graph &g) {
     Blocks blocks = makeBlocks(g);
     Assignment greedy = greedyLatencyBaseline(g, blocks);
     double greedyLatency = latency(g, greedy);
@@ -126,22 +132,12 @@ int main(int argc, char **argv) {
                 "greedy_diff=%.5f dlc=%.4f ratio=%.4f place_ms=%.2f dlc_cores=%.4f seed=%.4f\n",
                 ref.name, greedyLatency, ref.greedy, diff, dlc, dlc / ref.greedy, ms, cores,
                 stats.seedObjective);
-  }
+  });
 
   std::printf("\nthroughput (max load; pipeline:k over k accelerators + the CPU)\n");
   std::printf("%-28s %10s %10s %8s %8s %10s %8s %10s\n", "file", "dlc", "published", "ratio",
               "ms", "DP seed", "moves", "accs only");
-  for (const Reference &ref : kReferences) {
-    if (quick && std::strcmp(ref.name, "layer-bert24_inference"))
-      continue;
-    std::string path = data + "/throughput/" + ref.name + ".json";
-    auto graph = readPlacementGraph(path);
-    if (!graph) {
-      std::fprintf(stderr, "%s\n", llvm::toString(graph.takeError()).c_str());
-      ok = false;
-      continue;
-    }
-    Graph &g = *graph;
+  forEachGraph("throughput", [&](const Reference &ref, const std::string &path, Graph &g) {
     Blocks blocks = makeBlocks(g);
     auto start = std::chrono::steady_clock::now();
     Stats stats;
@@ -150,7 +146,7 @@ int main(int argc, char **argv) {
     if (placed.empty()) {
       std::fprintf(stderr, "%s: pipeline: no split fits\n", path.c_str());
       ok = false;
-      continue;
+      return;
     }
     ok = check(g, placed, path + " (pipeline)") && ok;
     if (!isContiguousSplit(g, placed)) {
@@ -172,6 +168,6 @@ int main(int argc, char **argv) {
                 "optimal=%d place_ms=%.2f seed=%.4f accs_only=%.4f\n",
                 ref.name, load, ref.throughput, load / ref.throughput,
                 ref.throughputOptimal ? 1 : 0, ms, stats.seedObjective, accLoad);
-  }
+  });
   return ok ? 0 : 1;
 }

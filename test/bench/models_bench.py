@@ -27,7 +27,6 @@ Prints a table and `RESULT models ...` lines for run.sh. Exits non-zero when a
 compile or run fails or an output is wrong, never for a slow figure.
 """
 import argparse
-import math
 import re
 import subprocess
 import sys
@@ -39,33 +38,11 @@ import torch
 from torch import nn
 
 
-class Attention(nn.Module):
-    def __init__(self, d, heads):
-        super().__init__()
-        self.heads, self.qkv, self.proj = heads, nn.Linear(d, 3 * d), nn.Linear(d, d)
-        self.scale = 1 / math.sqrt(d // heads)
-
-    def forward(self, x):
-        b, t, d = x.shape
-        q, k, v = self.qkv(x).split(d, dim=-1)
-        split = lambda y: y.reshape(b, t, self.heads, d // self.heads).transpose(1, 2)
-        q, k, v = split(q), split(k), split(v)
-        att = torch.softmax(q @ k.transpose(-1, -2) * self.scale, dim=-1)
-        return self.proj((att @ v).transpose(1, 2).reshape(b, t, d))
-
-
-class Block(nn.Module):
-    """A pre-LayerNorm encoder block, written op by op (nn.TransformerEncoderLayer's
-    fused inference path would time a different computation than the one exported)."""
-
-    def __init__(self, d, heads, hidden):
-        super().__init__()
-        self.ln1, self.attn, self.ln2 = nn.LayerNorm(d), Attention(d, heads), nn.LayerNorm(d)
-        self.mlp = nn.Sequential(nn.Linear(d, hidden), nn.GELU(), nn.Linear(hidden, d))
-
-    def forward(self, x):
-        x = x + self.attn(self.ln1(x))
-        return x + self.mlp(self.ln2(x))
+# The encoder's layers are the ones the end-to-end tests export (test/models/export.py:
+# a pre-LayerNorm block written op by op, so that nn.TransformerEncoderLayer's fused
+# inference path does not time a different computation than the one exported).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+from export import Block  # noqa: E402
 
 
 def build(name, quick):

@@ -1,7 +1,7 @@
 //===- OnnxOps.cpp - arithmetic, activations, contractions, normalisation -===//
 //
 // Each converter reads the current node through GraphImporter and builds dlc
-// ops (shape ops, constants and folded comparisons: OnnxShapeOps.cpp; the
+// ops (shape ops, constants and comparisons: OnnxShapeOps.cpp; the
 // table at the end holds both). Ops dlc has as one op map 1:1; the rest
 // decompose into existing ops:
 //

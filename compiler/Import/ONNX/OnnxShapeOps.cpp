@@ -1,4 +1,4 @@
-//===- OnnxShapeOps.cpp - shapes, constants, folded comparisons -----------===//
+//===- OnnxShapeOps.cpp - shapes, constants, comparisons ------------------===//
 //
 // Reshape, Flatten, Squeeze, Unsqueeze -> reshape; Transpose, Concat, Slice,
 // Split, Gather, Cast -> the dlc op; Expand -> x + zeros(shape); Tile ->
@@ -449,28 +449,15 @@ LogicalResult convertRange(GraphImporter &g, Outputs &out) {
 }
 
 //===----------------------------------------------------------------------===//
-// Comparisons and selection: folded at import time only
+// Comparisons and selection
 //===----------------------------------------------------------------------===//
 
-/// Element `index` of `t` broadcast to `shape` (NumPy rules, aligned right).
-double broadcastAt(const Tensor &t, ArrayRef<int64_t> shape, int64_t index) {
-  int64_t offset = 0, stride = 1;
-  for (int64_t d = shape.size() - 1, td = t.rank() - 1; d >= 0; --d, --td) {
-    int64_t coord = index % shape[d];
-    index /= shape[d];
-    if (td < 0)
-      continue;
-    if (t.shape[td] != 1)
-      offset += coord * stride;
-    stride *= t.shape[td];
-  }
-  return t.data[offset];
-}
-
-/// The run-time form: comparisons -> dlc.compare; Where -> dlc.select; And a b
-/// -> select(a, b, false), Or a b -> select(a, true, b), Xor -> compare ne,
-/// Not x -> compare eq x, false.
-LogicalResult convertLogicalOps(GraphImporter &g, Outputs &out) {
+/// Equal, Less, Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor, Not and
+/// Where: comparisons -> dlc.compare; Where -> dlc.select; And a b ->
+/// select(a, b, false), Or a b -> select(a, true, b), Xor -> compare ne, Not x
+/// -> compare eq x, false. Built with g.make, they fold like every other op
+/// when all their inputs are known at import time (masks computed from shapes).
+LogicalResult convertLogical(GraphImporter &g, Outputs &out) {
   StringRef op = g.node->op_type();
   auto elementOf = [&](size_t i) { return g.type(i).getElementType(); };
   bool logical = op == "And" || op == "Or" || op == "Xor" || op == "Not";
@@ -518,50 +505,6 @@ LogicalResult convertLogicalOps(GraphImporter &g, Outputs &out) {
   return success();
 }
 
-/// Equal, Less, Greater, LessOrEqual, GreaterOrEqual, And, Or, Xor, Not and
-/// Where: folded when every input is known at import time (masks computed
-/// from shapes), else dlc.compare / dlc.select.
-LogicalResult convertLogical(GraphImporter &g, Outputs &out) {
-  StringRef op = g.node->op_type();
-  std::vector<Tensor> in;
-  for (size_t i = 0; i < g.numInputs(); ++i) {
-    std::optional<Tensor> t = g.constInput(i);
-    if (!t)
-      return convertLogicalOps(g, out);
-    in.push_back(std::move(*t));
-  }
-  SmallVector<int64_t> shape;
-  for (const Tensor &t : in) {
-    FailureOr<Shape> b = broadcastShapes(shape, t.shape, nullptr);
-    if (failed(b))
-      return g.fail("operand shapes do not broadcast");
-    shape.assign(b->begin(), b->end());
-  }
-  ref::DType dtype = op == "Where" ? in[1].dtype : ref::DType::I1;
-  if (op == "Where" && in[1].dtype != in[2].dtype)
-    return g.fail("X and Y have different element types");
-  std::vector<double> values;
-  for (int64_t i = 0, n = product(shape); i < n; ++i) {
-    double a = broadcastAt(in[0], shape, i);
-    double b = in.size() > 1 ? broadcastAt(in[1], shape, i) : 0;
-    double v;
-    if (op == "Equal") v = a == b;
-    else if (op == "Less") v = a < b;
-    else if (op == "Greater") v = a > b;
-    else if (op == "LessOrEqual") v = a <= b;
-    else if (op == "GreaterOrEqual") v = a >= b;
-    else if (op == "And") v = a != 0 && b != 0;
-    else if (op == "Or") v = a != 0 || b != 0;
-    else if (op == "Xor") v = (a != 0) != (b != 0);
-    else if (op == "Not") v = a == 0;
-    else v = a != 0 ? b : broadcastAt(in[2], shape, i); // Where
-    values.push_back(v);
-  }
-  if (values.empty())
-    return g.unsupported("an empty result");
-  out.push_back(g.constant(Tensor::fromValues(dtype, {shape.begin(), shape.end()}, values)));
-  return success();
-}
 } // namespace
 
 void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
