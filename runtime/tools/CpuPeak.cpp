@@ -1,6 +1,7 @@
 //===- CpuPeak.cpp - one thread's f32 FMA throughput, measured ------------===//
 
 #include "CpuPeak.h"
+#include "Timing.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,17 +13,7 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using namespace dlc::tools;
 
 // acc = acc * a + b converges to 1: no overflow, no denormals.
 #define DLC_PROBE_LOOP(VEC, SET1, FMA, ADD, STORE, LANES)                      \

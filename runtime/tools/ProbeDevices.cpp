@@ -25,6 +25,7 @@
 
 #include "CpuPeak.h"
 #include "RuntimeTools.h"
+#include "Timing.h"
 
 #include <algorithm>
 #include <atomic>
@@ -45,17 +46,7 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+using namespace dlc::tools;
 
 volatile float gSink; // keeps the timed copies from being optimised away
 
