@@ -7,12 +7,18 @@
 //          ins(%x_padded : NxCxHxW, %w : FxCxKHxKW) outs(%acc : NxFxOHxOW)
 // becomes
 //   %w2 = tensor.collapse_shape %w  : FxCxKHxKW -> Fx(C*KH*KW)       (a view)
-//   scf.for %n = 0 to N iter_args(%a = collapse(%acc) : NxFx(OH*OW)) {
+//   scf.for %n = 0 to N iter_args(%a = %acc : NxFxOHxOW) {
 //     %col = linalg.generic (c,kh,kw,oh,ow) -> x[n, c, oh*s+kh*d, ow*s+kw*d]
-//     %mm  = linalg.matmul ins(%w2, collapse(%col)) outs(%a[n])
-//     scf.yield insert(%mm into %a[n])
+//     %rows = collapse(%a[n]) : Fx(OH*OW)                               (a view)
+//     %mm  = linalg.matmul ins(%w2, collapse(%col)) outs(%rows)
+//     scf.yield insert(expand(%mm) into %a[n])
 //   }
-//   %y = tensor.expand_shape ... : NxFx(OH*OW) -> NxFxOHxOW            (a view)
+//
+// The loop carries the accumulator in its own NCHW type, with no reshape
+// between it and the convolution's result, so that empty-tensor elimination
+// can still put the output buffer under the fill and the matmul writes the
+// kernel's output in place (a reshape in that chain cost a temporary, a
+// memset and a copy of the whole output per call).
 //
 // The im2col copy is one pass over C*KH*KW*OH*OW elements per image, small
 // next to the matmul's 2*F*C*KH*KW*OH*OW operations; a 1x1 stride-1
@@ -66,16 +72,20 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     Value w2 = rewriter.create<tensor::CollapseShapeOp>(
         loc, RankedTensorType::get({f, c * kh * kw}, f32), filter,
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-    auto acc3Type = RankedTensorType::get({n, f, oh * ow}, f32);
-    Value acc3 = rewriter.create<tensor::CollapseShapeOp>(
-        loc, acc3Type, init, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    // A zero-filled accumulator (as the conv2d lowering makes) needs no copy
+    // into the widened rows of a ragged output: they are zeros too.
+    bool zeroInit = false;
+    if (auto fill = init.getDefiningOp<linalg::FillOp>())
+      if (auto cst = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
+        if (auto value = dyn_cast<FloatAttr>(cst.getValue()))
+          zeroInit = value.getValue().isZero();
 
     int64_t cols = oh * ow, padded = cols % 16 ? (cols + 15) / 16 * 16 : cols;
     Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
     Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
     Value count = rewriter.create<arith::ConstantIndexOp>(loc, n);
     auto loop = rewriter.create<scf::ForOp>(
-        loc, zero, count, one, ValueRange{acc3},
+        loc, zero, count, one, ValueRange{init},
         [&](OpBuilder &b, Location loc, Value image, ValueRange iterArgs) {
           Value acc = iterArgs[0];
           // The image: [C, H, W], rank-reduced.
@@ -121,13 +131,16 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
           // This image's output rows, accumulated by the matmul.
           SmallVector<OpFoldResult> outOffsets = {image, b.getIndexAttr(0),
-                                                  b.getIndexAttr(0)};
+                                                  b.getIndexAttr(0), b.getIndexAttr(0)};
           SmallVector<OpFoldResult> outSizes = {b.getIndexAttr(1), b.getIndexAttr(f),
-                                                b.getIndexAttr(oh * ow)};
-          SmallVector<OpFoldResult> outUnit(3, b.getIndexAttr(1));
+                                                b.getIndexAttr(oh), b.getIndexAttr(ow)};
+          SmallVector<OpFoldResult> outUnit(4, b.getIndexAttr(1));
+          auto planeType = RankedTensorType::get({f, oh, ow}, f32);
           auto rowsType = RankedTensorType::get({f, oh * ow}, f32);
-          Value rows = b.create<tensor::ExtractSliceOp>(loc, rowsType, acc, outOffsets,
-                                                        outSizes, outUnit);
+          SmallVector<ReassociationIndices> flat = {{0}, {1, 2}};
+          Value plane = b.create<tensor::ExtractSliceOp>(loc, planeType, acc, outOffsets,
+                                                         outSizes, outUnit);
+          Value rows = b.create<tensor::CollapseShapeOp>(loc, rowsType, plane, flat);
           Value product;
           if (cols == padded) {
             product = b.create<linalg::MatmulOp>(loc, TypeRange{rowsType},
@@ -137,19 +150,22 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             // Ragged OH*OW (7x7, 14x14, 28x28 in ResNet): zero columns up to a
             // multiple of 16, so every register tile is full 16-wide vectors
             // (the 8x17 edge tile of a 49-column matmul runs 8x slower).
-            auto widen = [&](Value v, int64_t rowsOf) {
+            auto widen = [&](Value v, int64_t rowsOf, bool isZero) -> Value {
               auto type = RankedTensorType::get({rowsOf, padded}, f32);
               Value zero = b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(0.0f));
               Value filled =
                   b.create<linalg::FillOp>(
                        loc, zero, b.create<tensor::EmptyOp>(loc, type.getShape(), f32).getResult())
                       .getResult(0);
+              if (isZero)
+                return filled;
               return b.create<tensor::InsertSliceOp>(
                   loc, v, filled, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
                   ArrayRef<OpFoldResult>{b.getIndexAttr(rowsOf), b.getIndexAttr(cols)},
                   ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)}).getResult();
             };
-            Value wideCol = widen(col2, c * kh * kw), wideRows = widen(rows, f);
+            Value wideCol = widen(col2, c * kh * kw, false);
+            Value wideRows = widen(rows, f, zeroInit);
             Value wide = b.create<linalg::MatmulOp>(
                               loc, TypeRange{wideRows.getType()}, ValueRange{w2, wideCol},
                               ValueRange{wideRows})
@@ -160,12 +176,175 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                 ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(cols)},
                 ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
           }
-          Value updated = b.create<tensor::InsertSliceOp>(loc, product, acc, outOffsets,
-                                                          outSizes, outUnit);
+          Value updated = b.create<tensor::InsertSliceOp>(
+              loc, b.create<tensor::ExpandShapeOp>(loc, planeType, product, flat), acc,
+              outOffsets, outSizes, outUnit);
           b.create<scf::YieldOp>(loc, updated);
         });
-    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
-        conv, yType, loop.getResult(0), ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    rewriter.replaceOp(conv, loop.getResult(0));
+    return success();
+  }
+};
+
+/// A stride-1 KHxKW convolution without im2col. On the padded image flattened
+/// per channel (row length Wp), output column j = oh*Wp + ow of tap (kh, kw)
+/// reads x[c, kh*Wp + kw + j], so for one tap the C x N operand is a strided
+/// view of the image itself and the convolution is KH*KW accumulating matmuls:
+///
+///   scf.for %t = 0 to KH*KW iter_args(%wide = zeros : F x Npad) {
+///     %a = %w[:, :, t / KW, t % KW]                    : F x C     (a view)
+///     %b = flat(%x_padded[n])[:, (t / KW)*Wp + t % KW :] : C x Npad (a view)
+///     scf.yield linalg.matmul ins(%a, %b) outs(%wide)
+///   }
+///   %y[n] = reshape(%wide[:, :OH*Wp]) to F x OH x Wp, first OW columns
+///
+/// The Wp - OW junk columns per row are computed and dropped (2 of 58 at
+/// 56x56), Npad = OH*Wp rounded up to 16 so that no register tile is ragged,
+/// and extra zero rows under the padded image keep the last taps' reads in
+/// bounds. Against im2col this saves writing and reading C*KH*KW*OH*OW floats
+/// per image (7 MB for ResNet's 64-channel 56x56 layer).
+struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  ConvAsShiftedMatmuls(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
+                                PatternRewriter &rewriter) const override {
+    Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
+    Value init = conv.getOutputs()[0];
+    auto xType = dyn_cast<RankedTensorType>(input.getType());
+    auto wType = dyn_cast<RankedTensorType>(filter.getType());
+    auto yType = dyn_cast<RankedTensorType>(init.getType());
+    if (!xType || !wType || !yType || !xType.hasStaticShape() ||
+        !wType.hasStaticShape() || !yType.hasStaticShape() ||
+        !xType.getElementType().isF32() || !wType.getElementType().isF32() ||
+        !yType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(conv, "not a static f32 convolution");
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    auto fillValue = fill ? fill.getInputs()[0].getDefiningOp<arith::ConstantOp>()
+                          : arith::ConstantOp();
+    auto fillFloat = fillValue ? dyn_cast<FloatAttr>(fillValue.getValue()) : FloatAttr();
+    if (!fillFloat || !fillFloat.getValue().isZero())
+      return rewriter.notifyMatchFailure(conv, "accumulator is not zero-filled");
+    ArrayRef<int64_t> x = xType.getShape(), w = wType.getShape(), y = yType.getShape();
+    int64_t n = x[0], c = x[1], hp = x[2], wp = x[3];
+    int64_t f = w[0], kh = w[2], kw = w[3], oh = y[2], ow = y[3];
+    if (!llvm::all_of(conv.getStrides().getValues<int64_t>(), [](int64_t v) { return v == 1; }) ||
+        !llvm::all_of(conv.getDilations().getValues<int64_t>(), [](int64_t v) { return v == 1; }))
+      return rewriter.notifyMatchFailure(conv, "strided or dilated");
+    // Few channels make each tap's matmul too short to keep its C tile busy;
+    // a ragged F would leave scalar rows of tiles.
+    if (kh * kw == 1 || kh * kw > 25 || c < 16 || f % 8 != 0)
+      return rewriter.notifyMatchFailure(conv, "not a shape this strategy wins on");
+
+    Location loc = conv.getLoc();
+    Type f32 = rewriter.getF32Type();
+    int64_t cols = oh * wp, npad = (cols + 15) / 16 * 16;
+    // Reads of the last tap run KW - 1 + (npad - cols) floats past the image.
+    int64_t extra = (kw - 1) + (npad - cols);
+    int64_t extraRows = (extra + wp - 1) / wp;
+    int64_t hp2 = hp + extraRows;
+
+    // The padded image with the extra rows: widen the zero padding that the
+    // conv2d lowering made, or pad the unpadded image.
+    Value source = input;
+    SmallVector<int64_t> low(4, 0), high(4, 0);
+    if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
+      Value padValue = pad.getConstantPaddingValue();
+      auto padConst = padValue ? padValue.getDefiningOp<arith::ConstantOp>() : nullptr;
+      auto padFloat = padConst ? dyn_cast<FloatAttr>(padConst.getValue()) : FloatAttr();
+      if (padFloat && padFloat.getValue().isZero() && pad.getStaticLow()[0] == 0 &&
+          pad.getStaticLow()[1] == 0 && pad.getStaticHigh()[0] == 0 &&
+          pad.getStaticHigh()[1] == 0 && !ShapedType::isDynamicShape(pad.getStaticLow()) &&
+          !ShapedType::isDynamicShape(pad.getStaticHigh())) {
+        source = pad.getSource();
+        low = llvm::to_vector(pad.getStaticLow());
+        high = llvm::to_vector(pad.getStaticHigh());
+      }
+    }
+    high[2] += extraRows;
+    auto paddedType = RankedTensorType::get({n, c, hp2, wp}, f32);
+    Value zeroF = rewriter.create<arith::ConstantOp>(loc, rewriter.getF32FloatAttr(0.0f));
+    auto attrs = [&](ArrayRef<int64_t> v) {
+      return llvm::to_vector(llvm::map_range(
+          v, [&](int64_t e) -> OpFoldResult { return rewriter.getIndexAttr(e); }));
+    };
+    Value padded = rewriter.create<tensor::PadOp>(loc, paddedType, source, attrs(low),
+                                                  attrs(high), zeroF);
+
+    auto idx = [&](OpBuilder &b, int64_t v) -> Value {
+      return b.create<arith::ConstantIndexOp>(loc, v);
+    };
+    auto wideType = RankedTensorType::get({f, npad}, f32);
+    auto planeType = RankedTensorType::get({f, oh, ow}, f32);
+    auto loop = rewriter.create<scf::ForOp>(
+        loc, idx(rewriter, 0), idx(rewriter, n), idx(rewriter, 1),
+        ValueRange{fill.getOutputs()[0]},
+        [&](OpBuilder &b, Location loc, Value image, ValueRange iterArgs) {
+          Value acc = iterArgs[0];
+          SmallVector<OpFoldResult> unit4(4, b.getIndexAttr(1));
+          Value plane = b.create<tensor::ExtractSliceOp>(
+              loc, RankedTensorType::get({c, hp2, wp}, f32), padded,
+              ArrayRef<OpFoldResult>{image, b.getIndexAttr(0), b.getIndexAttr(0),
+                                     b.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(c),
+                                     b.getIndexAttr(hp2), b.getIndexAttr(wp)},
+              unit4);
+          Value flat = b.create<tensor::CollapseShapeOp>(
+              loc, RankedTensorType::get({c, hp2 * wp}, f32), plane,
+              ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+          Value zeros =
+              b.create<linalg::FillOp>(
+                   loc, zeroF, b.create<tensor::EmptyOp>(loc, wideType.getShape(), f32).getResult())
+                  .getResult(0);
+          auto taps = b.create<scf::ForOp>(
+              loc, idx(b, 0), idx(b, kh * kw), idx(b, 1), ValueRange{zeros},
+              [&](OpBuilder &b, Location loc, Value tap, ValueRange tapArgs) {
+                Value row = b.create<arith::DivUIOp>(loc, tap, idx(b, kw));
+                Value col = b.create<arith::RemUIOp>(loc, tap, idx(b, kw));
+                Value shift = b.create<arith::AddIOp>(
+                    loc, b.create<arith::MulIOp>(loc, row, idx(b, wp)), col);
+                Value a = b.create<tensor::ExtractSliceOp>(
+                    loc, RankedTensorType::get({f, c}, f32), filter,
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0), row, col},
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(c),
+                                           b.getIndexAttr(1), b.getIndexAttr(1)},
+                    unit4);
+                Value bView = b.create<tensor::ExtractSliceOp>(
+                    loc, RankedTensorType::get({c, npad}, f32), flat,
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(0), shift},
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(c), b.getIndexAttr(npad)},
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+                Value product = b.create<linalg::MatmulOp>(loc, TypeRange{wideType},
+                                                           ValueRange{a, bView},
+                                                           ValueRange{tapArgs[0]})
+                                    .getResult(0);
+                b.create<scf::YieldOp>(loc, product);
+              });
+          // The real columns: [F, OH*Wp] -> [F, OH, Wp] -> [F, OH, OW].
+          Value rowsWide = b.create<tensor::ExtractSliceOp>(
+              loc, RankedTensorType::get({f, cols}, f32), taps.getResult(0),
+              ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(cols)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+          Value grid = b.create<tensor::ExpandShapeOp>(
+              loc, RankedTensorType::get({f, oh, wp}, f32), rowsWide,
+              ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+          SmallVector<OpFoldResult> unit3(3, b.getIndexAttr(1));
+          Value result = b.create<tensor::ExtractSliceOp>(
+              loc, planeType, grid,
+              ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(oh), b.getIndexAttr(ow)},
+              unit3);
+          Value updated = b.create<tensor::InsertSliceOp>(
+              loc, result, acc,
+              ArrayRef<OpFoldResult>{image, b.getIndexAttr(0), b.getIndexAttr(0),
+                                     b.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(f), b.getIndexAttr(oh),
+                                     b.getIndexAttr(ow)},
+              unit4);
+          b.create<scf::YieldOp>(loc, updated);
+        });
+    rewriter.replaceOp(conv, loop.getResult(0));
     return success();
   }
 };
@@ -173,7 +352,7 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 struct ConvToMatmulPass : dlc::impl::ConvToMatmulBase<ConvToMatmulPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvAsIm2ColMatmul>(&getContext());
+    patterns.add<ConvAsShiftedMatmuls, ConvAsIm2ColMatmul>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

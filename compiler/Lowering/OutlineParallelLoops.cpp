@@ -19,7 +19,10 @@
 //   else for (i = 0; i < trips; ++i) K_par<n>_thunk(&closure, i)
 // where the thunk unpacks the closure and calls @K_par<n>, and adds
 // dlc_set_parallel_runtime, which the runtime calls at load to set `api`
-// (a library loaded by an older runtime keeps api null: serial).
+// (a library loaded by an older runtime keeps api null: serial). Calls to
+// malloc and free (the kernels' temporaries) go to dlc_scratch_alloc/free,
+// which use the runtime's scratch cache when the api has it (version 2) and
+// libc otherwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -249,12 +252,73 @@ void dlc::outlineParallelLoops(ModuleOp module) {
 
 bool dlc::isParallelBody(Operation *func) { return func->hasAttr(kBodyAttr); }
 
+namespace {
+
+/// Defines `name`(args) as: api && api->version >= 2 ? api->field(args)
+/// : fallback(args), where field is the api struct's field index.
+void defineScratchCall(ModuleOp module, StringRef name, LLVM::LLVMFunctionType type,
+                       unsigned field, StringRef fallback) {
+  MLIRContext *ctx = module.getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto i32 = IntegerType::get(ctx, 32);
+  Location loc = module.getLoc();
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = b.create<LLVM::LLVMFuncOp>(loc, name, type, LLVM::Linkage::Internal);
+  Block *entry = func.addEntryBlock(b);
+  Block *checkVersion = &func.getBody().emplaceBlock();
+  Block *viaApi = &func.getBody().emplaceBlock();
+  Block *viaLibc = &func.getBody().emplaceBlock();
+  bool returnsValue = !isa<LLVM::LLVMVoidType>(type.getReturnType());
+  auto finish = [&](OpBuilder &at, Operation *call) {
+    if (returnsValue)
+      at.create<LLVM::ReturnOp>(loc, call->getResult(0));
+    else
+      at.create<LLVM::ReturnOp>(loc, ValueRange{});
+  };
+  b.setInsertionPointToStart(entry);
+  Value api = b.create<LLVM::LoadOp>(
+      loc, ptr, b.create<LLVM::AddressOfOp>(loc, ptr, kApiGlobal));
+  Value isNull = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::eq, api,
+                                        b.create<LLVM::ZeroOp>(loc, ptr));
+  b.create<LLVM::CondBrOp>(loc, isNull, viaLibc, checkVersion);
+  // The fields after parallel_for exist from version 2 on.
+  b.setInsertionPointToStart(checkVersion);
+  Value version = b.create<LLVM::LoadOp>(loc, i32, api);
+  Value recent = b.create<LLVM::ICmpOp>(loc, LLVM::ICmpPredicate::uge, version,
+                                        b.create<LLVM::ConstantOp>(loc, i32, 2));
+  b.create<LLVM::CondBrOp>(loc, recent, viaApi, viaLibc);
+  b.setInsertionPointToStart(viaApi);
+  auto apiType = LLVM::LLVMStructType::getLiteral(ctx, {i32, ptr, ptr, ptr, ptr});
+  Value at = b.create<LLVM::GEPOp>(loc, ptr, apiType, api,
+                                   ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(field)});
+  Value fn = b.create<LLVM::LoadOp>(loc, ptr, at);
+  SmallVector<Value> operands{fn};
+  operands.append(entry->args_begin(), entry->args_end());
+  finish(b, b.create<LLVM::CallOp>(loc, type, operands));
+  b.setInsertionPointToStart(viaLibc);
+  finish(b, b.create<LLVM::CallOp>(loc, type.getReturnTypes(), fallback,
+                                   ValueRange(entry->getArguments())));
+}
+
+} // namespace
+
 void dlc::finishParallelLaunches(ModuleOp module) {
   SmallVector<LLVM::LLVMFuncOp> launches;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
     if (func->hasAttr(kLaunchAttr))
       launches.push_back(func);
-  if (launches.empty())
+  // Temporaries (memref.alloc became malloc/free calls) come from the
+  // runtime's scratch cache (parallel.h, version 2).
+  SmallVector<LLVM::CallOp> mallocs, frees;
+  module.walk([&](LLVM::CallOp call) {
+    std::optional<StringRef> callee = call.getCallee();
+    if (callee == "malloc")
+      mallocs.push_back(call);
+    else if (callee == "free")
+      frees.push_back(call);
+  });
+  if (launches.empty() && mallocs.empty() && frees.empty())
     return;
   MLIRContext *ctx = module.getContext();
   auto ptr = LLVM::LLVMPointerType::get(ctx);
@@ -289,4 +353,16 @@ void dlc::finishParallelLaunches(ModuleOp module) {
         launch->getAttrOfType<IntegerAttr>(kTripsAttr).getInt();
     defineLaunch(module, launch, trips, body);
   }
+  if (mallocs.empty() && frees.empty())
+    return;
+  auto voidType = LLVM::LLVMVoidType::get(ctx);
+  auto i64 = IntegerType::get(ctx, 64);
+  defineScratchCall(module, "dlc_scratch_alloc", LLVM::LLVMFunctionType::get(ptr, {i64}),
+                    /*field=*/3, "malloc");
+  defineScratchCall(module, "dlc_scratch_free", LLVM::LLVMFunctionType::get(voidType, {ptr}),
+                    /*field=*/4, "free");
+  for (LLVM::CallOp call : mallocs)
+    call.setCallee("dlc_scratch_alloc");
+  for (LLVM::CallOp call : frees)
+    call.setCallee("dlc_scratch_free");
 }

@@ -1,8 +1,11 @@
 //===- ThreadPool.cpp - a shared pool, callers participating -------------===//
 
 #include "ThreadPool.h"
+#include "ScratchCache.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <sched.h>
 
 namespace dlc::rt {
@@ -15,6 +18,20 @@ void parallelForEntry(void *ctx, int64_t n, dlc_parallel_body_t body,
                       void *closure) {
   static_cast<ThreadPool *>(ctx)->parallelFor(n, body, closure, threadLimit());
 }
+
+void *scratchAllocEntry(uint64_t bytes) {
+  void *block = ScratchCache::process().allocate(bytes);
+  // A kernel has no way to report failure: like malloc's null in its code,
+  // this ends the process, but with a message.
+  if (!block) {
+    std::fprintf(stderr, "dlc runtime: out of memory allocating %llu bytes of kernel scratch\n",
+                 static_cast<unsigned long long>(bytes));
+    std::abort();
+  }
+  return block;
+}
+
+void scratchFreeEntry(void *block) { ScratchCache::process().release(block); }
 } // namespace
 
 ThreadPool::ThreadPool(int workers) { reserve(workers + 1); }
@@ -130,7 +147,8 @@ ThreadLimitScope::~ThreadLimitScope() { tlLimit = saved; }
 const dlc_parallel_api *parallelApi() {
   static const dlc_parallel_api api = {DLC_PARALLEL_API_VERSION,
                                        &ThreadPool::process(),
-                                       parallelForEntry};
+                                       parallelForEntry, scratchAllocEntry,
+                                       scratchFreeEntry};
   return &api;
 }
 

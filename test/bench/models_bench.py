@@ -15,7 +15,8 @@ one input (max |dlc - torch| / max |torch| < 1e-3) and timed:
   The runtime splits a fused kernel's time evenly over its ops, so a conv with its
   ReLU fused in shows half its time under elementwise.
 - PyTorch: `torch.set_num_threads(T)`, inference_mode, median of N `model(x)` calls.
-- ONNX Runtime: timed when `import onnxruntime` works (Debian does not package it).
+- ONNX Runtime: timed when `import onnxruntime` works (Debian does not package it; run.sh
+  installs it from PyPI into BUILD/bench/python).
 
 Then a conv2d microbench (--no-conv skips it): single Conv2d layers (3x3 64 channels at
 56x56, stride 1 and 2, and 1x1 64->256 and 256->64 at 56x56), dlc's median latency as a
@@ -241,7 +242,8 @@ def main():
         import onnxruntime  # noqa: F401
     except ImportError:
         have_ort = False
-        print("ONNX Runtime: not importable (not packaged by Debian; pip's onnxruntime needs PyPI): skipped")
+        print("ONNX Runtime: not importable (Debian does not package it; test/bench/run.sh installs "
+              "pip's onnxruntime into BUILD/bench/python when PyPI is reachable): skipped")
 
     status = 0
     rows = []

@@ -49,6 +49,18 @@ if [ $setup = 1 ]; then
   fi
 fi
 
+# ONNX Runtime, the other peer of issue 9: Debian does not package it, so it comes from
+# PyPI (where the machine reaches it) into the build folder, next to Debian's numpy.
+ort_dir=$build/bench/python
+if [ $setup = 1 ] && ! PYTHONPATH=$ort_dir /usr/bin/python3 -c 'import onnxruntime' 2>/dev/null; then
+  mkdir -p "$ort_dir"
+  echo "bench: installing onnxruntime from PyPI into $ort_dir"
+  /usr/bin/python3 -m pip install -q --no-deps --target "$ort_dir" onnxruntime \
+      > "$build/bench/pip-onnxruntime.log" 2>&1 ||
+    echo "bench: onnxruntime could not be installed (no PyPI? see $build/bench/pip-onnxruntime.log): ONNX Runtime is skipped"
+fi
+export PYTHONPATH=$ort_dir${PYTHONPATH:+:$PYTHONPATH}
+
 have_blas=0; installed libopenblas-dev && have_blas=1
 have_torch=0; /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null && have_torch=1
 have_vision=0; /usr/bin/python3 -c 'import torchvision' 2>/dev/null && have_vision=1

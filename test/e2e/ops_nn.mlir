@@ -8,6 +8,7 @@
 // RUN: %check-e2e %s linear_no_bias_gelu %t
 // RUN: %check-e2e %s conv %t
 // RUN: %check-e2e %s conv_grouped %t
+// RUN: %check-e2e %s conv_shifted %t
 // RUN: %check-e2e %s pools %t
 // RUN: %check-e2e %s norms %t
 // RUN: %check-e2e %s softmax %t
@@ -44,6 +45,19 @@ func.func @conv(%x: tensor<2x3x11x13xf32>, %w: tensor<5x3x3x3xf32>, %b: tensor<5
       : (tensor<2x3x11x13xf32>, tensor<5x3x3x3xf32>, tensor<5xf32>) -> tensor<2x5x5x6xf32>
   %1 = dlc.relu %0 : tensor<2x5x5x6xf32>
   return %1 : tensor<2x5x5x6xf32>
+}
+
+// Stride-1 convolutions with 16+ channels and 8k filters take ConvToMatmul's
+// shifted-matmul path (no im2col): 3x3 padded (one zero row added under the
+// image) with bias and ReLU, 3x5 with asymmetric pads, 2x2 unpadded (a pad of
+// extra rows only), 5x5 on a 7-wide image (two extra rows), over 2 images.
+func.func @conv_shifted(%x: tensor<2x16x9x7xf32>, %w: tensor<8x16x3x3xf32>, %w35: tensor<16x16x3x5xf32>, %w22: tensor<8x16x2x2xf32>, %w55: tensor<8x16x5x5xf32>, %b: tensor<8xf32>) -> (tensor<2x8x9x7xf32>, tensor<2x16x8x7xf32>, tensor<2x8x8x6xf32>, tensor<2x8x7x5xf32>) {
+  %c = dlc.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>} : (tensor<2x16x9x7xf32>, tensor<8x16x3x3xf32>, tensor<8xf32>) -> tensor<2x8x9x7xf32>
+  %0 = dlc.relu %c : tensor<2x8x9x7xf32>
+  %1 = dlc.conv2d %x, %w35 {pads = array<i64: 0, 2, 1, 2>} : (tensor<2x16x9x7xf32>, tensor<16x16x3x5xf32>) -> tensor<2x16x8x7xf32>
+  %2 = dlc.conv2d %x, %w22 : (tensor<2x16x9x7xf32>, tensor<8x16x2x2xf32>) -> tensor<2x8x8x6xf32>
+  %3 = dlc.conv2d %x, %w55 {pads = array<i64: 1, 1, 1, 1>} : (tensor<2x16x9x7xf32>, tensor<8x16x5x5xf32>) -> tensor<2x8x7x5xf32>
+  return %0, %1, %2, %3 : tensor<2x8x9x7xf32>, tensor<2x16x8x7xf32>, tensor<2x8x8x6xf32>, tensor<2x8x7x5xf32>
 }
 
 func.func @conv_grouped(%x: tensor<1x6x9x9xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x5x5xf32> {

@@ -7,15 +7,17 @@
 // CHECK-LABEL: func.func @conv
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3x9x9xf32>, %[[W:.*]]: tensor<5x3x3x3xf32>, %[[ACC:.*]]: tensor<2x5x4x4xf32>)
 // CHECK: %[[W2:.*]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<5x3x3x3xf32> into tensor<5x27xf32>
-// CHECK: %[[A3:.*]] = tensor.collapse_shape %[[ACC]] {{\[}}[0], [1], [2, 3]] : tensor<2x5x4x4xf32> into tensor<2x5x16xf32>
-// CHECK: %[[LOOP:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %[[A3]])
+// CHECK: %[[LOOP:.*]] = scf.for %[[N:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %[[ACC]]) -> (tensor<2x5x4x4xf32>)
 // CHECK:   %[[IMG:.*]] = tensor.extract_slice %[[X]][%[[N]], 0, 0, 0] [1, 3, 9, 9] [1, 1, 1, 1] : tensor<2x3x9x9xf32> to tensor<3x9x9xf32>
 // CHECK:   %[[COL:.*]] = linalg.generic {indexing_maps = [#[[READ]], {{.*}}]{{.*}} ins(%[[IMG]] : tensor<3x9x9xf32>) outs(%{{.*}} : tensor<3x3x3x4x4xf32>)
 // CHECK:   %[[COL2:.*]] = tensor.collapse_shape %[[COL]] {{.*}} into tensor<27x16xf32>
-// CHECK:   %[[ROWS:.*]] = tensor.extract_slice %[[A]][%[[N]], 0, 0] [1, 5, 16] [1, 1, 1] : tensor<2x5x16xf32> to tensor<5x16xf32>
+// CHECK:   %[[PLANE:.*]] = tensor.extract_slice %[[A]][%[[N]], 0, 0, 0] [1, 5, 4, 4] [1, 1, 1, 1] : tensor<2x5x4x4xf32> to tensor<5x4x4xf32>
+// CHECK:   %[[ROWS:.*]] = tensor.collapse_shape %[[PLANE]] {{\[}}[0], [1, 2]] : tensor<5x4x4xf32> into tensor<5x16xf32>
 // CHECK:   %[[MM:.*]] = linalg.matmul ins(%[[W2]], %[[COL2]] : tensor<5x27xf32>, tensor<27x16xf32>) outs(%[[ROWS]] : tensor<5x16xf32>)
-// CHECK:   tensor.insert_slice %[[MM]] into %[[A]][%[[N]], 0, 0] [1, 5, 16] [1, 1, 1]
-// CHECK: tensor.expand_shape %[[LOOP]] {{\[}}[0], [1], [2, 3]]{{.*}} : tensor<2x5x16xf32> into tensor<2x5x4x4xf32>
+// CHECK:   %[[BACK:.*]] = tensor.expand_shape %[[MM]] {{\[}}[0], [1, 2]] {{.*}} : tensor<5x16xf32> into tensor<5x4x4xf32>
+// CHECK:   tensor.insert_slice %[[BACK]] into %[[A]][%[[N]], 0, 0, 0] [1, 5, 4, 4] [1, 1, 1, 1]
+// The accumulator keeps its NCHW type: no reshape between it and the result.
+// CHECK: return %[[LOOP]] : tensor<2x5x4x4xf32>
 func.func @conv(%x: tensor<2x3x9x9xf32>, %w: tensor<5x3x3x3xf32>, %acc: tensor<2x5x4x4xf32>) -> tensor<2x5x4x4xf32> {
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
       ins(%x, %w : tensor<2x3x9x9xf32>, tensor<5x3x3x3xf32>) outs(%acc : tensor<2x5x4x4xf32>) -> tensor<2x5x4x4xf32>
@@ -27,14 +29,15 @@ func.func @conv(%x: tensor<2x3x9x9xf32>, %w: tensor<5x3x3x3xf32>, %acc: tensor<2
 // the 49 real columns of the product are sliced back.
 // CHECK-LABEL: func.func @ragged
 // CHECK:   %[[COL:.*]] = tensor.collapse_shape %{{.*}} into tensor<27x49xf32>
-// CHECK:   %[[ROWS:.*]] = tensor.extract_slice %{{.*}} to tensor<5x49xf32>
+// CHECK:   %[[ROWS:.*]] = tensor.collapse_shape %{{.*}} into tensor<5x49xf32>
 // CHECK:   %[[Z1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<27x64xf32>)
 // CHECK:   %[[WCOL:.*]] = tensor.insert_slice %[[COL]] into %[[Z1]][0, 0] [27, 49] [1, 1]
 // CHECK:   %[[Z2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<5x64xf32>)
 // CHECK:   %[[WROWS:.*]] = tensor.insert_slice %[[ROWS]] into %[[Z2]][0, 0] [5, 49] [1, 1]
 // CHECK:   %[[MM:.*]] = linalg.matmul ins(%{{.*}}, %[[WCOL]] : tensor<5x27xf32>, tensor<27x64xf32>) outs(%[[WROWS]] : tensor<5x64xf32>)
 // CHECK:   %[[BACK:.*]] = tensor.extract_slice %[[MM]][0, 0] [5, 49] [1, 1] : tensor<5x64xf32> to tensor<5x49xf32>
-// CHECK:   tensor.insert_slice %[[BACK]] into
+// CHECK:   %[[PLANE:.*]] = tensor.expand_shape %[[BACK]] {{\[}}[0], [1, 2]] {{.*}} : tensor<5x49xf32> into tensor<5x7x7xf32>
+// CHECK:   tensor.insert_slice %[[PLANE]] into
 func.func @ragged(%x: tensor<1x3x9x9xf32>, %w: tensor<5x3x3x3xf32>, %acc: tensor<1x5x7x7xf32>) -> tensor<1x5x7x7xf32> {
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x3x9x9xf32>, tensor<5x3x3x3xf32>) outs(%acc : tensor<1x5x7x7xf32>) -> tensor<1x5x7x7xf32>
@@ -54,4 +57,59 @@ func.func @pointwise(%x: tensor<1x3x4x8xf32>, %w: tensor<5x3x1x1xf32>, %acc: ten
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x3x4x8xf32>, tensor<5x3x1x1xf32>) outs(%acc : tensor<1x5x4x8xf32>) -> tensor<1x5x4x8xf32>
   return %y : tensor<1x5x4x8xf32>
+}
+
+// A zero-filled accumulator (as the conv2d lowering makes): the widened rows
+// are a fill of zeros, without copying the zeros of the real columns in.
+// CHECK-LABEL: func.func @ragged_zero_init
+// CHECK:   linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<27x64xf32>)
+// CHECK:   %[[Z2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<5x64xf32>)
+// CHECK-NOT: tensor.insert_slice %{{.*}} into %[[Z2]]
+// CHECK:   linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<5x27xf32>, tensor<27x64xf32>) outs(%[[Z2]] : tensor<5x64xf32>)
+func.func @ragged_zero_init(%x: tensor<1x3x9x9xf32>, %w: tensor<5x3x3x3xf32>) -> tensor<1x5x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x5x7x7xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x5x7x7xf32>) -> tensor<1x5x7x7xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x9x9xf32>, tensor<5x3x3x3xf32>) outs(%acc : tensor<1x5x7x7xf32>) -> tensor<1x5x7x7xf32>
+  return %y : tensor<1x5x7x7xf32>
+}
+
+// A stride-1 3x3 convolution with 16 channels and 8 filters over a padded
+// 6x6 image (Hp = Wp = 8, OH = OW = 6): no im2col. On the image flattened per
+// channel, tap (kh, kw) reads columns kh*8 + kw + j, so each tap is a 16 x 48
+// view (Npad = OH*Wp = 48) and one matmul accumulates into the 8 x 48 result
+// on the padded width. The zero padding gains a row at the bottom (the last
+// tap reads 2 floats past the 8x8 image), and the 6 real columns of each row
+// are sliced back.
+// CHECK-LABEL: func.func @shifted
+// CHECK-SAME: (%[[X:.*]]: tensor<2x16x6x6xf32>, %[[W:.*]]: tensor<8x16x3x3xf32>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x8x6x6xf32>
+// CHECK: %[[PAD:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 2, 1]
+// CHECK: tensor<2x16x6x6xf32> to tensor<2x16x9x8xf32>
+// CHECK: scf.for %[[N:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %[[E]])
+// CHECK:   %[[IMG:.*]] = tensor.extract_slice %[[PAD]][%[[N]], 0, 0, 0] [1, 16, 9, 8]
+// CHECK:   %[[FLAT:.*]] = tensor.collapse_shape %[[IMG]] {{\[}}[0], [1, 2]] : tensor<16x9x8xf32> into tensor<16x72xf32>
+// CHECK:   %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8x48xf32>)
+// CHECK:   %[[TAPS:.*]] = scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[WIDE:.*]] = %[[Z]])
+// CHECK:     %[[KH:.*]] = arith.divui %[[T]], %{{.*}}
+// CHECK:     %[[KW:.*]] = arith.remui %[[T]], %{{.*}}
+// CHECK:     %[[A:.*]] = tensor.extract_slice %[[W]][0, 0, %[[KH]], %[[KW]]] [8, 16, 1, 1] [1, 1, 1, 1] : tensor<8x16x3x3xf32> to tensor<8x16xf32>
+// CHECK:     %[[B:.*]] = tensor.extract_slice %[[FLAT]][0, %{{.*}}] [16, 48] [1, 1] : tensor<16x72xf32> to tensor<16x48xf32>
+// CHECK:     linalg.matmul ins(%[[A]], %[[B]] : tensor<8x16xf32>, tensor<16x48xf32>) outs(%[[WIDE]] : tensor<8x48xf32>)
+// CHECK:   %[[GRID:.*]] = tensor.expand_shape %[[TAPS]] {{\[}}[0], [1, 2]] {{.*}} : tensor<8x48xf32> into tensor<8x6x8xf32>
+// CHECK:   %[[REAL:.*]] = tensor.extract_slice %[[GRID]][0, 0, 0] [8, 6, 6] [1, 1, 1] : tensor<8x6x8xf32> to tensor<8x6x6xf32>
+// CHECK:   tensor.insert_slice %[[REAL]] into %[[ACC]][%[[N]], 0, 0, 0] [1, 8, 6, 6]
+// CHECK-NOT: linalg.conv_2d
+func.func @shifted(%x: tensor<2x16x6x6xf32>, %w: tensor<8x16x3x3xf32>) -> tensor<2x8x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<2x16x6x6xf32> to tensor<2x16x8x8xf32>
+  %e = tensor.empty() : tensor<2x8x6x6xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x6x6xf32>) -> tensor<2x8x6x6xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<2x16x8x8xf32>, tensor<8x16x3x3xf32>) outs(%acc : tensor<2x8x6x6xf32>) -> tensor<2x8x6x6xf32>
+  return %y : tensor<2x8x6x6xf32>
 }

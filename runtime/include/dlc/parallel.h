@@ -15,6 +15,16 @@
  * each i must write memory no other i touches. A library without the setter
  * (artifacts older than this ABI) runs serially, as before.
  *
+ * Version 2 adds scratch memory: a kernel's temporaries (an im2col buffer, a
+ * padded image) come from api->scratch_alloc(bytes) (64-byte aligned, never
+ * null: the runtime aborts when out of memory like malloc's callers would
+ * crash) and go back through api->scratch_free(p). The runtime keeps freed
+ * blocks for the next call, so that a kernel run many times stops paying for
+ * fresh pages (glibc hands blocks this big back to the kernel on free, and
+ * faulting them in again cost a third of a convolution's time). A library
+ * checks version >= 2 before touching these fields and uses malloc/free
+ * otherwise.
+ *
  *===----------------------------------------------------------------------===*/
 
 #ifndef DLC_PARALLEL_H
@@ -26,7 +36,7 @@
 extern "C" {
 #endif
 
-#define DLC_PARALLEL_API_VERSION 1
+#define DLC_PARALLEL_API_VERSION 2
 
 typedef void (*dlc_parallel_body_t)(void *closure, int64_t index);
 
@@ -36,6 +46,9 @@ typedef struct dlc_parallel_api {
   void *ctx;
   void (*parallel_for)(void *ctx, int64_t n, dlc_parallel_body_t body,
                        void *closure);
+  /* Version 2: thread-safe; blocks are process-wide, cached once freed. */
+  void *(*scratch_alloc)(uint64_t bytes);
+  void (*scratch_free)(void *block);
 } dlc_parallel_api;
 
 /* The setter's name and type. */
