@@ -61,7 +61,6 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
   scf::SCFTileAndFuseOptions outer;
   outer.tilingOptions.setTileSizes(
       getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>{kTileM, kTileN, 0}));
-  if (getenv("DLC_JOUTER")) outer.tilingOptions.setInterchange({1, 0, 2});
   rewriter.setInsertionPoint(matmul);
   FailureOr<scf::SCFTileAndFuseResult> tiled =
       scf::tileConsumerAndFuseProducersUsingSCF(
