@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/ConstantData.h"
 #include "passes/Passes.h"
 
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -34,40 +35,6 @@ using namespace dlc;
 
 namespace {
 
-/// The raw little-endian bytes of a constant's elements, or failure.
-FailureOr<ArrayRef<char>> rawBytes(ElementsAttr attr) {
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (dense.isSplat())
-      return failure(); // a splat transposes to itself: handled by the caller
-    return dense.getRawData();
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
-    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
-      return blob->getData();
-  return failure();
-}
-
-/// Wᵀ of a constant [N, K] weight as an attribute of type [K, N].
-FailureOr<ElementsAttr> transposeWeight(ElementsAttr weight, StringRef name) {
-  auto type = cast<RankedTensorType>(weight.getType());
-  int64_t n = type.getDimSize(0), k = type.getDimSize(1);
-  auto transposedType = RankedTensorType::get({k, n}, type.getElementType());
-  if (auto dense = dyn_cast<DenseElementsAttr>(weight); dense && dense.isSplat())
-    return ElementsAttr(dense.reshape(transposedType));
-  FailureOr<ArrayRef<char>> bytes = rawBytes(weight);
-  int64_t width = type.getElementTypeBitWidth() / 8;
-  if (failed(bytes) || static_cast<int64_t>(bytes->size()) != n * k * width)
-    return failure();
-  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(bytes->size(), 64);
-  MutableArrayRef<char> out = blob.getMutableData();
-  for (int64_t row = 0; row < n; ++row)
-    for (int64_t col = 0; col < k; ++col)
-      std::memcpy(&out[(col * n + row) * width], &(*bytes)[(row * k + col) * width],
-                  width);
-  return ElementsAttr(DenseResourceElementsAttr::get(
-      transposedType, (name + ".T").str(), std::move(blob)));
-}
-
 struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -79,7 +46,8 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     std::string name = "linear.weight";
     if (auto loc = dyn_cast<NameLoc>(weightOp.getLoc()))
       name = loc.getName().str();
-    FailureOr<ElementsAttr> transposed = transposeWeight(weightOp.getValue(), name);
+    FailureOr<ElementsAttr> transposed =
+        permuteConstant(weightOp.getValue(), {1, 0}, name + ".T");
     if (failed(transposed))
       return rewriter.notifyMatchFailure(linear, "cannot read the weight's data");
 

@@ -12,7 +12,9 @@
 //
 // Constants, reshapes and copies get no kernel: constants are buffers,
 // reshapes and same-device copies are views, cross-device copies are copy
-// steps. Kernels are contiguous in the model's order, so each code generator
+// steps. A transpose of a constant used only by the convolution right after
+// it (a packed weight, PackConvWeights.cpp) joins that convolution's kernel, whose lowering
+// reads the packed layout directly. Kernels are contiguous in the model's order, so each code generator
 // (the CPU path, and CUDA's) outlines them as they come.
 //
 //===----------------------------------------------------------------------===//
@@ -42,7 +44,14 @@ struct PartitionKernelsPass
     int64_t kernel = -1;
     DeviceAttr openDevice;
     llvm::SmallPtrSet<Operation *, 16> open;
+    Operation *relayout = nullptr; // waiting for its user's kernel
     for (Operation &op : func.getBody().front()) {
+      if (auto t = dyn_cast<TransposeOp>(op);
+          t && t.getInput().getDefiningOp<ConstantOp>() && t->hasOneUse() &&
+          *t->user_begin() == op.getNextNode() && isa<Conv2dOp>(op.getNextNode())) {
+        relayout = &op;
+        continue;
+      }
       if (!isa<DlcDialect>(op.getDialect()) || isa<ConstantOp, ReshapeOp, CopyOp>(op)) {
         // A view or a copy step ends the open kernel: kernels stay contiguous.
         if (isa<ReshapeOp, CopyOp>(op))
@@ -62,6 +71,10 @@ struct PartitionKernelsPass
       }
       open.insert(&op);
       op.setAttr("dlc.kernel", builder.getI64IntegerAttr(kernel));
+      if (relayout) {
+        relayout->setAttr("dlc.kernel", builder.getI64IntegerAttr(kernel));
+        relayout = nullptr;
+      }
     }
   }
 };

@@ -44,6 +44,18 @@ def LinearToMatmul : Pass<"dlc-linear-to-matmul", "mlir::func::FuncOp"> {
   let dependentDialects = ["::dlc::DlcDialect"];
 }
 
+def PackConvWeights : Pass<"dlc-pack-conv-weights", "mlir::func::FuncOp"> {
+  let summary = "Packs constant weights of CPU convolutions taps-outermost ([KH, KW, F, C])";
+  let description = [{
+    A CPU `conv2d` that runs as one matmul per tap (passes/ConvStrategy.h)
+    with a constant f32 filter gets the filter packed at compile time as
+    `[KH, KW, F, C]` behind a `dlc.transpose` back to `[F, C, KH, KW]`; the
+    transpose joins the convolution's kernel and the CPU lowering reads the
+    packed constant directly. Convolutions placed on a GPU are left alone.
+  }];
+  let dependentDialects = ["::dlc::DlcDialect"];
+}
+
 def PlaceDevices : Pass<"dlc-place", "mlir::ModuleOp"> {
   let summary = "Places every op on a logical device (pins, policy, cost model, memory)";
   let description = [{

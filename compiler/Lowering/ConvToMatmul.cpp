@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Lowering/Passes.h"
+#include "passes/ConvStrategy.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -228,13 +229,18 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     ArrayRef<int64_t> x = xType.getShape(), w = wType.getShape(), y = yType.getShape();
     int64_t n = x[0], c = x[1], hp = x[2], wp = x[3];
     int64_t f = w[0], kh = w[2], kw = w[3], oh = y[2], ow = y[3];
-    if (!llvm::all_of(conv.getStrides().getValues<int64_t>(), [](int64_t v) { return v == 1; }) ||
-        !llvm::all_of(conv.getDilations().getValues<int64_t>(), [](int64_t v) { return v == 1; }))
-      return rewriter.notifyMatchFailure(conv, "strided or dilated");
-    // Few channels make each tap's matmul too short to keep its C tile busy;
-    // a ragged F would leave scalar rows of tiles.
-    if (kh * kw == 1 || kh * kw > 25 || c < 16 || f % 8 != 0)
+    auto ones = [](DenseIntElementsAttr values) {
+      return llvm::all_of(values.getValues<int64_t>(), [](int64_t v) { return v == 1; });
+    };
+    if (!dlc::convRunsAsShiftedMatmuls(c, f, kh, kw, ones(conv.getStrides()),
+                                       ones(conv.getDilations()), /*groups=*/1))
       return rewriter.notifyMatchFailure(conv, "not a shape this strategy wins on");
+    // A weight packed taps-outermost at compile time (PackConvWeights.cpp)
+    // arrives as transpose([KH, KW, F, C]); read the packed tensor directly.
+    Value packed;
+    if (auto t = filter.getDefiningOp<linalg::TransposeOp>();
+        t && t.getPermutation() == ArrayRef<int64_t>{2, 3, 0, 1})
+      packed = t.getInput();
 
     Location loc = conv.getLoc();
     Type f32 = rewriter.getF32Type();
@@ -303,12 +309,21 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                 Value col = b.create<arith::RemUIOp>(loc, tap, idx(b, kw));
                 Value shift = b.create<arith::AddIOp>(
                     loc, b.create<arith::MulIOp>(loc, row, idx(b, wp)), col);
-                Value a = b.create<tensor::ExtractSliceOp>(
-                    loc, RankedTensorType::get({f, c}, f32), filter,
-                    ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0), row, col},
-                    ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(c),
-                                           b.getIndexAttr(1), b.getIndexAttr(1)},
-                    unit4);
+                Value a =
+                    packed ? b.create<tensor::ExtractSliceOp>(
+                                 loc, RankedTensorType::get({f, c}, f32), packed,
+                                 ArrayRef<OpFoldResult>{row, col, b.getIndexAttr(0),
+                                                        b.getIndexAttr(0)},
+                                 ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                                                        b.getIndexAttr(f), b.getIndexAttr(c)},
+                                 unit4)
+                           : b.create<tensor::ExtractSliceOp>(
+                                 loc, RankedTensorType::get({f, c}, f32), filter,
+                                 ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0),
+                                                        row, col},
+                                 ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(c),
+                                                        b.getIndexAttr(1), b.getIndexAttr(1)},
+                                 unit4);
                 Value bView = b.create<tensor::ExtractSliceOp>(
                     loc, RankedTensorType::get({c, npad}, f32), flat,
                     ArrayRef<OpFoldResult>{b.getIndexAttr(0), shift},

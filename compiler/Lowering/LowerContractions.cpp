@@ -18,14 +18,16 @@
 //
 // matmul: linalg.matmul for rank 2, otherwise one linalg.matmul per batch
 // element in loops over the (broadcasting) batch dims. conv2d: tensor.pad, then
-// linalg.conv_2d_nchw_fchw (groups = 1) or linalg.conv_2d_ngchw_gfchw on
-// grouped views.
+// linalg.conv_2d_nchw_fchw (groups = 1), an elementwise generic with the taps
+// unrolled (depthwise: groups = channels = filters), or
+// linalg.conv_2d_ngchw_gfchw on grouped views.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Lowering/LoweringUtils.h"
 #include "dialects/dlc/DlcOps.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -214,7 +216,60 @@ struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
     auto dilations = rewriter.getI64TensorAttr(op.getDilations());
     ArrayRef<int64_t> out = type.getShape();
     Value acc;
-    if (groups == 1) {
+    ArrayRef<int64_t> fShape = fType.getShape();
+    int64_t taps = fShape[2] * fShape[3];
+    if (groups > 1 && groups == inType.getDimSize(1) && fShape[0] == groups &&
+        fShape[1] == 1 && taps <= 49 && isa<FloatType>(elem)) {
+      // Depthwise (MobileNet): every output is a KHxKW dot product of its own
+      // channel, so the taps are unrolled into one elementwise body over
+      // (n, c, oh, ow). Tap (i, j) reads a strided view of the padded input,
+      // x[:, :, i*d + s*oh, j*d + s*ow], and the scalar w[c, 0, i, j]; the
+      // innermost loop runs along ow with unit (or stride-s) loads, which LLVM
+      // vectorises, and the bias and activation that follow fuse into the same
+      // loop nest. (As a grouped convolution the tap loops were innermost:
+      // 3 scalar iterations.)
+      MLIRContext *ctx = rewriter.getContext();
+      ArrayRef<int64_t> st = op.getStrides(), dl = op.getDilations();
+      auto index = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
+      auto tapType = RankedTensorType::get(out, elem);
+      auto weightType = RankedTensorType::get({groups}, elem);
+      SmallVector<Value> inputs;
+      SmallVector<AffineMap> maps;
+      for (int64_t i = 0; i < fShape[2]; ++i)
+        for (int64_t j = 0; j < fShape[3]; ++j) {
+          inputs.push_back(rewriter.create<tensor::ExtractSliceOp>(
+              loc, tapType, input,
+              ArrayRef<OpFoldResult>{index(0), index(0), index(i * dl[0]), index(j * dl[1])},
+              ArrayRef<OpFoldResult>{index(out[0]), index(out[1]), index(out[2]),
+                                     index(out[3])},
+              ArrayRef<OpFoldResult>{index(1), index(1), index(st[0]), index(st[1])}));
+          maps.push_back(rewriter.getMultiDimIdentityMap(4));
+        }
+      for (int64_t i = 0; i < fShape[2]; ++i)
+        for (int64_t j = 0; j < fShape[3]; ++j) {
+          inputs.push_back(rewriter.create<tensor::ExtractSliceOp>(
+              loc, weightType, filter,
+              ArrayRef<OpFoldResult>{index(0), index(0), index(i), index(j)},
+              ArrayRef<OpFoldResult>{index(groups), index(1), index(1), index(1)},
+              ArrayRef<OpFoldResult>{index(1), index(1), index(1), index(1)}));
+          maps.push_back(AffineMap::get(4, 0, getAffineDimExpr(1, ctx)));
+        }
+      acc = buildElementwise(
+          rewriter, loc, inputs, maps, RankedTensorType::get(out, accElem),
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value sum;
+            for (int64_t t = 0; t < taps; ++t) {
+              Value x = toCompute(b, l, args[t]), w = toCompute(b, l, args[taps + t]);
+              if (x.getType() != accElem)
+                x = b.create<arith::ExtFOp>(l, accElem, x);
+              if (w.getType() != accElem)
+                w = b.create<arith::ExtFOp>(l, accElem, w);
+              sum = sum ? b.create<math::FmaOp>(l, x, w, sum).getResult()
+                        : b.create<arith::MulFOp>(l, x, w).getResult();
+            }
+            return sum;
+          });
+    } else if (groups == 1) {
       acc = filledTensor(rewriter, loc, out, accElem, 0.0);
       acc = rewriter
                 .create<linalg::Conv2DNchwFchwOp>(

@@ -58,9 +58,13 @@ bool isStaticF32Matmul(linalg::MatmulOp op) {
 /// row and column of tiles are left to scalar loops.
 LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
   MLIRContext *ctx = matmul.getContext();
+  // Fewer than 8 rows (a batch-1 classifier: 1 x K times K x N) take a
+  // shorter register tile rather than leaving every row to the scalar edge.
+  int64_t rows = cast<RankedTensorType>(matmul.getDpsInits()[0].getType()).getDimSize(0);
+  int64_t tileM = std::min(rows, kTileM);
   scf::SCFTileAndFuseOptions outer;
   outer.tilingOptions.setTileSizes(
-      getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>{kTileM, kTileN, 0}));
+      getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>{tileM, kTileN, 0}));
   rewriter.setInsertionPoint(matmul);
   FailureOr<scf::SCFTileAndFuseResult> tiled =
       scf::tileConsumerAndFuseProducersUsingSCF(

@@ -9,6 +9,7 @@
 // RUN: %check-e2e %s conv %t
 // RUN: %check-e2e %s conv_grouped %t
 // RUN: %check-e2e %s conv_shifted %t
+// RUN: %check-e2e %s conv_depthwise %t
 // RUN: %check-e2e %s pools %t
 // RUN: %check-e2e %s norms %t
 // RUN: %check-e2e %s softmax %t
@@ -58,6 +59,18 @@ func.func @conv_shifted(%x: tensor<2x16x9x7xf32>, %w: tensor<8x16x3x3xf32>, %w35
   %2 = dlc.conv2d %x, %w22 : (tensor<2x16x9x7xf32>, tensor<8x16x2x2xf32>) -> tensor<2x8x8x6xf32>
   %3 = dlc.conv2d %x, %w55 {pads = array<i64: 1, 1, 1, 1>} : (tensor<2x16x9x7xf32>, tensor<8x16x5x5xf32>) -> tensor<2x8x7x5xf32>
   return %0, %1, %2, %3 : tensor<2x8x9x7xf32>, tensor<2x16x8x7xf32>, tensor<2x8x8x6xf32>, tensor<2x8x7x5xf32>
+}
+
+// Depthwise convolutions (MobileNet's): stride 1 with bias and ReLU6 (which
+// fuse into the tap loop), stride 2 on an odd size, a dilated 5x5 without
+// padding, and an f16 one (f32 sums, rounded once).
+func.func @conv_depthwise(%x: tensor<2x6x9x11xf32>, %w: tensor<6x1x3x3xf32>, %b: tensor<6xf32>, %w5: tensor<6x1x5x5xf32>, %h: tensor<1x6x9x11xf16>, %wh: tensor<6x1x3x3xf16>) -> (tensor<2x6x9x11xf32>, tensor<2x6x5x6xf32>, tensor<2x6x1x3xf32>, tensor<1x6x9x11xf16>) {
+  %c = dlc.conv2d %x, %w, %b {groups = 6 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<2x6x9x11xf32>, tensor<6x1x3x3xf32>, tensor<6xf32>) -> tensor<2x6x9x11xf32>
+  %0 = dlc.clip %c {min = 0.0, max = 6.0} : tensor<2x6x9x11xf32>
+  %1 = dlc.conv2d %x, %w {groups = 6 : i64, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<2x6x9x11xf32>, tensor<6x1x3x3xf32>) -> tensor<2x6x5x6xf32>
+  %2 = dlc.conv2d %x, %w5 {groups = 6 : i64, dilations = array<i64: 2, 2>} : (tensor<2x6x9x11xf32>, tensor<6x1x5x5xf32>) -> tensor<2x6x1x3xf32>
+  %3 = dlc.conv2d %h, %wh {groups = 6 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x6x9x11xf16>, tensor<6x1x3x3xf16>) -> tensor<1x6x9x11xf16>
+  return %0, %1, %2, %3 : tensor<2x6x9x11xf32>, tensor<2x6x5x6xf32>, tensor<2x6x1x3xf32>, tensor<1x6x9x11xf16>
 }
 
 func.func @conv_grouped(%x: tensor<1x6x9x9xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x5x5xf32> {

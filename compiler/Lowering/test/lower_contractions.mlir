@@ -84,3 +84,32 @@ func.func @conv(%x: tensor<1x4x6x5xf32>, %w: tensor<6x4x3x3xf32>, %b: tensor<6xf
   %1 = dlc.conv2d %x, %g {groups = 2 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x6x5xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x5xf32>
   return %0, %1 : tensor<1x6x3x5xf32>, tensor<1x6x6x5xf32>
 }
+
+// -----
+
+// Depthwise (groups = channels = filters), stride 2, dilation (1, 2): one
+// elementwise generic over the output with the 9 taps unrolled, each tap a
+// strided view of the padded input (offsets kh, 2*kw; steps 2, 2) and a
+// per-channel scalar of the filter; no convolution op, no fill.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[CH2:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @depthwise
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x9x10xf32>, %[[W:.*]]: tensor<4x1x3x3xf32>)
+// CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: %[[T0:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 4, 5, 4] [1, 1, 2, 2] : tensor<1x4x11x12xf32> to tensor<1x4x5x4xf32>
+// CHECK: %[[T8:.*]] = tensor.extract_slice %[[P]][0, 0, 2, 4] [1, 4, 5, 4] [1, 1, 2, 2] : tensor<1x4x11x12xf32> to tensor<1x4x5x4xf32>
+// CHECK: %[[W0:.*]] = tensor.extract_slice %[[W]][0, 0, 0, 0] [4, 1, 1, 1] [1, 1, 1, 1] : tensor<4x1x3x3xf32> to tensor<4xf32>
+// CHECK: %[[W8:.*]] = tensor.extract_slice %[[W]][0, 0, 2, 2] [4, 1, 1, 1] [1, 1, 1, 1] : tensor<4x1x3x3xf32> to tensor<4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], {{.*}}#[[CH2]], #[[ID]]]
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME: ins(%[[T0]], {{.*}}%[[T8]], %[[W0]], {{.*}}%[[W8]] :
+// CHECK: arith.mulf
+// CHECK-COUNT-8: math.fma
+// CHECK: linalg.yield
+// CHECK-NOT: linalg.conv
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @depthwise(%x: tensor<1x4x9x10xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x5x4xf32> {
+  %0 = dlc.conv2d %x, %w {groups = 4 : i64, strides = array<i64: 2, 2>, dilations = array<i64: 1, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x9x10xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x5x4xf32>
+  return %0 : tensor<1x4x5x4xf32>
+}

@@ -18,3 +18,18 @@ func.func @matmul(%a: tensor<20x16xf32>, %b: tensor<16x40xf32>) -> tensor<20x40x
   %mm = linalg.matmul ins(%a, %b : tensor<20x16xf32>, tensor<16x40xf32>) outs(%acc : tensor<20x40xf32>) -> tensor<20x40xf32>
   return %mm : tensor<20x40xf32>
 }
+
+// Fewer than 8 rows (a batch-1 classifier): the register tile is 1x32, full
+// and vectorised, instead of leaving the one row to the scalar edge.
+// CHECK-LABEL: func.func @one_row
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C1:.*]] = %{{.*}}) -> (vector<1x32xf32>)
+// CHECK: vector.contract {{.*}} %[[C1]] : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+func.func @one_row(%a: tensor<1x16xf32>, %b: tensor<16x64xf32>) -> tensor<1x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<1x16xf32>, tensor<16x64xf32>) outs(%acc : tensor<1x64xf32>) -> tensor<1x64xf32>
+  return %mm : tensor<1x64xf32>
+}

@@ -1,0 +1,68 @@
+//===- ConstantData.cpp - compile-time layout changes of constant weights -===//
+
+#include "passes/ConstantData.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace {
+
+/// The raw little-endian bytes of a constant's elements, or failure.
+FailureOr<ArrayRef<char>> rawBytes(ElementsAttr attr) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.isSplat())
+      return failure(); // a splat permutes to itself: handled by the caller
+    return dense.getRawData();
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+  return failure();
+}
+
+} // namespace
+
+FailureOr<ElementsAttr> dlc::permuteConstant(ElementsAttr weight, ArrayRef<int64_t> perm,
+                                             StringRef name) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  int64_t rank = type.getRank();
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  auto permutedType = RankedTensorType::get(shape, type.getElementType());
+  if (auto dense = dyn_cast<DenseElementsAttr>(weight); dense && dense.isSplat())
+    return ElementsAttr(dense.reshape(permutedType));
+  FailureOr<ArrayRef<char>> bytes = rawBytes(weight);
+  int64_t width = type.getElementTypeBitWidth() / 8, count = type.getNumElements();
+  if (failed(bytes) || width == 0 || static_cast<int64_t>(bytes->size()) != count * width)
+    return failure();
+  // Strides of the source, read in the result's order.
+  SmallVector<int64_t> sourceStride(rank, 1), stride(rank);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    sourceStride[d] = sourceStride[d + 1] * type.getDimSize(d + 1);
+  for (int64_t d = 0; d < rank; ++d)
+    stride[d] = sourceStride[perm[d]];
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(bytes->size(), 64);
+  MutableArrayRef<char> out = blob.getMutableData();
+  SmallVector<int64_t> index(rank, 0);
+  int64_t from = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    std::memcpy(&out[i * width], &(*bytes)[from * width], width);
+    // Next index of the result, odometer-style, tracking the source offset.
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      from += stride[d];
+      if (++index[d] < shape[d])
+        break;
+      from -= stride[d] * shape[d];
+      index[d] = 0;
+    }
+  }
+  return ElementsAttr(
+      DenseResourceElementsAttr::get(permutedType, name, std::move(blob)));
+}

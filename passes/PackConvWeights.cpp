@@ -1,0 +1,91 @@
+//===- PackConvWeights.cpp - convolution taps outermost, at compile time --===//
+//
+// The CPU runs a stride-1 KHxKW convolution as one matmul per tap (kh, kw)
+// (ConvStrategy.h; compiler/Lowering/ConvToMatmul.cpp), whose A operand is the
+// F x C matrix W[:, :, kh, kw]. In PyTorch's [F, C, KH, KW] layout its rows are
+// KH*KW floats apart: the micro-kernel's broadcasts then touch a new cache
+// line per element and 512-channel layers ran at half speed. With a constant
+// weight the packing is free at compile time:
+//
+//   %w = dlc.constant ... : tensor<64x64x3x3xf32>
+//   %y = dlc.conv2d %x, %w ...
+// becomes
+//   %p = dlc.constant dense_resource<w.hwfc> : tensor<3x3x64x64xf32>  // [KH, KW, F, C]
+//   %t = dlc.transpose %p {perm = array<i64: 2, 3, 0, 1>} -> tensor<64x64x3x3xf32>
+//   %y = dlc.conv2d %x, %t ...
+//
+// The transpose joins the convolution's kernel (PartitionKernels), and the
+// lowering reads the packed constant through it, so no transpose runs. Only
+// convolutions on the CPU (unplaced, or placed on cpu) are packed; the old
+// constant is erased when nothing else uses it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ConstantData.h"
+#include "passes/ConvStrategy.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_PACKCONVWEIGHTS
+#include "passes/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+
+bool allOnes(ArrayRef<int64_t> values) {
+  return llvm::all_of(values, [](int64_t v) { return v == 1; });
+}
+
+struct PackConvWeightsPass : dlc::impl::PackConvWeightsBase<PackConvWeightsPass> {
+  void runOnOperation() override {
+    SmallVector<Conv2dOp> convs;
+    getOperation().walk([&](Conv2dOp conv) { convs.push_back(conv); });
+    OpBuilder builder(&getContext());
+    llvm::SetVector<Operation *> weights;
+    for (Conv2dOp conv : convs) {
+      DeviceAttr device = getDevicePin(conv);
+      if (device && device.getKind() != DeviceKind::Cpu)
+        continue;
+      auto weightOp = conv.getFilter().getDefiningOp<ConstantOp>();
+      auto type = cast<RankedTensorType>(conv.getFilter().getType());
+      if (!weightOp || !type.getElementType().isF32())
+        continue;
+      ArrayRef<int64_t> w = type.getShape();
+      if (!convRunsAsShiftedMatmuls(w[1], w[0], w[2], w[3], allOnes(conv.getStrides()),
+                                    allOnes(conv.getDilations()),
+                                    static_cast<int64_t>(conv.getGroups())))
+        continue;
+      std::string name = "conv.weight";
+      if (auto loc = dyn_cast<NameLoc>(weightOp.getLoc()))
+        name = loc.getName().str();
+      FailureOr<ElementsAttr> packed =
+          permuteConstant(weightOp.getValue(), {2, 3, 0, 1}, name + ".hwfc");
+      if (failed(packed))
+        continue;
+      builder.setInsertionPoint(conv);
+      Value p = builder.create<ConstantOp>(weightOp.getLoc(), packed->getType(), *packed,
+                                           weightOp.getDeviceAttr());
+      // Named after the convolution, so that kernel listings and profiles
+      // say whose weight it is.
+      Location tLoc = weightOp.getLoc();
+      if (auto convName = dyn_cast<NameLoc>(conv.getLoc()))
+        tLoc = NameLoc::get(builder.getStringAttr(convName.getName().str() + "/packed_weight"),
+                            convName.getChildLoc());
+      Value t = builder.create<TransposeOp>(tLoc, type, p,
+                                            builder.getDenseI64ArrayAttr({2, 3, 0, 1}), device);
+      conv.getFilterMutable().assign(t);
+      weights.insert(weightOp);
+    }
+    for (Operation *weight : weights)
+      if (weight->use_empty())
+        weight->erase();
+  }
+};
+
+} // namespace

@@ -1,0 +1,49 @@
+// RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-pack-conv-weights))' --split-input-file --mlir-print-debuginfo | FileCheck %s
+// RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-pack-conv-weights,dlc-partition-kernels))' --split-input-file | FileCheck %s --check-prefix=KERNEL
+
+// A stride-1 3x3 convolution with 16 channels and 8 filters on the CPU: its
+// constant weight is packed [KH, KW, F, C] and transposed back in front of
+// it (named after the convolution); the old constant is gone. The
+// transpose joins the convolution's kernel. (A splat stays a splat; the
+// data order is checked by passes/unittests/ConstantDataTest.cpp.)
+// CHECK-LABEL: func.func @packed
+// CHECK: %[[P:.*]] = dlc.constant dense<5.000000e-01> : tensor<3x3x8x16xf32>
+// CHECK: %[[T:.*]] = dlc.transpose %[[P]] {perm = array<i64: 2, 3, 0, 1>} : tensor<3x3x8x16xf32> -> tensor<8x16x3x3xf32> loc(#[[NAME:.*]])
+// CHECK: dlc.conv2d %{{.*}}, %[[T]]
+// CHECK-NOT: tensor<8x16x3x3xf32> loc("conv.w")
+// CHECK: #[[NAME]] = loc("/c/Conv/packed_weight")
+// KERNEL-LABEL: func.func @packed
+// KERNEL: dlc.constant
+// KERNEL-NOT: dlc.kernel
+// KERNEL-SAME: {{$}}
+// KERNEL: dlc.transpose {{.*}}dlc.kernel = 0
+// KERNEL: dlc.conv2d {{.*}}dlc.kernel = 0
+// KERNEL: dlc.relu {{.*}}dlc.kernel = 0
+func.func @packed(%x: tensor<1x16x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  %w = dlc.constant dense<0.5> : tensor<8x16x3x3xf32> loc("conv.w")
+  %y = dlc.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x6x6xf32>, tensor<8x16x3x3xf32>) -> tensor<1x8x6x6xf32> loc("/c/Conv")
+  %r = dlc.relu %y : tensor<1x8x6x6xf32>
+  return %r : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// Left alone: a GPU convolution, a strided one, one with too few channels,
+// one whose filter count is not a multiple of 8, a 1x1, and a weight that is
+// an input.
+// CHECK-LABEL: func.func @unchanged
+// CHECK-NOT: dlc.transpose
+// CHECK: return
+func.func @unchanged(%x: tensor<1x16x6x6xf32>, %x8: tensor<1x8x6x6xf32>, %win: tensor<8x16x3x3xf32>) -> (tensor<1x8x6x6xf32>, tensor<1x8x3x3xf32>, tensor<1x8x6x6xf32>, tensor<1x12x6x6xf32>, tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) {
+  %w = dlc.constant dense<0.5> : tensor<8x16x3x3xf32>
+  %w8 = dlc.constant dense<0.5> : tensor<8x8x3x3xf32>
+  %w12 = dlc.constant dense<0.5> : tensor<12x16x3x3xf32>
+  %w1 = dlc.constant dense<0.5> : tensor<8x16x1x1xf32>
+  %0 = dlc.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>, device = #dlc.device<cuda:0>} : (tensor<1x16x6x6xf32>, tensor<8x16x3x3xf32>) -> tensor<1x8x6x6xf32>
+  %1 = dlc.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x16x6x6xf32>, tensor<8x16x3x3xf32>) -> tensor<1x8x3x3xf32>
+  %2 = dlc.conv2d %x8, %w8 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x6x6xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x6x6xf32>
+  %3 = dlc.conv2d %x, %w12 {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x6x6xf32>, tensor<12x16x3x3xf32>) -> tensor<1x12x6x6xf32>
+  %4 = dlc.conv2d %x, %w1 : (tensor<1x16x6x6xf32>, tensor<8x16x1x1xf32>) -> tensor<1x8x6x6xf32>
+  %5 = dlc.conv2d %x, %win {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x6x6xf32>, tensor<8x16x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<1x8x6x6xf32>, tensor<1x8x3x3xf32>, tensor<1x8x6x6xf32>, tensor<1x12x6x6xf32>, tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>
+}
