@@ -65,6 +65,11 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
   scf::SCFTileAndFuseOptions outer;
   outer.tilingOptions.setTileSizes(
       getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>{tileM, kTileN, 0}));
+  // Only the fill of C moves into the tiles (it then never touches memory);
+  // other producers (a packed B panel, an im2col copy) run once, not per tile.
+  outer.setFusionControlFn([](tensor::ExtractSliceOp, OpResult producer, bool) {
+    return std::make_tuple(isa<linalg::FillOp>(producer.getOwner()), false);
+  });
   rewriter.setInsertionPoint(matmul);
   FailureOr<scf::SCFTileAndFuseResult> tiled =
       scf::tileConsumerAndFuseProducersUsingSCF(
@@ -86,6 +91,96 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
       (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
   }
   return success();
+}
+
+/// B in contiguous panels. The micro-kernel reads one 32-wide row of B per
+/// k; straight from a [K, N] matrix those rows are N floats apart, and when
+/// that is a multiple of 1 KiB (N = 256, 1024: every transformer) they fall
+/// into a few L1 sets and evict each other (256x256x1024 ran at 73% of the
+/// speed of 256x256x768). So B is copied, one 32-column panel at a time,
+/// into a contiguous K x 32 buffer that the whole column of register tiles
+/// then reads:
+///
+///   scf.for %j = 0 to N step 32 iter_args(%c)        {dlc.parallel}
+///     %p = copy %b[:, j:j+32] -> K x 32 (vector rows) (the packed panel)
+///     %t = linalg.matmul %a, %p, fill(%c[:, j:j+32]) (tiled 8 x 32 later)
+///
+/// The copy is K*32 floats for M*K*32 multiply-adds. A ragged last panel
+/// reads B in place. Only worth it with 32+ rows to reuse each panel.
+bool wantsPackedB(linalg::MatmulOp matmul) {
+  auto a = cast<RankedTensorType>(matmul.getInputs()[0].getType());
+  auto b = cast<RankedTensorType>(matmul.getInputs()[1].getType());
+  int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
+  return m >= 32 && k >= 16 && n >= 2 * kTileN && n % 256 == 0;
+}
+
+linalg::MatmulOp packBPanels(RewriterBase &rewriter, linalg::MatmulOp matmul) {
+  Location loc = matmul.getLoc();
+  Value a = matmul.getInputs()[0], b = matmul.getInputs()[1];
+  Value c = matmul.getOutputs()[0];
+  auto cType = cast<RankedTensorType>(c.getType());
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
+  Type f32 = cType.getElementType();
+  // A zero fill of C moves into each panel, where tiling fuses it into the
+  // register tiles (C is then never read).
+  Value fillValue;
+  if (auto fill = c.getDefiningOp<linalg::FillOp>()) {
+    fillValue = fill.getInputs()[0];
+    c = fill.getOutputs()[0];
+  }
+  rewriter.setInsertionPoint(matmul);
+  auto idx = [&](int64_t v) -> Value {
+    return rewriter.create<arith::ConstantIndexOp>(loc, v);
+  };
+  auto panelType = RankedTensorType::get({k, kTileN}, f32);
+  auto columnsType = RankedTensorType::get({m, kTileN}, f32);
+  linalg::MatmulOp inner;
+  auto loop = rewriter.create<scf::ForOp>(
+      loc, idx(0), idx(n), idx(kTileN), ValueRange{c},
+      [&](OpBuilder &bld, Location l, Value j, ValueRange args) {
+        auto one = bld.getIndexAttr(1), zero = bld.getIndexAttr(0);
+        Value slice = bld.create<tensor::ExtractSliceOp>(
+            l, panelType, b, ArrayRef<OpFoldResult>{zero, j},
+            ArrayRef<OpFoldResult>{bld.getIndexAttr(k), bld.getIndexAttr(kTileN)},
+            ArrayRef<OpFoldResult>{one, one});
+        // The copy, one 32-wide row per step (as vectors: LLVM cannot tell
+        // that the fresh buffer does not overlap B and kept it scalar).
+        Value empty = bld.create<tensor::EmptyOp>(l, panelType.getShape(), f32);
+        auto rowType = VectorType::get({kTileN}, f32);
+        Value pad = bld.create<arith::ConstantOp>(l, bld.getZeroAttr(f32));
+        Value panel =
+            bld.create<scf::ForOp>(
+                   l, idx(0), idx(k), idx(1), ValueRange{empty},
+                   [&](OpBuilder &rb, Location rl, Value row, ValueRange rowArgs) {
+                     Value zeroIdx = rb.create<arith::ConstantIndexOp>(rl, 0);
+                     Value v = rb.create<vector::TransferReadOp>(
+                         rl, rowType, slice, ValueRange{row, zeroIdx}, pad,
+                         ArrayRef<bool>{true});
+                     Value w = rb.create<vector::TransferWriteOp>(
+                                    rl, v, rowArgs[0], ValueRange{row, zeroIdx},
+                                    ArrayRef<bool>{true})
+                                   .getResult();
+                     rb.create<scf::YieldOp>(rl, w);
+                   })
+                .getResult(0);
+        Value columns = bld.create<tensor::ExtractSliceOp>(
+            l, columnsType, args[0], ArrayRef<OpFoldResult>{zero, j},
+            ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kTileN)},
+            ArrayRef<OpFoldResult>{one, one});
+        if (fillValue)
+          columns = bld.create<linalg::FillOp>(l, fillValue, columns).getResult(0);
+        inner = bld.create<linalg::MatmulOp>(l, TypeRange{columnsType},
+                                             ValueRange{a, panel}, ValueRange{columns});
+        Value updated = bld.create<tensor::InsertSliceOp>(
+            l, inner.getResult(0), args[0], ArrayRef<OpFoldResult>{zero, j},
+            ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kTileN)},
+            ArrayRef<OpFoldResult>{one, one});
+        bld.create<scf::YieldOp>(l, updated);
+      });
+  loop->setAttr(dlc::kParallelLoopAttr, rewriter.getUnitAttr());
+  rewriter.replaceOp(matmul, loop.getResults());
+  return inner;
 }
 
 /// A full register tile: C is at most 8x32 and every shape is static.
@@ -130,6 +225,9 @@ struct TileAndVectorizePass
     if (matmuls.empty())
       return;
     IRRewriter rewriter(&getContext());
+    for (linalg::MatmulOp &matmul : matmuls)
+      if (wantsPackedB(matmul))
+        matmul = packBPanels(rewriter, matmul);
     for (linalg::MatmulOp matmul : matmuls)
       if (failed(tileAndPeel(rewriter, matmul))) {
         matmul.emitError("cannot tile this matmul");

@@ -33,3 +33,25 @@ func.func @one_row(%a: tensor<1x16xf32>, %b: tensor<16x64xf32>) -> tensor<1x64xf
   %mm = linalg.matmul ins(%a, %b : tensor<1x16xf32>, tensor<16x64xf32>) outs(%acc : tensor<1x64xf32>) -> tensor<1x64xf32>
   return %mm : tensor<1x64xf32>
 }
+
+// N a multiple of 256 (B rows 1 KiB apart) with 32+ rows: B is copied one
+// 32-column panel at a time into a contiguous K x 32 buffer (vector rows),
+// the zero fill of C moves into each panel, and the panel loop is the
+// parallel one. The copy is not fused into the register tiles: it runs once
+// per panel.
+// CHECK-LABEL: func.func @packed_b
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<32x256xf32>)
+// CHECK:   %[[PANEL:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x32xf32>)
+// CHECK:     vector.transfer_read {{.*}} : tensor<16x256xf32>, vector<32xf32>
+// CHECK:     vector.transfer_write {{.*}} : vector<32xf32>, tensor<16x32xf32>
+// CHECK:   scf.for {{.*}} -> (tensor<32x32xf32>)
+// CHECK-NOT: vector.transfer_write {{.*}} tensor<16x32xf32>
+// CHECK:     vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: } {dlc.parallel}
+func.func @packed_b(%a: tensor<32x16xf32>, %b: tensor<16x256xf32>) -> tensor<32x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x256xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<32x256xf32>) -> tensor<32x256xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<32x16xf32>, tensor<16x256xf32>) outs(%acc : tensor<32x256xf32>) -> tensor<32x256xf32>
+  return %mm : tensor<32x256xf32>
+}
