@@ -229,22 +229,11 @@ struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
       // loop nest. (As a grouped convolution the tap loops were innermost:
       // 3 scalar iterations.)
       MLIRContext *ctx = rewriter.getContext();
-      ArrayRef<int64_t> st = op.getStrides(), dl = op.getDilations();
       auto index = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
-      auto tapType = RankedTensorType::get(out, elem);
       auto weightType = RankedTensorType::get({groups}, elem);
-      SmallVector<Value> inputs;
-      SmallVector<AffineMap> maps;
-      for (int64_t i = 0; i < fShape[2]; ++i)
-        for (int64_t j = 0; j < fShape[3]; ++j) {
-          inputs.push_back(rewriter.create<tensor::ExtractSliceOp>(
-              loc, tapType, input,
-              ArrayRef<OpFoldResult>{index(0), index(0), index(i * dl[0]), index(j * dl[1])},
-              ArrayRef<OpFoldResult>{index(out[0]), index(out[1]), index(out[2]),
-                                     index(out[3])},
-              ArrayRef<OpFoldResult>{index(1), index(1), index(st[0]), index(st[1])}));
-          maps.push_back(rewriter.getMultiDimIdentityMap(4));
-        }
+      SmallVector<Value> inputs = windowTaps(rewriter, loc, input, out, fShape.drop_front(2),
+                                             op.getStrides(), op.getDilations());
+      SmallVector<AffineMap> maps(inputs.size(), rewriter.getMultiDimIdentityMap(4));
       for (int64_t i = 0; i < fShape[2]; ++i)
         for (int64_t j = 0; j < fShape[3]; ++j) {
           inputs.push_back(rewriter.create<tensor::ExtractSliceOp>(
@@ -257,17 +246,34 @@ struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
       acc = buildElementwise(
           rewriter, loc, inputs, maps, RankedTensorType::get(out, accElem),
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-            Value sum;
-            for (int64_t t = 0; t < taps; ++t) {
-              Value x = toCompute(b, l, args[t]), w = toCompute(b, l, args[taps + t]);
-              if (x.getType() != accElem)
-                x = b.create<arith::ExtFOp>(l, accElem, x);
-              if (w.getType() != accElem)
-                w = b.create<arith::ExtFOp>(l, accElem, w);
-              sum = sum ? b.create<math::FmaOp>(l, x, w, sum).getResult()
-                        : b.create<arith::MulFOp>(l, x, w).getResult();
+            // One multiply-add chain per filter row, then the rows added: a
+            // single chain of KH*KW dependent FMAs kept the FMA units idle
+            // waiting on each other's latency.
+            SmallVector<Value> rows;
+            for (int64_t i = 0; i < fShape[2]; ++i) {
+              Value sum;
+              for (int64_t j = 0; j < fShape[3]; ++j) {
+                int64_t t = i * fShape[3] + j;
+                Value x = toCompute(b, l, args[t]), w = toCompute(b, l, args[taps + t]);
+                if (x.getType() != accElem)
+                  x = b.create<arith::ExtFOp>(l, accElem, x);
+                if (w.getType() != accElem)
+                  w = b.create<arith::ExtFOp>(l, accElem, w);
+                sum = sum ? b.create<math::FmaOp>(l, x, w, sum).getResult()
+                          : b.create<arith::MulFOp>(l, x, w).getResult();
+              }
+              rows.push_back(sum);
             }
-            return sum;
+            // Pairwise, so the additions are a tree too.
+            while (rows.size() > 1) {
+              SmallVector<Value> next;
+              for (size_t r = 0; r + 1 < rows.size(); r += 2)
+                next.push_back(b.create<arith::AddFOp>(l, rows[r], rows[r + 1]));
+              if (rows.size() % 2)
+                next.push_back(rows.back());
+              rows = std::move(next);
+            }
+            return rows.front();
           });
     } else if (groups == 1) {
       acc = filledTensor(rewriter, loc, out, accElem, 0.0);

@@ -17,9 +17,10 @@
 // softmax: max, exp(x - max), sum, divide. layer_norm: sum, then the sum of
 // squared deviations from the mean (biased variance), then
 // (x - mean) / sqrt(var + eps) * scale + bias. batch_norm: one elementwise
-// generic. Pooling: tensor.pad (-inf for max, 0 for avg) and
-// linalg.pooling_nchw_max / linalg.pooling_nchw_sum; avg_pool then divides by
-// the window's count of non-padding elements, computed from linalg.index.
+// generic. Pooling: tensor.pad (-inf for max, 0 for avg); max_pool maxes the
+// window's taps (strided views, windowTaps) in one elementwise generic,
+// avg_pool sums with linalg.pooling_nchw_sum and then divides by the window's
+// count of non-padding elements, computed from linalg.index.
 //
 //===----------------------------------------------------------------------===//
 
@@ -328,12 +329,32 @@ struct MaxPoolLowering : OpConversionPattern<MaxPool2dOp> {
     double lowest = -std::numeric_limits<double>::infinity();
     Value input = padSpatial(rewriter, loc, adaptor.getInput(), op.getPads(),
                              lowest);
-    Value window = emptyTensor(rewriter, loc, op.getKernelShape(), elem);
-    Value init = filledTensor(rewriter, loc, type.getShape(), elem, lowest);
-    rewriter.replaceOpWithNewOp<linalg::PoolingNchwMaxOp>(
-        op, TypeRange{type}, ValueRange{input, window}, ValueRange{init},
-        rewriter.getI64TensorAttr(op.getStrides()),
-        rewriter.getI64TensorAttr(op.getDilations()));
+    // The window's taps as strided views, maxed in one elementwise body
+    // (a tree, so the maxima do not wait on each other): vectorised along ow,
+    // where linalg.pooling_nchw_max ran its 3x3 window loops innermost.
+    SmallVector<Value> taps = windowTaps(rewriter, loc, input, type.getShape(),
+                                         op.getKernelShape(), op.getStrides(),
+                                         op.getDilations());
+    Value y = buildElementwise(
+        rewriter, loc, taps,
+        SmallVector<AffineMap>(taps.size(), rewriter.getMultiDimIdentityMap(4)), type,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          SmallVector<Value> level(args.begin(), args.end());
+          while (level.size() > 1) {
+            SmallVector<Value> next;
+            for (size_t i = 0; i + 1 < level.size(); i += 2)
+              next.push_back(isa<FloatType>(elem)
+                                 ? b.create<arith::MaximumFOp>(l, level[i], level[i + 1])
+                                       .getResult()
+                                 : b.create<arith::MaxSIOp>(l, level[i], level[i + 1])
+                                       .getResult());
+            if (level.size() % 2)
+              next.push_back(level.back());
+            level = std::move(next);
+          }
+          return level.front();
+        });
+    rewriter.replaceOp(op, y);
     return success();
   }
 };

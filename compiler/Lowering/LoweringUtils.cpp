@@ -111,4 +111,23 @@ Value reshapeTo(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
   return reshapeTo(b, loc, flat, type);
 }
 
+SmallVector<Value> windowTaps(OpBuilder &b, Location loc, Value input,
+                              ArrayRef<int64_t> outShape, ArrayRef<int64_t> kernel,
+                              ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  auto type = cast<RankedTensorType>(input.getType());
+  auto tapType = RankedTensorType::get(outShape, type.getElementType());
+  auto index = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+  SmallVector<Value> taps;
+  for (int64_t i = 0; i < kernel[0]; ++i)
+    for (int64_t j = 0; j < kernel[1]; ++j)
+      taps.push_back(b.create<tensor::ExtractSliceOp>(
+          loc, tapType, input,
+          ArrayRef<OpFoldResult>{index(0), index(0), index(i * dilations[0]),
+                                 index(j * dilations[1])},
+          ArrayRef<OpFoldResult>{index(outShape[0]), index(outShape[1]),
+                                 index(outShape[2]), index(outShape[3])},
+          ArrayRef<OpFoldResult>{index(1), index(1), index(strides[0]), index(strides[1])}));
+  return taps;
+}
+
 } // namespace dlc

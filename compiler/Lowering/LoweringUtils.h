@@ -59,6 +59,18 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              llvm::ArrayRef<mlir::AffineMap> inputMaps,
                              mlir::RankedTensorType resultType, BodyFn body);
 
+/// The KHxKW windows of a (padded) NCHW input as KH*KW strided views of
+/// `outShape`, tap (i, j) at rows i*d0 + s0*oh and columns j*d1 + s1*ow, in
+/// row-major tap order: a sliding-window op becomes one elementwise generic
+/// over the output that combines its taps (depthwise convolution, pooling),
+/// vectorised along ow instead of running the window loops innermost.
+llvm::SmallVector<mlir::Value> windowTaps(mlir::OpBuilder &b, mlir::Location loc,
+                                          mlir::Value input,
+                                          llvm::ArrayRef<int64_t> outShape,
+                                          llvm::ArrayRef<int64_t> kernel,
+                                          llvm::ArrayRef<int64_t> strides,
+                                          llvm::ArrayRef<int64_t> dilations);
+
 /// Normalises a possibly negative axis against `rank`.
 inline int64_t normalizedAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;

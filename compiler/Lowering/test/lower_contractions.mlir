@@ -103,8 +103,19 @@ func.func @conv(%x: tensor<1x4x6x5xf32>, %w: tensor<6x4x3x3xf32>, %b: tensor<6xf
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], {{.*}}#[[CH2]], #[[ID]]]
 // CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel"]
 // CHECK-SAME: ins(%[[T0]], {{.*}}%[[T8]], %[[W0]], {{.*}}%[[W8]] :
+// CHECK-NEXT: ^bb0
+// One multiply-add chain per filter row, the rows added as a tree.
 // CHECK: arith.mulf
-// CHECK-COUNT-8: math.fma
+// CHECK-NEXT: math.fma
+// CHECK-NEXT: math.fma
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: math.fma
+// CHECK-NEXT: math.fma
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: math.fma
+// CHECK-NEXT: math.fma
+// CHECK: arith.addf
+// CHECK: arith.addf
 // CHECK: linalg.yield
 // CHECK-NOT: linalg.conv
 // CHECK-NOT: linalg.fill

@@ -2,16 +2,20 @@
 // with reduction iterators into filled accumulators; the rest elementwise.
 // RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-lower-to-linalg))' | FileCheck %s
 
-// Max pooling pads with -inf, so padding never wins; avg_pool divides the
-// window sum by the count of non-padding elements, from linalg.index.
+// Max pooling pads with -inf, so padding never wins, and maxes the 9 taps
+// (strided views of the padded input) in one elementwise generic; avg_pool
+// divides the window sum by the count of non-padding elements, from
+// linalg.index.
 // CHECK-LABEL: func.func @pools
 // CHECK-SAME: (%[[X:.*]]: tensor<1x2x5x5xf32>)
 // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK: tensor.yield %[[NINF]] : f32
-// CHECK: %[[WIN:.*]] = tensor.empty() : tensor<3x3xf32>
-// CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x3x3xf32>)
-// CHECK: %[[MAX:.*]] = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %[[WIN]] : {{.*}}) outs(%[[INIT]] : tensor<1x2x3x3xf32>)
+// CHECK: %[[T0:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x7x7xf32> to tensor<1x2x3x3xf32>
+// CHECK: %[[T8:.*]] = tensor.extract_slice %[[P]][0, 0, 2, 2] [1, 2, 3, 3] [1, 1, 2, 2]
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[T0]], {{.*}}, %[[T8]] : {{.*}}) outs(%{{.*}} : tensor<1x2x3x3xf32>)
+// CHECK-COUNT-8: arith.maximumf
+// CHECK-NOT: linalg.pooling_nchw_max
 // CHECK: %[[P0:.*]] = tensor.pad %[[X]]
 // CHECK: %[[SUM:.*]] = linalg.pooling_nchw_sum {{.*}} ins(%[[P0]], %{{.*}} : tensor<1x2x7x7xf32>, tensor<3x3xf32>)
 // CHECK: %[[AVG:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x2x5x5xf32>)
