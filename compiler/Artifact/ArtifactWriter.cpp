@@ -59,7 +59,7 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
   for (const Device &d : contents.devices)
     devices.push_back(fb::CreateDevice(
         fbb, d.isCuda ? fb::DeviceKind::Cuda : fb::DeviceKind::Cpu, d.index,
-        d.arenaSize));
+        d.arenaSize, d.peakLiveBytes));
 
   std::vector<flatbuffers::Offset<fb::Segment>> segments;
   for (size_t i = 0; i < contents.segments.size(); ++i) {

@@ -26,6 +26,7 @@ struct Device {
   bool isCuda = false;
   int32_t index = 0;
   uint64_t arenaSize = 0;
+  uint64_t peakLiveBytes = 0; // the liveness lower bound of arenaSize
 };
 
 struct Buffer {

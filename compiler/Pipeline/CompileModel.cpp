@@ -422,7 +422,8 @@ FailureOr<std::string> ModelCompiler::run() {
   }
 
   // One arena per device, planned over that device's step order.
-  std::vector<uint64_t> storageOffset(storages.size(), 0), arenaSizes(devices.size(), 0);
+  std::vector<uint64_t> storageOffset(storages.size(), 0), arenaSizes(devices.size(), 0),
+      peakLive(devices.size(), 0);
   for (unsigned device = 0; device < devices.size(); ++device) {
     std::vector<dlc::LiveRange> ranges;
     std::vector<int> rangeStorage;
@@ -441,6 +442,7 @@ FailureOr<std::string> ModelCompiler::run() {
     for (auto [i, storage] : llvm::enumerate(rangeStorage))
       storageOffset[storage] = plan.offsets[i];
     arenaSizes[device] = plan.arenaSize;
+    peakLive[device] = plan.peakLiveBytes;
   }
   for (auto [i, buffer] : llvm::enumerate(buffers)) {
     const Storage &storage = storages[bufferStorage[i]];
@@ -515,7 +517,7 @@ FailureOr<std::string> ModelCompiler::run() {
   contents.producer = "dlc 0.1 (LLVM " LLVM_VERSION_STRING ")";
   for (auto [i, device] : llvm::enumerate(devices))
     contents.devices.push_back({device.isCuda(), static_cast<int32_t>(device.getIndex()),
-                                arenaSizes[i]});
+                                arenaSizes[i], peakLive[i]});
   contents.segments = std::move(segments);
   contents.segments.push_back(std::move(library->sharedObject));
   contents.libraries.push_back({static_cast<uint32_t>(contents.segments.size() - 1),

@@ -3,6 +3,7 @@
 #include "compiler/Pipeline/MemoryPlanner.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <numeric>
 
@@ -52,15 +53,18 @@ MemoryPlan dlc::planMemory(const std::vector<LiveRange> &ranges,
   }
 
   // Peak of live bytes over steps, for reporting how tight the plan is.
+  // (A range live to the end, last = INT64_MAX, never ends.)
   std::map<int64_t, int64_t> delta;
   for (const LiveRange &range : ranges) {
     delta[range.first] += static_cast<int64_t>(range.size);
-    delta[range.last + 1] -= static_cast<int64_t>(range.size);
+    if (range.last < INT64_MAX)
+      delta[range.last + 1] -= static_cast<int64_t>(range.size);
   }
-  int64_t live = 0;
+  int64_t live = 0, peak = 0;
   for (auto &[step, change] : delta) {
     live += change;
-    plan.peakLiveBytes = std::max<uint64_t>(plan.peakLiveBytes, live);
+    peak = std::max(peak, live);
   }
+  plan.peakLiveBytes = static_cast<uint64_t>(peak);
   return plan;
 }

@@ -159,9 +159,15 @@ void printMemory(const fb::Model &m) {
     // The plan reuses memory of dead buffers: the arena can be smaller
     // than the sum (or larger, from alignment padding).
     std::printf("  %s: arena %llu bytes; %u buffers, %llu bytes if none "
-                "shared memory\n",
+                "shared memory",
                 deviceName(dev).c_str(), (unsigned long long)dev.arena_size(),
                 n, (unsigned long long)sum);
+    // The liveness lower bound: the most bytes live at one step.
+    if (dev.peak_live_bytes() > 0)
+      std::printf("; liveness bound %llu bytes (arena +%.1f%%)",
+                  (unsigned long long)dev.peak_live_bytes(),
+                  100.0 * (double(dev.arena_size()) / double(dev.peak_live_bytes()) - 1.0));
+    std::printf("\n");
   }
   for (uint32_t b = 0; b < count(m.buffers()); ++b)
     if (m.buffers()->Get(b)->constant_segment() >= 0) {

@@ -282,6 +282,19 @@ def main():
         warmup = 1 if args.quick else 3
         print(f"\n{name} ({desc}): compiled in {compile_s:.1f} s; max |dlc - torch| / max |torch| = "
               f"{err:.2e}{'' if correct else '  WRONG'}; {iters} timed runs per side")
+        # The memory plan: the CPU arena next to the liveness lower bound (the most
+        # bytes of activations live at one step), from `dlc inspect`.
+        inspect = subprocess.run([args.dlc, "inspect", str(artifact)], capture_output=True,
+                                 text=True).stdout
+        plan = re.search(r"cpu: arena (\d+) bytes; (\d+) buffers, (\d+) bytes if none shared "
+                         r"memory; liveness bound (\d+) bytes", inspect)
+        if plan:
+            arena, nbuf, unshared, bound = (int(v) for v in plan.groups())
+            print(f"  memory plan: arena {arena / 2**20:.2f} MiB, liveness bound "
+                  f"{bound / 2**20:.2f} MiB (arena +{100.0 * (arena / bound - 1):.1f}%), "
+                  f"{nbuf} buffers, {unshared / 2**20:.2f} MiB unshared")
+            print(f"RESULT memory model={name} arena={arena} liveness_bound={bound} "
+                  f"unshared={unshared}")
         for t in threads:
             dlc_ms, kinds = run_dlc(args.dlc, artifact, folder / "x.npy", None, iters, warmup, t)
             torch_ms = time_torch(model, x, iters, t)

@@ -58,3 +58,14 @@ TEST(MemoryPlanner, RandomIntervalsNeverClashAndStayNearThePeak) {
     EXPECT_LE(plan.arenaSize, plan.peakLiveBytes * 2) << "seed " << seed;
   }
 }
+
+TEST(MemoryPlanner, BuffersLiveToTheEndCountInThePeak) {
+  // A buffer written by another device's stream is live throughout
+  // (first -1, last INT64_MAX): it is in every step's live bytes, and the
+  // bound must not wrap around.
+  std::vector<LiveRange> ranges = {{4096, -1, INT64_MAX}, {1024, 0, 1}, {1024, 1, 2}};
+  MemoryPlan plan = planMemory(ranges);
+  expectDisjoint(ranges, plan);
+  EXPECT_EQ(plan.peakLiveBytes, 4096u + 2048u);
+  EXPECT_EQ(plan.arenaSize, 4096u + 2048u);
+}
