@@ -92,6 +92,8 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   pm.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
   pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize());
+  // The rest of the kernel's loop nests split into chunks for the pool.
+  pm.addNestedPass<func::FuncOp>(dlc::createParallelizeLoopNests());
   // The C tile's read and write leave the K loop: it lives in registers.
   pm.addPass(createLoopInvariantSubsetHoistingPass());
   pm.addPass(createCanonicalizerPass());

@@ -57,6 +57,18 @@ def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def ParallelizeLoopNests : Pass<"dlc-parallelize-loop-nests", "mlir::func::FuncOp"> {
+  let summary = "Splits large elementwise, reduction and transpose nests into parallel chunks";
+  let description = [{
+    A top-level linalg.generic or linalg.transpose of at least 32K elements
+    is tiled along its outermost parallel dimension of 4+ (in whole chunks,
+    at most 64 of them) into an scf.for marked `dlc.parallel`, which
+    OutlineParallelLoops runs on the runtime's pool. See
+    ParallelizeLoopNests.cpp.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 def ConvToMatmul : Pass<"dlc-conv-to-matmul", "mlir::func::FuncOp"> {
   let summary = "Rewrites f32 NCHW convolutions as im2col and matmul";
   let description = [{
