@@ -66,3 +66,25 @@ FailureOr<ElementsAttr> dlc::permuteConstant(ElementsAttr weight, ArrayRef<int64
   return ElementsAttr(
       DenseResourceElementsAttr::get(permutedType, name, std::move(blob)));
 }
+
+FailureOr<std::vector<float>> dlc::readF32Constant(ElementsAttr attr) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  if (!type.getElementType().isF32())
+    return failure();
+  int64_t count = type.getNumElements();
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr); dense && dense.isSplat())
+    return std::vector<float>(count, dense.getSplatValue<float>());
+  FailureOr<ArrayRef<char>> bytes = rawBytes(attr);
+  if (failed(bytes) || static_cast<int64_t>(bytes->size()) != count * 4)
+    return failure();
+  std::vector<float> values(count);
+  std::memcpy(values.data(), bytes->data(), bytes->size());
+  return values;
+}
+
+ElementsAttr dlc::makeF32Constant(RankedTensorType type, ArrayRef<float> values,
+                                  StringRef name) {
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(values.size() * 4, 64);
+  std::memcpy(blob.getMutableData().data(), values.data(), values.size() * 4);
+  return DenseResourceElementsAttr::get(type, name, std::move(blob));
+}

@@ -10,7 +10,10 @@
 #define DLC_PASSES_CONSTANTDATA_H
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LogicalResult.h"
+
+#include <vector>
 
 namespace dlc {
 
@@ -20,6 +23,14 @@ namespace dlc {
 mlir::FailureOr<mlir::ElementsAttr> permuteConstant(mlir::ElementsAttr weight,
                                                     llvm::ArrayRef<int64_t> perm,
                                                     llvm::StringRef name);
+
+/// The values of an f32 constant (dense, splat or dense_resource); fails for
+/// other element types or unreadable data.
+mlir::FailureOr<std::vector<float>> readF32Constant(mlir::ElementsAttr attr);
+
+/// An f32 dense_resource constant named `name` holding `values`.
+mlir::ElementsAttr makeF32Constant(mlir::RankedTensorType type,
+                                   llvm::ArrayRef<float> values, llvm::StringRef name);
 
 } // namespace dlc
 

@@ -44,6 +44,17 @@ def LinearToMatmul : Pass<"dlc-linear-to-matmul", "mlir::func::FuncOp"> {
   let dependentDialects = ["::dlc::DlcDialect"];
 }
 
+def FoldBatchNorm : Pass<"dlc-fold-batch-norm", "mlir::func::FuncOp"> {
+  let summary = "Folds an inference batch_norm into the constant weight and bias of its conv2d";
+  let description = [{
+    `batch_norm(conv2d(x, W, b))` with f32 constants, the batch norm as the
+    convolution's only user and both on one device becomes
+    `conv2d(x, W * s, (b - mean) * s + beta)`, `s = gamma / sqrt(var + eps)`,
+    computed at compile time. See FoldBatchNorm.cpp.
+  }];
+  let dependentDialects = ["::dlc::DlcDialect"];
+}
+
 def PackConvWeights : Pass<"dlc-pack-conv-weights", "mlir::func::FuncOp"> {
   let summary = "Packs constant weights of CPU convolutions taps-outermost ([KH, KW, F, C])";
   let description = [{

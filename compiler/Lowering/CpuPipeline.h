@@ -2,6 +2,10 @@
 //
 //   kernels (func.func on memrefs, destination-passing style, dlc ops inside)
 //     --dlc-lower-to-linalg, fuse elementwise chains-->    linalg on tensors
+//       (depthwise convs and max pools: one nest over their window's taps)
+//     --dlc-conv-to-matmul: per-tap shifted matmuls or im2col + matmul
+//     --dlc-tile-and-vectorize: B panels packed, 8x32 register tiles
+//     --dlc-parallelize-loop-nests: other big nests in parallel chunks
 //     --eliminate-empty-tensors, one-shot-bufferize-->      linalg on memrefs
 //     --loops, math approximations, to LLVM-->             LLVM dialect
 //     + one `<kernel>_entry(void **buffers)` wrapper per kernel (the runtime's ABI)
@@ -49,14 +53,15 @@ void registerCpuPipelineDialects(mlir::DialectRegistry &registry);
 mlir::LogicalResult lowerCpuKernelsToLLVMDialect(mlir::ModuleOp module);
 
 /// Parallel tile loops (OutlineParallelLoops.cpp; ABI: runtime/include/dlc/
-/// parallel.h). TileAndVectorize marks loops whose iterations write disjoint
-/// output with this unit attribute.
+/// parallel.h). TileAndVectorize and ParallelizeLoopNests mark loops whose
+/// iterations write disjoint output with this unit attribute.
 inline constexpr const char *kParallelLoopAttr = "dlc.parallel";
 /// On memrefs: each outermost marked loop's body becomes a function that a
 /// launch declaration runs once per iteration.
 void outlineParallelLoops(mlir::ModuleOp module);
 /// On the LLVM dialect: defines the launches (parallel_for through the
-/// runtime's pool, serial without it) and dlc_set_parallel_runtime.
+/// runtime's pool, serial without it) and dlc_set_parallel_runtime, and sends
+/// malloc/free of temporaries to the runtime's scratch cache.
 void finishParallelLaunches(mlir::ModuleOp module);
 /// Whether an (LLVM) function is an outlined loop body, not a kernel.
 bool isParallelBody(mlir::Operation *func);
