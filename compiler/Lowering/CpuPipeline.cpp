@@ -92,7 +92,9 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   pm.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
   pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize());
-  // The rest of the kernel's loop nests split into chunks for the pool.
+  // The rest of the kernel's loop nests: short NCHW rows flattened, then
+  // split into chunks for the pool.
+  pm.addNestedPass<func::FuncOp>(dlc::createCollapseShortRows());
   pm.addNestedPass<func::FuncOp>(dlc::createParallelizeLoopNests());
   // The C tile's read and write leave the K loop: it lives in registers.
   pm.addPass(createLoopInvariantSubsetHoistingPass());

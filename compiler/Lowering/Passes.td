@@ -57,6 +57,18 @@ def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def CollapseShortRows : Pass<"dlc-collapse-short-rows", "mlir::func::FuncOp"> {
+  let summary = "Flattens the two innermost dims of elementwise nests with rows under 32";
+  let description = [{
+    A top-level all-parallel linalg.generic whose innermost dim is shorter
+    than 32 and whose operands (whole tensors, not views) read its two
+    innermost dims in order gets them collapsed into one, so that LLVM
+    vectorises the long loop instead of a short row and its scalar tail. See
+    CollapseShortRows.cpp.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def ParallelizeLoopNests : Pass<"dlc-parallelize-loop-nests", "mlir::func::FuncOp"> {
   let summary = "Splits large elementwise, reduction and transpose nests into parallel chunks";
   let description = [{

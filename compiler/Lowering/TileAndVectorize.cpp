@@ -105,21 +105,27 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
 ///     %p = copy %b[:, j:j+32] -> K x 32 (vector rows) (the packed panel)
 ///     %t = linalg.matmul %a, %p, fill(%c[:, j:j+32]) (tiled 8 x 32 later)
 ///
-/// The copy is K*32 floats for M*K*32 multiply-adds. A ragged last panel
-/// reads B in place. Only worth it with 32+ rows to reuse each panel.
+/// The copy is K*32 floats for M*K*32 multiply-adds. The same helps a B too
+/// big for L2 (a 7x7 stem's 147 x 12544 im2col columns): row by row of
+/// register tiles, the whole of B came from L3 M/8 times; panel by panel it
+/// is read once. A ragged last panel (N % 32) reads B in place. Only worth
+/// it with a few rows of tiles to reuse each panel.
 bool wantsPackedB(linalg::MatmulOp matmul) {
   auto a = cast<RankedTensorType>(matmul.getInputs()[0].getType());
   auto b = cast<RankedTensorType>(matmul.getInputs()[1].getType());
   int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
-  return m >= 32 && k >= 16 && n >= 2 * kTileN && n % 256 == 0;
+  bool setConflicts = n % 256 == 0 && m >= 32;
+  bool beyondL2 = k * n * 4 > (int64_t(1) << 20) && m >= 24;
+  return k >= 16 && n >= 2 * kTileN && (setConflicts || beyondL2);
 }
 
-linalg::MatmulOp packBPanels(RewriterBase &rewriter, linalg::MatmulOp matmul) {
+/// The panel loop's matmul, and the ragged last panel's when N % 32 != 0.
+SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::MatmulOp matmul) {
   Location loc = matmul.getLoc();
   Value a = matmul.getInputs()[0], b = matmul.getInputs()[1];
   Value c = matmul.getOutputs()[0];
   auto cType = cast<RankedTensorType>(c.getType());
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1), full = n / kTileN * kTileN;
   int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
   Type f32 = cType.getElementType();
   // A zero fill of C moves into each panel, where tiling fuses it into the
@@ -137,7 +143,7 @@ linalg::MatmulOp packBPanels(RewriterBase &rewriter, linalg::MatmulOp matmul) {
   auto columnsType = RankedTensorType::get({m, kTileN}, f32);
   linalg::MatmulOp inner;
   auto loop = rewriter.create<scf::ForOp>(
-      loc, idx(0), idx(n), idx(kTileN), ValueRange{c},
+      loc, idx(0), idx(full), idx(kTileN), ValueRange{c},
       [&](OpBuilder &bld, Location l, Value j, ValueRange args) {
         auto one = bld.getIndexAttr(1), zero = bld.getIndexAttr(0);
         Value slice = bld.create<tensor::ExtractSliceOp>(
@@ -179,8 +185,31 @@ linalg::MatmulOp packBPanels(RewriterBase &rewriter, linalg::MatmulOp matmul) {
         bld.create<scf::YieldOp>(l, updated);
       });
   loop->setAttr(dlc::kParallelLoopAttr, rewriter.getUnitAttr());
-  rewriter.replaceOp(matmul, loop.getResults());
-  return inner;
+  SmallVector<linalg::MatmulOp> matmuls{inner};
+  Value result = loop.getResult(0);
+  if (full < n) {
+    // The last n - full columns, B read in place.
+    auto one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
+    auto at = rewriter.getIndexAttr(full), rest = rewriter.getIndexAttr(n - full);
+    Value bRest = rewriter.create<tensor::ExtractSliceOp>(
+        loc, RankedTensorType::get({k, n - full}, f32), b,
+        ArrayRef<OpFoldResult>{zero, at}, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(k), rest},
+        ArrayRef<OpFoldResult>{one, one});
+    auto restType = RankedTensorType::get({m, n - full}, f32);
+    Value cRest = rewriter.create<tensor::ExtractSliceOp>(
+        loc, restType, result, ArrayRef<OpFoldResult>{zero, at},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(m), rest}, ArrayRef<OpFoldResult>{one, one});
+    if (fillValue)
+      cRest = rewriter.create<linalg::FillOp>(loc, fillValue, cRest).getResult(0);
+    auto last = rewriter.create<linalg::MatmulOp>(loc, TypeRange{restType}, ValueRange{a, bRest},
+                                                  ValueRange{cRest});
+    matmuls.push_back(last);
+    result = rewriter.create<tensor::InsertSliceOp>(
+        loc, last.getResult(0), result, ArrayRef<OpFoldResult>{zero, at},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(m), rest}, ArrayRef<OpFoldResult>{one, one});
+  }
+  rewriter.replaceOp(matmul, result);
+  return matmuls;
 }
 
 /// A full register tile: C is at most 8x32 and every shape is static.
@@ -225,10 +254,14 @@ struct TileAndVectorizePass
     if (matmuls.empty())
       return;
     IRRewriter rewriter(&getContext());
-    for (linalg::MatmulOp &matmul : matmuls)
+    SmallVector<linalg::MatmulOp> toTile;
+    for (linalg::MatmulOp matmul : matmuls) {
       if (wantsPackedB(matmul))
-        matmul = packBPanels(rewriter, matmul);
-    for (linalg::MatmulOp matmul : matmuls)
+        toTile.append(packBPanels(rewriter, matmul));
+      else
+        toTile.push_back(matmul);
+    }
+    for (linalg::MatmulOp matmul : toTile)
       if (failed(tileAndPeel(rewriter, matmul))) {
         matmul.emitError("cannot tile this matmul");
         return signalPassFailure();
