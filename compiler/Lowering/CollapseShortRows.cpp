@@ -52,8 +52,12 @@ struct CollapseShortRowsPass : dlc::impl::CollapseShortRowsBase<CollapseShortRow
             return v.getDefiningOp<tensor::ExtractSliceOp>() != nullptr;
           }))
         continue;
+      // Projected permutations only: a broadcast written as a constant 0
+      // (a [N, C, 1, 1] mean) does not collapse with the dims around it.
+      SmallVector<AffineMap> maps = nest.getIndexingMapsArray();
       SmallVector<ReassociationIndices> fold = {{rank - 2, rank - 1}};
-      if (!linalg::areDimSequencesPreserved(nest.getIndexingMapsArray(), fold))
+      if (!llvm::all_of(maps, [](AffineMap m) { return m.isProjectedPermutation(); }) ||
+          !linalg::areDimSequencesPreserved(maps, fold))
         continue;
       rewriter.setInsertionPoint(nest);
       FailureOr<linalg::CollapseResult> collapsed = linalg::collapseOpIterationDims(

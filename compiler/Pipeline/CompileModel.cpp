@@ -603,11 +603,16 @@ FailureOr<std::string> ModelCompiler::run() {
       if (link.bandwidthBytesPerS > 0 && link.latencyUs >= 0)
         contents.links.push_back({from, to, link.bandwidthBytesPerS, link.latencyUs});
     }
-  bool placed = func->hasAttr("dlc.placement");
   auto estimate = [&](Operation *op) -> double {
     unsigned device = opDevice.lookup(op);
-    if (!placed || specIndex[device] < 0)
+    if (specIndex[device] < 0)
       return -1;
+    // A packed weight's transpose is read through by its convolution's
+    // lowering (PackConvWeights.cpp): it never runs.
+    if (auto t = dyn_cast<dlc::TransposeOp>(op);
+        t && t.getInput().getDefiningOp<dlc::ConstantOp>() && t->hasOneUse() &&
+        isa<dlc::Conv2dOp>(*t->user_begin()))
+      return 0;
     if (auto copy = dyn_cast<dlc::CopyOp>(op)) {
       unsigned from = deviceOf(copy.getInput());
       if (from == device || specIndex[from] < 0)

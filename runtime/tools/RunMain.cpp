@@ -294,8 +294,8 @@ void printOpKinds(const Model &model, const Session &session, int64_t runs) {
     kinds["dlc.copy"].measuredUs += copyNs / 1e3 / double(runs);
     kinds["dlc.copy"].timed = true;
   }
-  std::printf("op kinds (per run; estimated: the placement's cost model, "
-              "measured: kernels split over their ops):\n");
+  std::printf("op kinds (per run; estimated: the cost model, "
+              "measured: kernels split over their ops by estimate):\n");
   for (auto &[name, k] : kinds) {
     // Ops that are views (reshapes, constants) take no time of their own.
     if (!k.timed && k.estimatedUs <= 0)

@@ -25,7 +25,7 @@
 // GPU-NEXT: cpu -> cuda:0: {{[0-9.]+}} GB/s, latency {{[0-9.]+}} us
 // GPU-NEXT: cuda:0 -> cpu:
 // RUN: dlc run %t-gpu.dlcm --gpu=sim --sim-links --iterations=2 | FileCheck %s --check-prefix=SIMLINKS
-// SIMLINKS: op kinds (per run; estimated: the placement's cost model, measured: kernels split over their ops):
+// SIMLINKS: op kinds (per run; estimated: the cost model, measured: kernels split over their ops by estimate):
 // SIMLINKS: dlc.copy: {{[0-9]+}} ops, estimated {{[0-9.]+}} us, measured {{[0-9.]+}} us
 // SIMLINKS: throughput:
 // SIMLINKS-NEXT: latency:
