@@ -45,6 +45,24 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `conv` has static f32 operands (what both strategies handle).
+bool isStaticF32Conv(linalg::Conv2DNchwFchwOp conv) {
+  for (Value v : {conv.getInputs()[0], conv.getInputs()[1], conv.getOutputs()[0]}) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+      return false;
+  }
+  return true;
+}
+
+/// The fill of zeros `init` comes from (the conv2d lowering's accumulator).
+linalg::FillOp zeroFillOf(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  auto cst = fill ? fill.getInputs()[0].getDefiningOp<arith::ConstantOp>() : nullptr;
+  auto value = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
+  return value && value.getValue().isZero() ? fill : linalg::FillOp();
+}
+
 struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -52,14 +70,11 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                                 PatternRewriter &rewriter) const override {
     Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
     Value init = conv.getOutputs()[0];
-    auto xType = dyn_cast<RankedTensorType>(input.getType());
-    auto wType = dyn_cast<RankedTensorType>(filter.getType());
-    auto yType = dyn_cast<RankedTensorType>(init.getType());
-    if (!xType || !wType || !yType || !xType.hasStaticShape() ||
-        !wType.hasStaticShape() || !yType.hasStaticShape() ||
-        !xType.getElementType().isF32() || !wType.getElementType().isF32() ||
-        !yType.getElementType().isF32())
+    if (!isStaticF32Conv(conv))
       return rewriter.notifyMatchFailure(conv, "not a static f32 convolution");
+    auto xType = cast<RankedTensorType>(input.getType());
+    auto wType = cast<RankedTensorType>(filter.getType());
+    auto yType = cast<RankedTensorType>(init.getType());
 
     Location loc = conv.getLoc();
     MLIRContext *ctx = rewriter.getContext();
@@ -75,11 +90,7 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
     // A zero-filled accumulator (as the conv2d lowering makes) needs no copy
     // into the widened rows of a ragged output: they are zeros too.
-    bool zeroInit = false;
-    if (auto fill = init.getDefiningOp<linalg::FillOp>())
-      if (auto cst = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>())
-        if (auto value = dyn_cast<FloatAttr>(cst.getValue()))
-          zeroInit = value.getValue().isZero();
+    bool zeroInit = static_cast<bool>(zeroFillOf(init));
 
     int64_t cols = oh * ow, padded = cols % 16 ? (cols + 15) / 16 * 16 : cols;
     Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
@@ -212,19 +223,13 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                                 PatternRewriter &rewriter) const override {
     Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
     Value init = conv.getOutputs()[0];
-    auto xType = dyn_cast<RankedTensorType>(input.getType());
-    auto wType = dyn_cast<RankedTensorType>(filter.getType());
-    auto yType = dyn_cast<RankedTensorType>(init.getType());
-    if (!xType || !wType || !yType || !xType.hasStaticShape() ||
-        !wType.hasStaticShape() || !yType.hasStaticShape() ||
-        !xType.getElementType().isF32() || !wType.getElementType().isF32() ||
-        !yType.getElementType().isF32())
+    if (!isStaticF32Conv(conv))
       return rewriter.notifyMatchFailure(conv, "not a static f32 convolution");
-    auto fill = init.getDefiningOp<linalg::FillOp>();
-    auto fillValue = fill ? fill.getInputs()[0].getDefiningOp<arith::ConstantOp>()
-                          : arith::ConstantOp();
-    auto fillFloat = fillValue ? dyn_cast<FloatAttr>(fillValue.getValue()) : FloatAttr();
-    if (!fillFloat || !fillFloat.getValue().isZero())
+    auto xType = cast<RankedTensorType>(input.getType());
+    auto wType = cast<RankedTensorType>(filter.getType());
+    auto yType = cast<RankedTensorType>(init.getType());
+    linalg::FillOp fill = zeroFillOf(init);
+    if (!fill)
       return rewriter.notifyMatchFailure(conv, "accumulator is not zero-filled");
     ArrayRef<int64_t> x = xType.getShape(), w = wType.getShape(), y = yType.getShape();
     int64_t n = x[0], c = x[1], hp = x[2], wp = x[3];
