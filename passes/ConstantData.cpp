@@ -27,8 +27,14 @@ FailureOr<ArrayRef<char>> rawBytes(ElementsAttr attr) {
 } // namespace
 
 FailureOr<ElementsAttr> dlc::permuteConstant(ElementsAttr weight, ArrayRef<int64_t> perm,
-                                             StringRef name) {
+                                             StringRef name, ArrayRef<int64_t> viewShape) {
   auto type = cast<RankedTensorType>(weight.getType());
+  if (!viewShape.empty()) {
+    auto view = RankedTensorType::get(viewShape, type.getElementType());
+    if (view.getNumElements() != type.getNumElements())
+      return failure();
+    type = view;
+  }
   int64_t rank = type.getRank();
   if (static_cast<int64_t>(perm.size()) != rank)
     return failure();
@@ -37,7 +43,7 @@ FailureOr<ElementsAttr> dlc::permuteConstant(ElementsAttr weight, ArrayRef<int64
     shape.push_back(type.getDimSize(p));
   auto permutedType = RankedTensorType::get(shape, type.getElementType());
   if (auto dense = dyn_cast<DenseElementsAttr>(weight); dense && dense.isSplat())
-    return ElementsAttr(dense.reshape(permutedType));
+    return ElementsAttr(DenseElementsAttr::get(permutedType, dense.getSplatValue<Attribute>()));
   FailureOr<ArrayRef<char>> bytes = rawBytes(weight);
   int64_t width = type.getElementTypeBitWidth() / 8, count = type.getNumElements();
   if (failed(bytes) || width == 0 || static_cast<int64_t>(bytes->size()) != count * width)

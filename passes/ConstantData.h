@@ -19,10 +19,13 @@ namespace dlc {
 
 /// `weight` permuted: result dim i is `weight`'s dim perm[i] (as
 /// dlc.transpose). A dense_resource named `name` (a splat stays a splat).
-/// Fails when the data cannot be read (an elided or foreign attribute).
+/// With `viewShape`, the data is read as that shape first (same element
+/// count: a reshape). Fails when the data cannot be read (an elided or
+/// foreign attribute).
 mlir::FailureOr<mlir::ElementsAttr> permuteConstant(mlir::ElementsAttr weight,
                                                     llvm::ArrayRef<int64_t> perm,
-                                                    llvm::StringRef name);
+                                                    llvm::StringRef name,
+                                                    llvm::ArrayRef<int64_t> viewShape = {});
 
 /// The values of an f32 constant (dense, splat or dense_resource); fails for
 /// other element types or unreadable data.

@@ -14,7 +14,14 @@
 //   %y  = dlc.reshape %mb : tensor<256x768xf32> -> tensor<2x128x768xf32>
 //
 // Reshapes are views on the CPU, and the bias add fuses into the matmul's
-// kernel as its epilogue.
+// kernel as its epilogue. On the CPU, with N a multiple of 32, Wᵀ is stored
+// as the micro-kernel's column panels instead:
+//
+//   %p  = dlc.constant dense_resource<w.panels> : tensor<24x256x32xf32>
+//   %t  = dlc.transpose %p {perm = array<i64: 1, 0, 2>} -> tensor<256x24x32xf32>
+//   %wt = dlc.reshape %t : tensor<256x24x32xf32> -> tensor<256x768xf32>
+//
+// and both view ops join the matmul's kernel, whose lowering reads %p.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +41,9 @@ using namespace mlir;
 using namespace dlc;
 
 namespace {
+
+/// The CPU micro-kernel's column panel (compiler/Lowering/TileAndVectorize.cpp).
+constexpr int64_t kPanel = 32;
 
 struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -72,8 +82,29 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     if (input.getRank() != 2)
       x = rewriter.create<ReshapeOp>(named("/flatten"),
                                      RankedTensorType::get({m, k}, element), x, pin);
-    Value wt = rewriter.create<ConstantOp>(weightOp.getLoc(), transposed->getType(),
-                                           *transposed, weightOp.getDeviceAttr());
+    Value wt;
+    // On the CPU, Wᵀ is stored in the matmul's 32-column panels, [N/32, K, 32]
+    // (each panel contiguous, as the micro-kernel reads it), and viewed back
+    // as [K, N] by a transpose and a reshape that join the matmul's kernel:
+    // the CPU lowering reads the panels directly (TileAndVectorize), so B is
+    // packed once here instead of on every call.
+    bool onCpu = !pin || pin.getKind() == DeviceKind::Cpu;
+    FailureOr<ElementsAttr> panels = failure();
+    if (onCpu && element.isF32() && n % kPanel == 0 && n >= 2 * kPanel)
+      panels = permuteConstant(weightOp.getValue(), {0, 2, 1}, name + ".panels",
+                               {n / kPanel, kPanel, k});
+    if (succeeded(panels)) {
+      Value p = rewriter.create<ConstantOp>(weightOp.getLoc(), panels->getType(), *panels,
+                                            weightOp.getDeviceAttr());
+      Value t = rewriter.create<TransposeOp>(
+          named("/packed_weight"), RankedTensorType::get({k, n / kPanel, kPanel}, element), p,
+          rewriter.getDenseI64ArrayAttr({1, 0, 2}), pin);
+      wt = rewriter.create<ReshapeOp>(named("/packed_weight/view"),
+                                      RankedTensorType::get({k, n}, element), t, pin);
+    } else {
+      wt = rewriter.create<ConstantOp>(weightOp.getLoc(), transposed->getType(), *transposed,
+                                       weightOp.getDeviceAttr());
+    }
     auto flatType = RankedTensorType::get({m, n}, element);
     auto matmul = rewriter.create<MatmulOp>(loc, flatType, x, wt, pin);
     matmul.setAccumulatorAttr(linear.getAccumulatorAttr()); // f16 sums stay f32

@@ -12,8 +12,9 @@
 //
 // Constants, reshapes and copies get no kernel: constants are buffers,
 // reshapes and same-device copies are views, cross-device copies are copy
-// steps. A transpose of a constant used only by the convolution right after
-// it (a packed weight, PackConvWeights.cpp) joins that convolution's kernel, whose lowering
+// steps. A transpose of a constant (and a reshape of it) used only by the
+// convolution or matmul right after it (a packed weight, PackConvWeights.cpp
+// and LinearToMatmul.cpp) joins that op's kernel, whose lowering
 // reads the packed layout directly. Kernels are contiguous in the model's order, so each code generator
 // (the CPU path, and CUDA's) outlines them as they come.
 //
@@ -35,6 +36,27 @@ bool dlc::isFusableElementwise(Operation *op) {
              GeluOp, ClipOp, CastOp, CompareOp, SelectOp>(op);
 }
 
+// A chain from a constant (PackConvWeights.cpp, LinearToMatmul.cpp), each op
+// used only by the next, ending right before its user.
+bool dlc::isPackedWeightView(Operation *op) {
+  auto t = dyn_cast<TransposeOp>(op);
+  auto r = dyn_cast<ReshapeOp>(op);
+  if (r)
+    t = r.getInput().getDefiningOp<TransposeOp>();
+  if (!t || !t.getInput().getDefiningOp<ConstantOp>() || !t->hasOneUse())
+    return false;
+  Operation *last = t;
+  if (auto view = dyn_cast<ReshapeOp>(*t->user_begin())) {
+    if (view->getPrevNode() != t || !view->hasOneUse())
+      return false;
+    last = view;
+  }
+  if (r && last != op)
+    return false;
+  Operation *user = *last->user_begin();
+  return user == last->getNextNode() && isa<Conv2dOp, MatmulOp>(user);
+}
+
 namespace {
 struct PartitionKernelsPass
     : dlc::impl::PartitionKernelsBase<PartitionKernelsPass> {
@@ -44,12 +66,10 @@ struct PartitionKernelsPass
     int64_t kernel = -1;
     DeviceAttr openDevice;
     llvm::SmallPtrSet<Operation *, 16> open;
-    Operation *relayout = nullptr; // waiting for its user's kernel
+    SmallVector<Operation *> relayout; // waiting for their user's kernel
     for (Operation &op : func.getBody().front()) {
-      if (auto t = dyn_cast<TransposeOp>(op);
-          t && t.getInput().getDefiningOp<ConstantOp>() && t->hasOneUse() &&
-          *t->user_begin() == op.getNextNode() && isa<Conv2dOp>(op.getNextNode())) {
-        relayout = &op;
+      if (isPackedWeightView(&op)) {
+        relayout.push_back(&op);
         continue;
       }
       if (!isa<DlcDialect>(op.getDialect()) || isa<ConstantOp, ReshapeOp, CopyOp>(op)) {
@@ -71,10 +91,9 @@ struct PartitionKernelsPass
       }
       open.insert(&op);
       op.setAttr("dlc.kernel", builder.getI64IntegerAttr(kernel));
-      if (relayout) {
-        relayout->setAttr("dlc.kernel", builder.getI64IntegerAttr(kernel));
-        relayout = nullptr;
-      }
+      for (Operation *view : relayout)
+        view->setAttr("dlc.kernel", builder.getI64IntegerAttr(kernel));
+      relayout.clear();
     }
   }
 };

@@ -110,13 +110,52 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
 /// register tiles, the whole of B came from L3 M/8 times; panel by panel it
 /// is read once. A ragged last panel (N % 32) reads B in place. Only worth
 /// it with a few rows of tiles to reuse each panel.
+/// B packed at compile time (LinearToMatmul.cpp): collapse([K, P, 32] <-
+/// transpose(%panels : [P, K, 32])). Returns %panels, whose panel p is
+/// contiguous; the transpose then never runs.
+Value prepackedPanels(Value b) {
+  auto collapse = b.getDefiningOp<tensor::CollapseShapeOp>();
+  auto t = collapse ? collapse.getSrc().getDefiningOp<linalg::TransposeOp>()
+                    : linalg::TransposeOp();
+  if (!t || t.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
+    return nullptr;
+  auto panels = cast<RankedTensorType>(t.getInput().getType());
+  return panels.getDimSize(2) == kTileN ? t.getInput() : nullptr;
+}
+
 bool wantsPackedB(linalg::MatmulOp matmul) {
   auto a = cast<RankedTensorType>(matmul.getInputs()[0].getType());
   auto b = cast<RankedTensorType>(matmul.getInputs()[1].getType());
   int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
+  if (prepackedPanels(matmul.getInputs()[1]))
+    return true; // already in panels: always read them
   bool setConflicts = n % 256 == 0 && m >= 32;
   bool beyondL2 = k * n * 4 > (int64_t(1) << 20) && m >= 24;
   return k >= 16 && n >= 2 * kTileN && (setConflicts || beyondL2);
+}
+
+/// A contiguous copy of the 2-D `slice`, one row per step as a vector (LLVM
+/// cannot tell that the fresh buffer does not overlap the source and kept a
+/// plain copy scalar).
+Value copyRows(OpBuilder &b, Location loc, Value slice) {
+  auto type = cast<RankedTensorType>(slice.getType());
+  Type elem = type.getElementType();
+  auto rowType = VectorType::get({type.getDimSize(1)}, elem);
+  Value empty = b.create<tensor::EmptyOp>(loc, type.getShape(), elem);
+  Value pad = b.create<arith::ConstantOp>(loc, b.getZeroAttr(elem));
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  auto loop = b.create<scf::ForOp>(
+      loc, zero, b.create<arith::ConstantIndexOp>(loc, type.getDimSize(0)),
+      b.create<arith::ConstantIndexOp>(loc, 1), ValueRange{empty},
+      [&](OpBuilder &rb, Location rl, Value row, ValueRange args) {
+        Value v = rb.create<vector::TransferReadOp>(rl, rowType, slice, ValueRange{row, zero},
+                                                    pad, ArrayRef<bool>{true});
+        Value w = rb.create<vector::TransferWriteOp>(rl, v, args[0], ValueRange{row, zero},
+                                                     ArrayRef<bool>{true})
+                      .getResult();
+        rb.create<scf::YieldOp>(rl, w);
+      });
+  return loop.getResult(0);
 }
 
 /// The panel loop's matmul, and the ragged last panel's when N % 32 != 0.
@@ -130,6 +169,7 @@ SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::Matmul
   Type f32 = cType.getElementType();
   // A zero fill of C moves into each panel, where tiling fuses it into the
   // register tiles (C is then never read).
+  Value prepacked = prepackedPanels(b);
   Value fillValue;
   if (auto fill = c.getDefiningOp<linalg::FillOp>()) {
     fillValue = fill.getInputs()[0];
@@ -146,30 +186,21 @@ SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::Matmul
       loc, idx(0), idx(full), idx(kTileN), ValueRange{c},
       [&](OpBuilder &bld, Location l, Value j, ValueRange args) {
         auto one = bld.getIndexAttr(1), zero = bld.getIndexAttr(0);
-        Value slice = bld.create<tensor::ExtractSliceOp>(
-            l, panelType, b, ArrayRef<OpFoldResult>{zero, j},
-            ArrayRef<OpFoldResult>{bld.getIndexAttr(k), bld.getIndexAttr(kTileN)},
-            ArrayRef<OpFoldResult>{one, one});
-        // The copy, one 32-wide row per step (as vectors: LLVM cannot tell
-        // that the fresh buffer does not overlap B and kept it scalar).
-        Value empty = bld.create<tensor::EmptyOp>(l, panelType.getShape(), f32);
-        auto rowType = VectorType::get({kTileN}, f32);
-        Value pad = bld.create<arith::ConstantOp>(l, bld.getZeroAttr(f32));
-        Value panel =
-            bld.create<scf::ForOp>(
-                   l, idx(0), idx(k), idx(1), ValueRange{empty},
-                   [&](OpBuilder &rb, Location rl, Value row, ValueRange rowArgs) {
-                     Value zeroIdx = rb.create<arith::ConstantIndexOp>(rl, 0);
-                     Value v = rb.create<vector::TransferReadOp>(
-                         rl, rowType, slice, ValueRange{row, zeroIdx}, pad,
-                         ArrayRef<bool>{true});
-                     Value w = rb.create<vector::TransferWriteOp>(
-                                    rl, v, rowArgs[0], ValueRange{row, zeroIdx},
-                                    ArrayRef<bool>{true})
-                                   .getResult();
-                     rb.create<scf::YieldOp>(rl, w);
-                   })
-                .getResult(0);
+        Value panel;
+        if (prepacked) {
+          // Panel j / 32 of the compile-time packing, as it is.
+          Value p = bld.create<arith::DivUIOp>(l, j, bld.create<arith::ConstantIndexOp>(l, kTileN));
+          panel = bld.create<tensor::ExtractSliceOp>(
+              l, panelType, prepacked, ArrayRef<OpFoldResult>{p, zero, zero},
+              ArrayRef<OpFoldResult>{one, bld.getIndexAttr(k), bld.getIndexAttr(kTileN)},
+              ArrayRef<OpFoldResult>{one, one, one});
+        } else {
+          Value slice = bld.create<tensor::ExtractSliceOp>(
+              l, panelType, b, ArrayRef<OpFoldResult>{zero, j},
+              ArrayRef<OpFoldResult>{bld.getIndexAttr(k), bld.getIndexAttr(kTileN)},
+              ArrayRef<OpFoldResult>{one, one});
+          panel = copyRows(bld, l, slice);
+        }
         Value columns = bld.create<tensor::ExtractSliceOp>(
             l, columnsType, args[0], ArrayRef<OpFoldResult>{zero, j},
             ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kTileN)},

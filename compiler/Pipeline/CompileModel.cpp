@@ -286,7 +286,8 @@ LogicalResult ModelCompiler::formGroups() {
     // Reshapes, and copies within a device, are views of their input's bytes.
     auto copy = dyn_cast<dlc::CopyOp>(op);
     bool crossDevice = copy && deviceOf(copy.getInput()) != opDevice[&op];
-    if (isa<dlc::ReshapeOp>(op) || (copy && !crossDevice)) {
+    // (A reshape in a kernel, a packed weight's view, is part of its code.)
+    if ((isa<dlc::ReshapeOp>(op) && !op.hasAttr("dlc.kernel")) || (copy && !crossDevice)) {
       if (failed(closeGroup()))
         return failure();
       Value input = op.getOperand(0);
@@ -607,11 +608,9 @@ FailureOr<std::string> ModelCompiler::run() {
     unsigned device = opDevice.lookup(op);
     if (specIndex[device] < 0)
       return -1;
-    // A packed weight's transpose is read through by its convolution's
-    // lowering (PackConvWeights.cpp): it never runs.
-    if (auto t = dyn_cast<dlc::TransposeOp>(op);
-        t && t.getInput().getDefiningOp<dlc::ConstantOp>() && t->hasOneUse() &&
-        isa<dlc::Conv2dOp>(*t->user_begin()))
+    // A packed weight's view is read through by its convolution's or
+    // matmul's lowering: it never runs.
+    if (dlc::isPackedWeightView(op))
       return 0;
     if (auto copy = dyn_cast<dlc::CopyOp>(op)) {
       unsigned from = deviceOf(copy.getInput());

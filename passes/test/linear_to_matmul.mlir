@@ -1,4 +1,5 @@
 // RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-linear-to-matmul))' --split-input-file | FileCheck %s
+// RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-linear-to-matmul,dlc-partition-kernels))' --split-input-file | FileCheck %s --check-prefix=KERNEL
 
 // A 3-D input: flattened to 2-D, matmul with the transposed constant, bias
 // add, reshaped back. The weight [[1,2,3],[4,5,6]] becomes [[1,4],[2,5],[3,6]].
@@ -39,4 +40,27 @@ func.func @pinned_2d(%x: tensor<5x4xf32>) -> tensor<5x3xf32> {
 func.func @runtime_weight(%x: tensor<5x4xf32>, %w: tensor<3x4xf32>) -> tensor<5x3xf32> {
   %y = dlc.linear %x, %w : (tensor<5x4xf32>, tensor<3x4xf32>) -> tensor<5x3xf32>
   return %y : tensor<5x3xf32>
+}
+
+// -----
+
+// On the CPU with N a multiple of 32 (here 64): Wᵀ is stored as two 32-column
+// panels [2, K, 32] and viewed back as [K, N] by a transpose and a reshape
+// named after the linear. (The data order is checked in
+// passes/unittests/ConstantDataTest.cpp.) The PartitionKernels run puts both
+// views in the matmul's kernel.
+// CHECK-LABEL: func.func @panels
+// CHECK: %[[P:.*]] = dlc.constant dense<2.500000e-01> : tensor<2x8x32xf32>
+// CHECK: %[[T:.*]] = dlc.transpose %[[P]] {perm = array<i64: 1, 0, 2>} : tensor<2x8x32xf32> -> tensor<8x2x32xf32>
+// CHECK: %[[W:.*]] = dlc.reshape %[[T]] : tensor<8x2x32xf32> -> tensor<8x64xf32>
+// CHECK: dlc.matmul %{{.*}}, %[[W]] : (tensor<4x8xf32>, tensor<8x64xf32>) -> tensor<4x64xf32>
+// KERNEL-LABEL: func.func @panels
+// KERNEL: dlc.transpose {{.*}}dlc.kernel = 0
+// KERNEL: dlc.reshape {{.*}}dlc.kernel = 0
+// KERNEL: dlc.matmul {{.*}}dlc.kernel = 0
+// KERNEL: dlc.add {{.*}}dlc.kernel = 0
+func.func @panels(%x: tensor<4x8xf32>, %b: tensor<64xf32>) -> tensor<4x64xf32> {
+  %w = dlc.constant dense<0.25> : tensor<64x8xf32>
+  %y = dlc.linear %x, %w, %b : (tensor<4x8xf32>, tensor<64x8xf32>, tensor<64xf32>) -> tensor<4x64xf32>
+  return %y : tensor<4x64xf32>
 }

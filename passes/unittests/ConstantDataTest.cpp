@@ -65,4 +65,19 @@ TEST(ConstantData, TransposesAMatrixAndKeepsSplats) {
   EXPECT_TRUE(failed(dlc::permuteConstant(splat, {0}, "bad")));
 }
 
+TEST(ConstantData, ReadsThroughAViewShapeFirst) {
+  MLIRContext ctx;
+  // W [4, 2] (a linear's [N, K]) read as [2 panels, 2 columns, K = 2] and
+  // permuted {0, 2, 1}: panels [P, K, 2] with [p, k, j] = W[p*2 + j, k].
+  auto type = RankedTensorType::get({4, 2}, Float32Type::get(&ctx));
+  std::vector<float> w = {0, 1, 10, 11, 20, 21, 30, 31}; // W[n, k] = 10 n + k
+  FailureOr<ElementsAttr> panels = dlc::permuteConstant(
+      DenseElementsAttr::get(type, ArrayRef<float>(w)), {0, 2, 1}, "w.panels", {2, 2, 2});
+  ASSERT_TRUE(succeeded(panels));
+  EXPECT_EQ(cast<RankedTensorType>(panels->getType()).getShape(), ArrayRef<int64_t>({2, 2, 2}));
+  EXPECT_EQ(valuesOf(*panels), (std::vector<float>{0, 10, 1, 11, 20, 30, 21, 31}));
+  EXPECT_TRUE(failed(dlc::permuteConstant(DenseElementsAttr::get(type, ArrayRef<float>(w)),
+                                          {0, 1}, "bad", {3, 3})));
+}
+
 } // namespace

@@ -55,3 +55,25 @@ func.func @packed_b(%a: tensor<32x16xf32>, %b: tensor<16x256xf32>) -> tensor<32x
   %mm = linalg.matmul ins(%a, %b : tensor<32x16xf32>, tensor<16x256xf32>) outs(%acc : tensor<32x256xf32>) -> tensor<32x256xf32>
   return %mm : tensor<32x256xf32>
 }
+
+// B packed at compile time (LinearToMatmul: collapse(transpose(panels))):
+// each panel is sliced out of the packed tensor as it is, with no copy, and
+// the transpose is gone.
+// CHECK-LABEL: func.func @prepacked_b
+// CHECK-SAME: (%{{.*}}: tensor<16x16xf32>, %[[P:.*]]: tensor<2x16x32xf32>)
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:   %[[I:.*]] = arith.divui %[[J]], %{{.*}} : index
+// CHECK-NOT: vector.transfer_write {{.*}} tensor<16x32xf32>
+// CHECK:   vector.transfer_read %[[P]][%[[I]], %{{.*}}, %{{.*}}]
+// CHECK: } {dlc.parallel}
+func.func @prepacked_b(%a: tensor<16x16xf32>, %panels: tensor<2x16x32xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<16x2x32xf32>
+  %t = linalg.transpose ins(%panels : tensor<2x16x32xf32>) outs(%te : tensor<16x2x32xf32>) permutation = [1, 0, 2]
+  %b = tensor.collapse_shape %t [[0], [1, 2]] : tensor<16x2x32xf32> into tensor<16x64xf32>
+  %e = tensor.empty() : tensor<16x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x16xf32>, tensor<16x64xf32>) outs(%acc : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %mm : tensor<16x64xf32>
+}
