@@ -74,7 +74,7 @@ def ParallelizeLoopNests : Pass<"dlc-parallelize-loop-nests", "mlir::func::FuncO
   let description = [{
     A top-level linalg.generic or linalg.transpose of at least 32K elements
     is tiled along its outermost parallel dimension of 4+ (in whole chunks,
-    at most 64 of them) into an scf.for marked `dlc.parallel`, which
+    at most 256 of them) into an scf.for marked `dlc.parallel`, which
     OutlineParallelLoops runs on the runtime's pool. See
     ParallelizeLoopNests.cpp.
   }];

@@ -23,12 +23,12 @@ func.func @relu(%x: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
 
 // -----
 
-// Rows of a row reduction (softmax's max, 1000 x 128): chunks of 20 rows
-// (the smallest divisor of 1000 giving at most 64 chunks); the reduction dim
+// Rows of a row reduction (softmax's max, 1000 x 128): chunks of 4 rows
+// (the smallest divisor of 1000 giving at most 256 chunks); the reduction dim
 // stays whole.
 // CHECK-LABEL: func.func @row_max
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEP:.*]] iter_args
-// CHECK:   linalg.generic {{.*}} ins(%{{.*}} : tensor<20x128xf32>) outs(%{{.*}} : tensor<20xf32>)
+// CHECK:   linalg.generic {{.*}} ins(%{{.*}} : tensor<4x128xf32>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK: } {dlc.parallel}
 func.func @row_max(%x: tensor<1000x128xf32>, %init: tensor<1000xf32>) -> tensor<1000xf32> {
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
