@@ -94,3 +94,16 @@ ElementsAttr dlc::makeF32Constant(RankedTensorType type, ArrayRef<float> values,
   std::memcpy(blob.getMutableData().data(), values.data(), values.size() * 4);
   return DenseResourceElementsAttr::get(type, name, std::move(blob));
 }
+
+std::string dlc::nameOf(Operation *op, StringRef fallback) {
+  if (auto loc = dyn_cast<NameLoc>(op->getLoc()))
+    return loc.getName().str();
+  return fallback.str();
+}
+
+Location dlc::suffixedLoc(Location loc, StringRef suffix) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return NameLoc::get(StringAttr::get(loc.getContext(), name.getName().str() + suffix),
+                        name.getChildLoc());
+  return loc;
+}

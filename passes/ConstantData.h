@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LogicalResult.h"
 
+#include <string>
 #include <vector>
 
 namespace dlc {
@@ -34,6 +35,15 @@ mlir::FailureOr<std::vector<float>> readF32Constant(mlir::ElementsAttr attr);
 /// An f32 dense_resource constant named `name` holding `values`.
 mlir::ElementsAttr makeF32Constant(mlir::RankedTensorType type,
                                    llvm::ArrayRef<float> values, llvm::StringRef name);
+
+/// The name in `op`'s location (a NameLoc: an ONNX node or initializer),
+/// else `fallback`: what the rewrites name the constants they make after.
+std::string nameOf(mlir::Operation *op, llvm::StringRef fallback);
+
+/// `loc` with `suffix` added to its name when it is a NameLoc (so that pin
+/// patterns on the original still match, and dumps tell the pieces apart),
+/// else `loc` itself.
+mlir::Location suffixedLoc(mlir::Location loc, llvm::StringRef suffix);
 
 } // namespace dlc
 

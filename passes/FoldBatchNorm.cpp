@@ -42,12 +42,6 @@ FailureOr<std::vector<float>> constantValues(Value v) {
   return readF32Constant(constant.getValue());
 }
 
-std::string nameOf(Operation *op, StringRef fallback) {
-  if (auto loc = dyn_cast<NameLoc>(op->getLoc()))
-    return loc.getName().str();
-  return fallback.str();
-}
-
 struct FoldBatchNormPass : dlc::impl::FoldBatchNormBase<FoldBatchNormPass> {
   void runOnOperation() override {
     SmallVector<BatchNormOp> norms;

@@ -53,9 +53,7 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     auto weightOp = linear.getWeight().getDefiningOp<ConstantOp>();
     if (!weightOp)
       return rewriter.notifyMatchFailure(linear, "the weight is not a constant");
-    std::string name = "linear.weight";
-    if (auto loc = dyn_cast<NameLoc>(weightOp.getLoc()))
-      name = loc.getName().str();
+    std::string name = nameOf(weightOp, "linear.weight");
     FailureOr<ElementsAttr> transposed =
         permuteConstant(weightOp.getValue(), {1, 0}, name + ".T");
     if (failed(transposed))
@@ -72,12 +70,7 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     // The matmul keeps the linear's name; the helpers get names of their own
     // (under it, so that pin patterns on the linear still take them), so that
     // dumps and profiles tell them apart.
-    auto named = [&](StringRef suffix) -> Location {
-      if (auto name = dyn_cast<NameLoc>(loc))
-        return NameLoc::get(rewriter.getStringAttr(name.getName().str() + suffix),
-                            name.getChildLoc());
-      return loc;
-    };
+    auto named = [&](StringRef suffix) { return suffixedLoc(loc, suffix); };
     Value x = linear.getInput();
     if (input.getRank() != 2)
       x = rewriter.create<ReshapeOp>(named("/flatten"),

@@ -61,9 +61,7 @@ struct PackConvWeightsPass : dlc::impl::PackConvWeightsBase<PackConvWeightsPass>
                                     allOnes(conv.getDilations()),
                                     static_cast<int64_t>(conv.getGroups())))
         continue;
-      std::string name = "conv.weight";
-      if (auto loc = dyn_cast<NameLoc>(weightOp.getLoc()))
-        name = loc.getName().str();
+      std::string name = nameOf(weightOp, "conv.weight");
       FailureOr<ElementsAttr> packed =
           permuteConstant(weightOp.getValue(), {2, 3, 0, 1}, name + ".hwfc");
       if (failed(packed))
@@ -73,10 +71,9 @@ struct PackConvWeightsPass : dlc::impl::PackConvWeightsBase<PackConvWeightsPass>
                                            weightOp.getDeviceAttr());
       // Named after the convolution, so that kernel listings and profiles
       // say whose weight it is.
-      Location tLoc = weightOp.getLoc();
-      if (auto convName = dyn_cast<NameLoc>(conv.getLoc()))
-        tLoc = NameLoc::get(builder.getStringAttr(convName.getName().str() + "/packed_weight"),
-                            convName.getChildLoc());
+      Location tLoc = isa<NameLoc>(conv.getLoc())
+                          ? suffixedLoc(conv.getLoc(), "/packed_weight")
+                          : weightOp.getLoc();
       Value t = builder.create<TransposeOp>(tLoc, type, p,
                                             builder.getDenseI64ArrayAttr({2, 3, 0, 1}), device);
       conv.getFilterMutable().assign(t);

@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Lowering/LoweringUtils.h"
 #include "compiler/Lowering/Passes.h"
 #include "passes/ConvStrategy.h"
 
@@ -45,14 +46,21 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `conv` has static f32 operands (what both strategies handle).
-bool isStaticF32Conv(linalg::Conv2DNchwFchwOp conv) {
-  for (Value v : {conv.getInputs()[0], conv.getInputs()[1], conv.getOutputs()[0]}) {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
-      return false;
+/// A convolution's operands and their types, when all are static f32 (what
+/// both strategies handle).
+struct ConvOperands {
+  Value input, filter, init;
+  RankedTensorType xType, wType, yType;
+};
+std::optional<ConvOperands> staticF32Operands(linalg::Conv2DNchwFchwOp conv) {
+  ConvOperands ops{conv.getInputs()[0], conv.getInputs()[1], conv.getOutputs()[0], {}, {}, {}};
+  RankedTensorType *types[] = {&ops.xType, &ops.wType, &ops.yType};
+  for (auto [v, type] : llvm::zip(std::array<Value, 3>{ops.input, ops.filter, ops.init}, types)) {
+    *type = dyn_cast<RankedTensorType>(v.getType());
+    if (!*type || !type->hasStaticShape() || !type->getElementType().isF32())
+      return std::nullopt;
   }
-  return true;
+  return ops;
 }
 
 /// The fill of zeros `init` comes from (the conv2d lowering's accumulator).
@@ -68,13 +76,11 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
                                 PatternRewriter &rewriter) const override {
-    Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
-    Value init = conv.getOutputs()[0];
-    if (!isStaticF32Conv(conv))
+    std::optional<ConvOperands> ops = staticF32Operands(conv);
+    if (!ops)
       return rewriter.notifyMatchFailure(conv, "not a static f32 convolution");
-    auto xType = cast<RankedTensorType>(input.getType());
-    auto wType = cast<RankedTensorType>(filter.getType());
-    auto yType = cast<RankedTensorType>(init.getType());
+    Value input = ops->input, filter = ops->filter, init = ops->init;
+    RankedTensorType xType = ops->xType, wType = ops->wType, yType = ops->yType;
 
     Location loc = conv.getLoc();
     MLIRContext *ctx = rewriter.getContext();
@@ -221,13 +227,11 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
                                 PatternRewriter &rewriter) const override {
-    Value input = conv.getInputs()[0], filter = conv.getInputs()[1];
-    Value init = conv.getOutputs()[0];
-    if (!isStaticF32Conv(conv))
+    std::optional<ConvOperands> ops = staticF32Operands(conv);
+    if (!ops)
       return rewriter.notifyMatchFailure(conv, "not a static f32 convolution");
-    auto xType = cast<RankedTensorType>(input.getType());
-    auto wType = cast<RankedTensorType>(filter.getType());
-    auto yType = cast<RankedTensorType>(init.getType());
+    Value input = ops->input, filter = ops->filter, init = ops->init;
+    RankedTensorType xType = ops->xType, wType = ops->wType, yType = ops->yType;
     linalg::FillOp fill = zeroFillOf(init);
     if (!fill)
       return rewriter.notifyMatchFailure(conv, "accumulator is not zero-filled");
@@ -272,15 +276,9 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         high = llvm::to_vector(pad.getStaticHigh());
       }
     }
-    high[2] += extraRows;
-    auto paddedType = RankedTensorType::get({n, c, hp2, wp}, f32);
+    Value padded = dlc::padSpatial(rewriter, loc, source,
+                              {low[2], low[3], high[2] + extraRows, high[3]}, 0.0);
     Value zeroF = rewriter.create<arith::ConstantOp>(loc, rewriter.getF32FloatAttr(0.0f));
-    auto attrs = [&](ArrayRef<int64_t> v) {
-      return llvm::to_vector(llvm::map_range(
-          v, [&](int64_t e) -> OpFoldResult { return rewriter.getIndexAttr(e); }));
-    };
-    Value padded = rewriter.create<tensor::PadOp>(loc, paddedType, source, attrs(low),
-                                                  attrs(high), zeroF);
 
     auto idx = [&](OpBuilder &b, int64_t v) -> Value {
       return b.create<arith::ConstantIndexOp>(loc, v);

@@ -210,23 +210,9 @@ struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
     int64_t gridCols = out[2] * paddedWidth, gridPadded = (gridCols + 15) / 16 * 16;
     int64_t slack = (fShape[3] - 1) * op.getDilations()[1] + (gridPadded - gridCols);
     int64_t extraRows = onGrid ? (slack + paddedWidth - 1) / paddedWidth : 0;
-    if (extraRows > 0 || llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
-      SmallVector<OpFoldResult> lo = {rewriter.getIndexAttr(0),
-                                      rewriter.getIndexAttr(0),
-                                      rewriter.getIndexAttr(pads[0]),
-                                      rewriter.getIndexAttr(pads[1])};
-      SmallVector<OpFoldResult> hi = {rewriter.getIndexAttr(0),
-                                      rewriter.getIndexAttr(0),
-                                      rewriter.getIndexAttr(pads[2] + extraRows),
-                                      rewriter.getIndexAttr(pads[3])};
-      SmallVector<int64_t> padded(inType.getShape());
-      padded[2] += pads[0] + pads[2] + extraRows;
-      padded[3] += pads[1] + pads[3];
-      Value zero = scalarConstant(rewriter, loc, elem, 0.0);
-      input = rewriter.create<tensor::PadOp>(
-          loc, RankedTensorType::get(padded, elem), input, lo, hi, zero);
-      inType = cast<RankedTensorType>(input.getType());
-    }
+    input = padSpatial(rewriter, loc, input, {pads[0], pads[1], pads[2] + extraRows, pads[3]},
+                       0.0);
+    inType = cast<RankedTensorType>(input.getType());
     auto strides = rewriter.getI64TensorAttr(op.getStrides());
     auto dilations = rewriter.getI64TensorAttr(op.getDilations());
     Value acc, bias = adaptor.getBias();

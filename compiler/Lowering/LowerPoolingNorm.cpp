@@ -297,27 +297,6 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
   }
 };
 
-/// Pads the H and W dims of an NCHW tensor with `value`.
-Value padSpatial(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> pads,
-                 double value) {
-  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }))
-    return input;
-  auto type = cast<RankedTensorType>(input.getType());
-  SmallVector<OpFoldResult> lo = {b.getIndexAttr(0), b.getIndexAttr(0),
-                                  b.getIndexAttr(pads[0]),
-                                  b.getIndexAttr(pads[1])};
-  SmallVector<OpFoldResult> hi = {b.getIndexAttr(0), b.getIndexAttr(0),
-                                  b.getIndexAttr(pads[2]),
-                                  b.getIndexAttr(pads[3])};
-  SmallVector<int64_t> shape(type.getShape());
-  shape[2] += pads[0] + pads[2];
-  shape[3] += pads[1] + pads[3];
-  Value v = scalarConstant(b, loc, type.getElementType(), value);
-  return b.create<tensor::PadOp>(
-      loc, RankedTensorType::get(shape, type.getElementType()), input, lo, hi,
-      v);
-}
-
 struct MaxPoolLowering : OpConversionPattern<MaxPool2dOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult

@@ -59,6 +59,11 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              llvm::ArrayRef<mlir::AffineMap> inputMaps,
                              mlir::RankedTensorType resultType, BodyFn body);
 
+/// Pads the H and W dims of an NCHW tensor with `value`: pads are (top,
+/// left, bottom, right); returns `input` itself when all are 0.
+mlir::Value padSpatial(mlir::OpBuilder &b, mlir::Location loc, mlir::Value input,
+                       llvm::ArrayRef<int64_t> pads, double value);
+
 /// The KHxKW windows of a (padded) NCHW input as KH*KW strided views of
 /// `outShape`, tap (i, j) at rows i*d0 + s0*oh and columns j*d1 + s1*ow, in
 /// row-major tap order: a sliding-window op becomes one elementwise generic
