@@ -15,7 +15,10 @@
 //   %y = dlc.conv2d %x, %t ...
 //
 // The transpose joins the convolution's kernel (PartitionKernels), and the
-// lowering reads the packed constant through it, so no transpose runs. Only
+// lowering reads the packed constant through it, so no transpose runs.
+// A convolution that runs on rows of output pixels (ConvStrategy.h) gets the
+// layout its register tile reads instead: 32-filter panels, [F/32, KH, KW, C,
+// 32], viewed back through a transpose and a reshape. Only
 // convolutions on the CPU (unplaced, or placed on cpu) are packed; the old
 // constant is erased when nothing else uses it.
 //
@@ -57,25 +60,46 @@ struct PackConvWeightsPass : dlc::impl::PackConvWeightsBase<PackConvWeightsPass>
       if (!weightOp || !type.getElementType().isF32())
         continue;
       ArrayRef<int64_t> w = type.getShape();
-      if (!convRunsAsShiftedMatmuls(w[1], w[0], w[2], w[3], allOnes(conv.getStrides()),
-                                    allOnes(conv.getDilations()),
-                                    static_cast<int64_t>(conv.getGroups())))
-        continue;
-      std::string name = nameOf(weightOp, "conv.weight");
-      FailureOr<ElementsAttr> packed =
-          permuteConstant(weightOp.getValue(), {2, 3, 0, 1}, name + ".hwfc");
-      if (failed(packed))
-        continue;
-      builder.setInsertionPoint(conv);
-      Value p = builder.create<ConstantOp>(weightOp.getLoc(), packed->getType(), *packed,
-                                           weightOp.getDeviceAttr());
-      // Named after the convolution, so that kernel listings and profiles
-      // say whose weight it is.
+      ArrayRef<int64_t> strides = conv.getStrides();
+      // Location: named after the convolution, so that kernel listings and
+      // profiles say whose weight it is.
       Location tLoc = isa<NameLoc>(conv.getLoc())
                           ? suffixedLoc(conv.getLoc(), "/packed_weight")
                           : weightOp.getLoc();
-      Value t = builder.create<TransposeOp>(tLoc, type, p,
-                                            builder.getDenseI64ArrayAttr({2, 3, 0, 1}), device);
+      std::string name = nameOf(weightOp, "conv.weight");
+      Value t;
+      builder.setInsertionPoint(conv);
+      if (convRunsOnPixelRows(w[0], w[2], w[3], allOnes(conv.getDilations()),
+                              static_cast<int64_t>(conv.getGroups()))) {
+        // [F, C, KH, KW] viewed as [P, 32, C, KH, KW], stored [P, KH, KW, C, 32].
+        int64_t panels = w[0] / kPixelRowPanel;
+        FailureOr<ElementsAttr> packed =
+            permuteConstant(weightOp.getValue(), {0, 3, 4, 2, 1}, name + ".panels",
+                            {panels, kPixelRowPanel, w[1], w[2], w[3]});
+        if (failed(packed))
+          continue;
+        Value p = builder.create<ConstantOp>(weightOp.getLoc(), packed->getType(), *packed,
+                                             weightOp.getDeviceAttr());
+        Value view = builder.create<TransposeOp>(
+            tLoc,
+            RankedTensorType::get({panels, kPixelRowPanel, w[1], w[2], w[3]},
+                                  type.getElementType()),
+            p, builder.getDenseI64ArrayAttr({0, 4, 3, 1, 2}), device);
+        t = builder.create<ReshapeOp>(suffixedLoc(tLoc, "/view"), type, view, device);
+      } else if (convRunsAsShiftedMatmuls(w[1], w[0], w[2], w[3], allOnes(strides),
+                                          allOnes(conv.getDilations()),
+                                          static_cast<int64_t>(conv.getGroups()))) {
+        FailureOr<ElementsAttr> packed =
+            permuteConstant(weightOp.getValue(), {2, 3, 0, 1}, name + ".hwfc");
+        if (failed(packed))
+          continue;
+        Value p = builder.create<ConstantOp>(weightOp.getLoc(), packed->getType(), *packed,
+                                             weightOp.getDeviceAttr());
+        t = builder.create<TransposeOp>(tLoc, type, p,
+                                        builder.getDenseI64ArrayAttr({2, 3, 0, 1}), device);
+      } else {
+        continue;
+      }
       conv.getFilterMutable().assign(t);
       weights.insert(weightOp);
     }

@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Lowering/CpuPipeline.h"
 #include "compiler/Lowering/LoweringUtils.h"
 #include "compiler/Lowering/Passes.h"
 #include "passes/ConvStrategy.h"
@@ -367,10 +368,158 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 };
 
+/// The 32-filter panels a weight was packed into for this strategy
+/// (PackConvWeights.cpp): [F, C, KH, KW] = collapse(transpose(%panels :
+/// [F/32, KH, KW, C, 32], perm [0, 4, 3, 1, 2])). Null for any other weight.
+Value pixelRowPanels(Value filter) {
+  auto collapse = filter.getDefiningOp<tensor::CollapseShapeOp>();
+  auto t = collapse ? collapse.getSrc().getDefiningOp<linalg::TransposeOp>()
+                    : linalg::TransposeOp();
+  if (!t || t.getPermutation() != ArrayRef<int64_t>{0, 4, 3, 1, 2})
+    return nullptr;
+  auto panels = cast<RankedTensorType>(t.getInput().getType());
+  return panels.getDimSize(4) == dlc::kPixelRowPanel ? t.getInput() : nullptr;
+}
+
+/// A convolution on rows of output pixels (ConvStrategy.h says which). The
+/// register tile is T <= 8 consecutive pixels of one output row times 32
+/// filters, and its reduction runs over every tap and channel with the tile
+/// in registers:
+///
+///   scf.for %j = 0 to F step 32 {dlc.parallel}       (one panel of filters)
+///     scf.for %oh = 0 to OH
+///       scf.for %ow = 0 to OW step 8  (+ one tile of OW % 8 pixels)
+///         %t = zeros : T x 32
+///         scf.for %kh, scf.for %kw                    (the taps)
+///           %a = %x_padded[n, :, oh*sh + kh, ow*sw + kw :: sw] : C x T
+///           %b = %panels[j / 32, kh, kw]                      : C x 32
+///           %t = linalg.matmul_transpose_a ins(%a, %b) outs(%t)
+///         %y[n, j:j+32, oh, ow:ow+T] = transpose(%t)
+///
+/// A's rows are the image's channels as stored (a strided view, so strided
+/// convolutions need no im2col), B's rows are 32 contiguous floats of the
+/// packed weight (one sequential stream per panel). No output column is
+/// computed and dropped, however short the rows are.
+struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  ConvOnPixelRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ConvOperands> ops = staticF32Operands(conv);
+    if (!ops)
+      return rewriter.notifyMatchFailure(conv, "not a static f32 convolution");
+    Value panels = pixelRowPanels(ops->filter);
+    if (!panels)
+      return rewriter.notifyMatchFailure(conv, "weight is not packed in filter panels");
+    linalg::FillOp fill = zeroFillOf(ops->init);
+    if (!fill)
+      return rewriter.notifyMatchFailure(conv, "accumulator is not zero-filled");
+    if (!llvm::all_of(conv.getDilations().getValues<int64_t>(),
+                      [](int64_t d) { return d == 1; }))
+      return rewriter.notifyMatchFailure(conv, "dilated");
+    ArrayRef<int64_t> x = ops->xType.getShape(), w = ops->wType.getShape(),
+                      y = ops->yType.getShape();
+    int64_t n = x[0], c = x[1], f = w[0], kh = w[2], kw = w[3], oh = y[2], ow = y[3];
+    auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
+    constexpr int64_t kPixels = 8, kPanel = dlc::kPixelRowPanel;
+
+    Location loc = conv.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value input = ops->input;
+    Value zeroF = rewriter.create<arith::ConstantOp>(loc, rewriter.getF32FloatAttr(0.0f));
+    auto idx = [&](OpBuilder &b, int64_t v) -> Value {
+      return b.create<arith::ConstantIndexOp>(loc, v);
+    };
+    auto attr = [&](OpBuilder &b, int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+    auto forLoop = [&](OpBuilder &b, int64_t from, int64_t to, int64_t step, Value init,
+                       function_ref<Value(OpBuilder &, Value, Value)> body) {
+      return b.create<scf::ForOp>(
+          loc, idx(b, from), idx(b, to), idx(b, step), ValueRange{init},
+          [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
+            lb.create<scf::YieldOp>(loc, body(lb, iv, args[0]));
+          });
+    };
+
+    // One register tile: `pixels` output pixels from (oh, ow) on, filters
+    // j..j+32 of image `image`, written into `acc`.
+    auto tile = [&](OpBuilder &b, Value acc, Value image, Value j, Value row, Value col,
+                    int64_t pixels) -> Value {
+      auto tileType = RankedTensorType::get({pixels, kPanel}, f32);
+      Value zeros =
+          b.create<linalg::FillOp>(loc, zeroF,
+                                   b.create<tensor::EmptyOp>(loc, tileType.getShape(), f32)
+                                       .getResult())
+              .getResult(0);
+      Value panel = b.create<arith::DivUIOp>(loc, j, idx(b, kPanel));
+      Value inRow = b.create<arith::MulIOp>(loc, row, idx(b, strides[0]));
+      Value inCol = b.create<arith::MulIOp>(loc, col, idx(b, strides[1]));
+      auto taps = forLoop(b, 0, kh, 1, zeros, [&](OpBuilder &b, Value r, Value t) {
+        Value h = b.create<arith::AddIOp>(loc, inRow, r);
+        return forLoop(b, 0, kw, 1, t, [&](OpBuilder &b, Value s, Value t) {
+                 Value wcol = b.create<arith::AddIOp>(loc, inCol, s);
+                 Value a = b.create<tensor::ExtractSliceOp>(
+                     loc, RankedTensorType::get({c, pixels}, f32), input,
+                     ArrayRef<OpFoldResult>{image, attr(b, 0), h, wcol},
+                     ArrayRef<OpFoldResult>{attr(b, 1), attr(b, c), attr(b, 1),
+                                            attr(b, pixels)},
+                     ArrayRef<OpFoldResult>{attr(b, 1), attr(b, 1), attr(b, 1),
+                                            attr(b, strides[1])});
+                 Value bPanel = b.create<tensor::ExtractSliceOp>(
+                     loc, RankedTensorType::get({c, kPanel}, f32), panels,
+                     ArrayRef<OpFoldResult>{panel, r, s, attr(b, 0), attr(b, 0)},
+                     ArrayRef<OpFoldResult>{attr(b, 1), attr(b, 1), attr(b, 1), attr(b, c),
+                                            attr(b, kPanel)},
+                     SmallVector<OpFoldResult>(5, attr(b, 1)));
+                 return b.create<linalg::MatmulTransposeAOp>(loc, TypeRange{tileType},
+                                                             ValueRange{a, bPanel},
+                                                             ValueRange{t})
+                     .getResult(0);
+               }).getResult(0);
+      });
+      SmallVector<OpFoldResult> offsets = {image, j, row, col};
+      SmallVector<OpFoldResult> sizes = {attr(b, 1), attr(b, kPanel), attr(b, 1),
+                                         attr(b, pixels)};
+      SmallVector<OpFoldResult> unit(4, attr(b, 1));
+      auto outType = RankedTensorType::get({kPanel, pixels}, f32);
+      Value dest = b.create<tensor::ExtractSliceOp>(loc, outType, acc, offsets, sizes, unit);
+      Value transposed =
+          b.create<linalg::TransposeOp>(loc, taps.getResult(0), dest, ArrayRef<int64_t>{1, 0})
+              .getResult()[0];
+      return b.create<tensor::InsertSliceOp>(loc, transposed, acc, offsets, sizes, unit);
+    };
+
+    int64_t full = ow / kPixels * kPixels, rest = ow % kPixels;
+    // Few panels: the pool splits the rows instead.
+    bool panelsParallel = f / kPanel >= 4;
+    auto images = forLoop(rewriter, 0, n, 1, fill.getOutputs()[0],
+                          [&](OpBuilder &b, Value image, Value acc) {
+      auto panelLoop = forLoop(b, 0, f, kPanel, acc, [&](OpBuilder &b, Value j, Value acc) {
+        auto rows = forLoop(b, 0, oh, 1, acc, [&](OpBuilder &b, Value row, Value acc) {
+          if (full > 0)
+            acc = forLoop(b, 0, full, kPixels, acc, [&](OpBuilder &b, Value col, Value acc) {
+                    return tile(b, acc, image, j, row, col, kPixels);
+                  }).getResult(0);
+          if (rest > 0)
+            acc = tile(b, acc, image, j, row, idx(b, full), rest);
+          return acc;
+        });
+        if (!panelsParallel && oh >= 2)
+          rows->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
+        return rows.getResult(0);
+      });
+      if (panelsParallel)
+        panelLoop->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
+      return panelLoop.getResult(0);
+    });
+    rewriter.replaceOp(conv, images.getResult(0));
+    return success();
+  }
+};
+
 struct ConvToMatmulPass : dlc::impl::ConvToMatmulBase<ConvToMatmulPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvAsShiftedMatmuls, ConvAsIm2ColMatmul>(&getContext());
+    patterns.add<ConvOnPixelRows, ConvAsShiftedMatmuls, ConvAsIm2ColMatmul>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -14,6 +14,11 @@
 // are peeled off the tile loops: the full tiles are static and vectorised, the
 // ragged last row and column of tiles run as scalar loops.
 //
+// Convolutions on pixel rows (ConvToMatmul.cpp) arrive already tiled: their
+// T x 32 matmul_transpose_a tiles inside the taps' loops are vectorised the
+// same way (A's T pixels broadcast, B's 32 filters loaded), with the tile's
+// fill and its transposed write-back into the NCHW output.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Lowering/CpuPipeline.h"
@@ -44,7 +49,7 @@ namespace {
 /// The register tile: 8 rows of C, two 16-wide AVX-512 vectors per row.
 constexpr int64_t kTileM = 8, kTileN = 32;
 
-bool isStaticF32Matmul(linalg::MatmulOp op) {
+bool isStaticF32Matmul(linalg::LinalgOp op) {
   for (Value v : op->getOperands()) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
@@ -252,7 +257,7 @@ bool isFullTile(linalg::LinalgOp op) {
 }
 
 /// K by 1 (each step one rank-1 update of the C tile), then vector code.
-LogicalResult vectorizeTile(RewriterBase &rewriter, linalg::MatmulOp tile) {
+LogicalResult vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp tile) {
   scf::SCFTilingOptions inner;
   inner.setTileSizes(getAsIndexOpFoldResult(tile.getContext(),
                                             ArrayRef<int64_t>{0, 0, 1}));
@@ -282,8 +287,6 @@ struct TileAndVectorizePass
       if (isStaticF32Matmul(op))
         matmuls.push_back(op);
     });
-    if (matmuls.empty())
-      return;
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::MatmulOp> toTile;
     for (linalg::MatmulOp matmul : matmuls) {
@@ -301,23 +304,29 @@ struct TileAndVectorizePass
       return signalPassFailure();
 
     // Full tiles (and their fills) become vector code.
-    SmallVector<linalg::MatmulOp> tiles;
-    SmallVector<linalg::FillOp> fills;
+    // A convolution's pixel-row tiles (ConvToMatmul.cpp) arrive as
+    // matmul_transpose_a tiles already, with their transposed write-back.
+    SmallVector<linalg::LinalgOp> tiles;
+    SmallVector<Operation *> fillsAndTransposes;
     getOperation().walk([&](Operation *op) {
-      if (auto tile = dyn_cast<linalg::MatmulOp>(op);
-          tile && isStaticF32Matmul(tile) && isFullTile(tile))
-        tiles.push_back(tile);
+      if (isa<linalg::MatmulOp, linalg::MatmulTransposeAOp>(op) &&
+          isStaticF32Matmul(cast<linalg::LinalgOp>(op)) && isFullTile(cast<linalg::LinalgOp>(op)))
+        tiles.push_back(cast<linalg::LinalgOp>(op));
       if (auto fill = dyn_cast<linalg::FillOp>(op);
           fill && isFullTile(fill) && op->getParentOfType<scf::ForOp>())
-        fills.push_back(fill);
+        fillsAndTransposes.push_back(op);
+      if (auto t = dyn_cast<linalg::TransposeOp>(op);
+          t && !t.hasDynamicShape() && op->getParentOfType<scf::ForOp>() &&
+          cast<ShapedType>(t.getInit().getType()).getNumElements() <= kTileM * kTileN)
+        fillsAndTransposes.push_back(op);
     });
-    for (linalg::MatmulOp tile : tiles)
+    for (linalg::LinalgOp tile : tiles)
       if (failed(vectorizeTile(rewriter, tile))) {
-        tile.emitError("cannot vectorise this matmul tile");
+        tile->emitError("cannot vectorise this matmul tile");
         return signalPassFailure();
       }
-    for (linalg::FillOp fill : fills)
-      (void)linalg::vectorize(rewriter, fill);
+    for (Operation *op : fillsAndTransposes)
+      (void)linalg::vectorize(rewriter, op);
 
     // Clean up the loops and slices, and turn the vectorised reductions into
     // vector.contract.

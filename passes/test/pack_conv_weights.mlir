@@ -28,9 +28,34 @@ func.func @packed(%x: tensor<1x16x6x6xf32>) -> tensor<1x8x6x6xf32> {
 
 // -----
 
-// Left alone: a GPU convolution, a strided one, one with too few channels,
-// one whose filter count is not a multiple of 8, a 1x1, and a weight that is
-// an input.
+// 32 filters (stride 1 and stride 2 alike): packed in 32-filter panels,
+// [F/32, KH, KW, C, 32], viewed back through a transpose and a reshape that
+// both join the convolution's kernel.
+// CHECK-LABEL: func.func @panels
+// CHECK: %[[P:.*]] = dlc.constant dense<5.000000e-01> : tensor<1x3x3x16x32xf32>
+// CHECK: %[[T:.*]] = dlc.transpose %[[P]] {perm = array<i64: 0, 4, 3, 1, 2>} : tensor<1x3x3x16x32xf32> -> tensor<1x32x16x3x3xf32> loc(#[[NAME:.*]])
+// CHECK: %[[V:.*]] = dlc.reshape %[[T]] : tensor<1x32x16x3x3xf32> -> tensor<32x16x3x3xf32> loc(#[[VIEW:.*]])
+// CHECK: dlc.conv2d %{{.*}}, %[[V]] {{.*}}strides = array<i64: 2, 2>
+// CHECK: #[[NAME]] = loc("/s/Conv/packed_weight")
+// CHECK: #[[VIEW]] = loc("/s/Conv/packed_weight/view")
+// KERNEL-LABEL: func.func @panels
+// KERNEL: dlc.constant
+// KERNEL-NOT: dlc.kernel
+// KERNEL-SAME: {{$}}
+// KERNEL: dlc.transpose {{.*}}dlc.kernel = 0
+// KERNEL: dlc.reshape {{.*}}dlc.kernel = 0
+// KERNEL: dlc.conv2d {{.*}}dlc.kernel = 0
+func.func @panels(%x: tensor<1x16x6x6xf32>) -> tensor<1x32x3x3xf32> {
+  %w = dlc.constant dense<0.5> : tensor<32x16x3x3xf32>
+  %y = dlc.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x16x6x6xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x3x3xf32> loc("/s/Conv")
+  return %y : tensor<1x32x3x3xf32>
+}
+
+// -----
+
+// Left alone: a GPU convolution, a strided one with 8 filters, one with too
+// few channels, one whose filter count is not a multiple of 8, a 1x1, and a
+// weight that is an input.
 // CHECK-LABEL: func.func @unchanged
 // CHECK-NOT: dlc.transpose
 // CHECK: return

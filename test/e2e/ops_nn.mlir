@@ -9,6 +9,8 @@
 // RUN: %check-e2e %s conv %t
 // RUN: %check-e2e %s conv_grouped %t
 // RUN: %check-e2e %s conv_shifted %t
+// RUN: %check-e2e %S/Inputs/conv_pixel_rows.mlir main %t/pixel_rows
+// RUN: %check-e2e %S/Inputs/conv_pixel_rows.mlir main %t/pixel_rows_2 --threads=2
 // RUN: %check-e2e %s conv_depthwise %t
 // RUN: %check-e2e %s pools %t
 // RUN: %check-e2e %s norms %t

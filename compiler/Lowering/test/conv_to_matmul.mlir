@@ -113,3 +113,42 @@ func.func @shifted(%x: tensor<2x16x6x6xf32>, %w: tensor<8x16x3x3xf32>) -> tensor
       ins(%p, %w : tensor<2x16x8x8xf32>, tensor<8x16x3x3xf32>) outs(%acc : tensor<2x8x6x6xf32>) -> tensor<2x8x6x6xf32>
   return %y : tensor<2x8x6x6xf32>
 }
+
+// A convolution whose weight PackConvWeights stored in 32-filter panels
+// ([F/32, KH, KW, C, 32] behind a transpose and a collapse) runs on rows of
+// output pixels: for each panel of 32 filters and output row, 8-pixel
+// register tiles (then the 3 left over of 11), each reduced over both taps
+// loops by a C x T (strided: stride 2 reads every other column) by C x 32
+// matmul_transpose_a, and written back transposed into the NCHW output.
+// CHECK-LABEL: func.func @pixel_rows
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x11x23xf32>, %[[P:.*]]: tensor<2x3x3x3x32xf32>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x64x5x11xf32>
+// CHECK: scf.for %[[N:.*]] = {{.*}} iter_args(%[[A0:.*]] = %[[E]])
+// CHECK:   scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A1:.*]] = %[[A0]])
+// CHECK:     scf.for %[[OH:.*]] = {{.*}} iter_args(%[[A2:.*]] = %[[A1]])
+// CHECK:       scf.for %[[OW:.*]] = {{.*}} iter_args(%[[A3:.*]] = %[[A2]])
+// CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8x32xf32>)
+// CHECK:         scf.for %[[KH:.*]] = {{.*}} iter_args(%[[T0:.*]] = %[[Z]])
+// CHECK:           scf.for %[[KW:.*]] = {{.*}} iter_args(%[[T1:.*]] = %[[T0]])
+// CHECK:             %[[A:.*]] = tensor.extract_slice %[[X]][%[[N]], 0, %{{.*}}, %{{.*}}] [1, 3, 1, 8] [1, 1, 1, 2] : tensor<1x3x11x23xf32> to tensor<3x8xf32>
+// CHECK:             %[[B:.*]] = tensor.extract_slice %[[P]][%{{.*}}, %[[KH]], %[[KW]], 0, 0] [1, 1, 1, 3, 32] [1, 1, 1, 1, 1] : tensor<2x3x3x3x32xf32> to tensor<3x32xf32>
+// CHECK:             linalg.matmul_transpose_a ins(%[[A]], %[[B]] : tensor<3x8xf32>, tensor<3x32xf32>) outs(%[[T1]] : tensor<8x32xf32>)
+// CHECK:         %[[D:.*]] = tensor.extract_slice %[[A3]][%[[N]], %[[J]], %[[OH]], %[[OW]]] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<1x64x5x11xf32> to tensor<32x8xf32>
+// CHECK:         %[[TR:.*]] = linalg.transpose ins(%{{.*}} : tensor<8x32xf32>) outs(%[[D]] : tensor<32x8xf32>) permutation = [1, 0]
+// CHECK:         tensor.insert_slice %[[TR]] into %[[A3]]
+// CHECK:       linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<3x32xf32>)
+// CHECK:       linalg.matmul_transpose_a ins(%{{.*}}, %{{.*}} : tensor<3x3xf32>, tensor<3x32xf32>) outs(%{{.*}} : tensor<3x32xf32>)
+// CHECK:       linalg.transpose ins(%{{.*}} : tensor<3x32xf32>) outs(%{{.*}} : tensor<32x3xf32>) permutation = [1, 0]
+// CHECK:     } {dlc.parallel}
+// CHECK-NOT: linalg.conv_2d
+func.func @pixel_rows(%x: tensor<1x3x11x23xf32>, %panels: tensor<2x3x3x3x32xf32>) -> tensor<1x64x5x11xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<2x32x3x3x3xf32>
+  %t = linalg.transpose ins(%panels : tensor<2x3x3x3x32xf32>) outs(%e0 : tensor<2x32x3x3x3xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<2x32x3x3x3xf32> into tensor<64x3x3x3xf32>
+  %e = tensor.empty() : tensor<1x64x5x11xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x5x11xf32>) -> tensor<1x64x5x11xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x11x23xf32>, tensor<64x3x3x3xf32>) outs(%acc : tensor<1x64x5x11xf32>) -> tensor<1x64x5x11xf32>
+  return %y : tensor<1x64x5x11xf32>
+}
