@@ -11,7 +11,8 @@
 // 5x5 (the taps' loop runs once per tap over the output).
 //
 // A convolution with a multiple of 32 filters and a window larger than 1x1
-// runs on rows of output pixels instead, whatever its strides
+// (or a 1x1 one that is strided or has a ragged output) runs on rows of
+// output pixels instead, whatever its strides
 // (ConvOnPixelRows in ConvToMatmul.cpp): each register tile is 8 pixels of
 // one output row times 32 filters, accumulated over every tap and channel in
 // registers, A broadcast from the image and B read from the weight packed as
@@ -40,13 +41,20 @@ inline bool convRunsAsShiftedMatmuls(int64_t channels, int64_t filters, int64_t 
 /// The filters' panel width in the pixel-rows layout (the register tile's N).
 inline constexpr int64_t kPixelRowPanel = 32;
 
-inline bool convRunsOnPixelRows(int64_t filters, int64_t kh, int64_t kw, bool unitDilations,
-                                int64_t groups) {
-  if (groups != 1 || !unitDilations || filters % kPixelRowPanel != 0 || kh * kw == 1)
+inline bool convRunsOnPixelRows(int64_t channels, int64_t filters, int64_t kh, int64_t kw,
+                                bool unitStrides, bool unitDilations, int64_t groups,
+                                int64_t outPixels) {
+  if (groups != 1 || !unitDilations || filters % kPixelRowPanel != 0)
     return false;
   // Measured against the shifted matmuls at stride 1 too: 3x3 64ch 56x56
   // 1.07 -> 0.95 ms, 256ch 14x14 1.08 -> 0.93, 512ch 7x7 1.29 -> 0.99.
-  return true;
+  if (kh * kw > 1)
+    return true;
+  // A 1x1 stride-1 convolution is a plain matmul on the image as stored,
+  // unless its OH*OW columns are ragged (7x7, 14x14: widened with zeros to a
+  // multiple of 16, copies both ways); strided ones need an im2col copy. With
+  // few channels the tile's transposed write-back outweighs its C steps.
+  return channels >= 32 && (!unitStrides || outPixels % 16 != 0);
 }
 
 } // namespace dlc

@@ -69,8 +69,10 @@ struct PackConvWeightsPass : dlc::impl::PackConvWeightsBase<PackConvWeightsPass>
       std::string name = nameOf(weightOp, "conv.weight");
       Value t;
       builder.setInsertionPoint(conv);
-      if (convRunsOnPixelRows(w[0], w[2], w[3], allOnes(conv.getDilations()),
-                              static_cast<int64_t>(conv.getGroups()))) {
+      ArrayRef<int64_t> y = cast<RankedTensorType>(conv.getType()).getShape();
+      if (convRunsOnPixelRows(w[1], w[0], w[2], w[3], allOnes(strides),
+                              allOnes(conv.getDilations()),
+                              static_cast<int64_t>(conv.getGroups()), y[2] * y[3])) {
         // [F, C, KH, KW] viewed as [P, 32, C, KH, KW], stored [P, KH, KW, C, 32].
         int64_t panels = w[0] / kPixelRowPanel;
         FailureOr<ElementsAttr> packed =

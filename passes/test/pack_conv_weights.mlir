@@ -53,6 +53,28 @@ func.func @panels(%x: tensor<1x16x6x6xf32>) -> tensor<1x32x3x3xf32> {
 
 // -----
 
+// 1x1 convolutions with 32 or more channels: packed when the output is
+// ragged (7x7 = 49 pixels) or strided; a 4x4 stride-1 one (16 pixels) stays a
+// plain matmul on the image, as does one with 16 channels.
+// CHECK-LABEL: func.func @pointwise
+// CHECK: dlc.constant dense<5.000000e-01> : tensor<1x1x1x32x32xf32>
+// CHECK: dlc.conv2d %{{.*}} : (tensor<1x32x7x7xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x7x7xf32>
+// CHECK: dlc.constant dense<5.000000e-01> : tensor<1x1x1x32x32xf32>
+// CHECK: dlc.conv2d %{{.*}} {strides = array<i64: 2, 2>} : (tensor<1x32x7x7xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x4x4xf32>
+// CHECK-NOT: dlc.transpose
+// CHECK: return
+func.func @pointwise(%x: tensor<1x32x7x7xf32>, %x4: tensor<1x32x4x4xf32>, %x16: tensor<1x16x7x7xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32x4x4xf32>, tensor<1x32x4x4xf32>, tensor<1x32x7x7xf32>) {
+  %w = dlc.constant dense<0.5> : tensor<32x32x1x1xf32>
+  %w16 = dlc.constant dense<0.5> : tensor<32x16x1x1xf32>
+  %0 = dlc.conv2d %x, %w : (tensor<1x32x7x7xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x7x7xf32>
+  %1 = dlc.conv2d %x, %w {strides = array<i64: 2, 2>} : (tensor<1x32x7x7xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x4x4xf32>
+  %2 = dlc.conv2d %x4, %w : (tensor<1x32x4x4xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x4x4xf32>
+  %3 = dlc.conv2d %x16, %w16 : (tensor<1x16x7x7xf32>, tensor<32x16x1x1xf32>) -> tensor<1x32x7x7xf32>
+  return %0, %1, %2, %3 : tensor<1x32x7x7xf32>, tensor<1x32x4x4xf32>, tensor<1x32x4x4xf32>, tensor<1x32x7x7xf32>
+}
+
+// -----
+
 // Left alone: a GPU convolution, a strided one with 8 filters, one with too
 // few channels, one whose filter count is not a multiple of 8, a 1x1, and a
 // weight that is an input.
