@@ -15,6 +15,23 @@ func.func @pooling(%x: tensor<2x3x7x6xf32>) -> (tensor<2x3x3x3xf32>, tensor<2x3x
 
 // -----
 
+// A NaN anywhere in a window wins (sqrt of the inputs below zero, about one
+// in four): max pooling compares with one `>` per pair and checks the window
+// for NaNs once.
+// CHECK: OK pooling_nan:
+// RANGE: %x -0.3 1.0
+func.func @pooling_nan(%x: tensor<2x3x7x6xf32>, %h: tensor<1x2x5x5xf16>) -> (tensor<2x3x4x3xf32>, tensor<2x3x3x3xf32>, tensor<2x3x7x6xf32>, tensor<1x2x3x3xf16>) {
+  %s = dlc.sqrt %x : tensor<2x3x7x6xf32>
+  %0 = dlc.max_pool2d %s {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : tensor<2x3x7x6xf32> -> tensor<2x3x4x3xf32>
+  %1 = dlc.max_pool2d %s {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : tensor<2x3x7x6xf32> -> tensor<2x3x3x3xf32>
+  %2 = dlc.max_pool2d %s {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : tensor<2x3x7x6xf32> -> tensor<2x3x7x6xf32>
+  %sh = dlc.sqrt %h : tensor<1x2x5x5xf16>
+  %3 = dlc.max_pool2d %sh {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : tensor<1x2x5x5xf16> -> tensor<1x2x3x3xf16>
+  return %0, %1, %2, %3 : tensor<2x3x4x3xf32>, tensor<2x3x3x3xf32>, tensor<2x3x7x6xf32>, tensor<1x2x3x3xf16>
+}
+
+// -----
+
 // CHECK: OK pooling_half:
 func.func @pooling_half(%x: tensor<1x2x5x5xf16>) -> (tensor<1x2x3x3xf16>, tensor<1x2x5x5xf16>, tensor<1x2x1x1xf16>) {
   %0 = dlc.max_pool2d %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : tensor<1x2x5x5xf16> -> tensor<1x2x3x3xf16>
