@@ -3,7 +3,8 @@
 // RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-lower-to-linalg))' | FileCheck %s
 
 // Max pooling pads with -inf, so padding never wins, and maxes the 9 taps
-// (strided views of the padded input) in one elementwise generic; avg_pool
+// (strided views of the padded input) in one elementwise generic, a `>` and
+// a select per pair, then a NaN if any tap is one; avg_pool
 // divides the window sum by the count of non-padding elements, from
 // linalg.index.
 // CHECK-LABEL: func.func @pools
@@ -14,7 +15,10 @@
 // CHECK: %[[T0:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x7x7xf32> to tensor<1x2x3x3xf32>
 // CHECK: %[[T8:.*]] = tensor.extract_slice %[[P]][0, 0, 2, 2] [1, 2, 3, 3] [1, 1, 2, 2]
 // CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[T0]], {{.*}}, %[[T8]] : {{.*}}) outs(%{{.*}} : tensor<1x2x3x3xf32>)
-// CHECK-COUNT-8: arith.maximumf
+// CHECK-COUNT-8: arith.cmpf ogt
+// CHECK-COUNT-5: arith.cmpf uno
+// CHECK: %[[QNAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK: arith.select %{{.*}}, %[[QNAN]], %{{.*}} : f32
 // CHECK-NOT: linalg.pooling_nchw_max
 // CHECK: %[[P0:.*]] = tensor.pad %[[X]]
 // CHECK: %[[SUM:.*]] = linalg.pooling_nchw_sum {{.*}} ins(%[[P0]], %{{.*}} : tensor<1x2x7x7xf32>, tensor<3x3xf32>)
