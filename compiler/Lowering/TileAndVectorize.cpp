@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -470,6 +471,47 @@ struct HoistVectorTransfersPass
   }
 };
 
+/// A pixel-row tile's A operand at stride 1 is T contiguous floats per k,
+/// read as one vector<1xT> whose lanes the outer products broadcast. LLVM
+/// then loads pairs of them as one 8-byte load and splits it with three
+/// shuffles (on the FMA ports) instead of broadcasting each float straight
+/// from memory. Reading the T floats one by one gives T broadcast loads.
+struct ScalarizeBroadcastOperand : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    VectorType type = read.getVectorType();
+    if (type.getRank() != 2 || type.getDimSize(0) != 1 || type.getDimSize(1) < 2 ||
+        type.getDimSize(1) > kTileM || read.getMask() ||
+        !isa<MemRefType>(read.getSource().getType()) || read.hasOutOfBoundsDim() ||
+        read->use_empty())
+      return failure();
+    for (Operation *user : read->getUsers()) {
+      auto contract = dyn_cast<vector::ContractionOp>(user);
+      if (!contract || contract.getLhs() != read.getResult() || contract.getRhs() == read.getResult())
+        return failure();
+    }
+    // The memref dimension that vector dimension 1 (the pixels) walks.
+    AffineMap map = read.getPermutationMap();
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(1));
+    if (!dim)
+      return failure();
+    Location loc = read.getLoc();
+    Value result = rewriter.create<arith::ConstantOp>(loc, type, rewriter.getZeroAttr(type));
+    SmallVector<Value> indices(read.getIndices());
+    Value base = indices[dim.getPosition()];
+    for (int64_t i = 0; i < type.getDimSize(1); ++i) {
+      indices[dim.getPosition()] = rewriter.create<arith::AddIOp>(
+          loc, base, rewriter.create<arith::ConstantIndexOp>(loc, i));
+      Value scalar = rewriter.create<memref::LoadOp>(loc, read.getSource(), indices);
+      result = rewriter.create<vector::InsertOp>(loc, scalar, result, ArrayRef<int64_t>{0, i});
+    }
+    rewriter.replaceOp(read, result);
+    return success();
+  }
+};
+
 /// vector.contract -> outer products -> FMAs; transfers -> loads and stores.
 struct LowerVectorsPass : dlc::impl::LowerVectorsBase<LowerVectorsPass> {
   void runOnOperation() override {
@@ -479,6 +521,7 @@ struct LowerVectorsPass : dlc::impl::LowerVectorsBase<LowerVectorsPass> {
     options.setVectorTransposeLowering(vector::VectorTransposeLowering::EltWise);
     {
       RewritePatternSet patterns(ctx);
+      patterns.add<ScalarizeBroadcastOperand>(ctx, /*benefit=*/2);
       vector::populateVectorContractLoweringPatterns(patterns, options);
       vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
       vector::populateVectorMaskOpLoweringPatterns(patterns);
