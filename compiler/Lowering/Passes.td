@@ -81,6 +81,18 @@ def ParallelizeLoopNests : Pass<"dlc-parallelize-loop-nests", "mlir::func::FuncO
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def PadPerChunk : Pass<"dlc-pad-per-chunk", "mlir::func::FuncOp"> {
+  let summary = "Pads each parallel chunk's channels inside the chunk";
+  let description = [{
+    A linalg.generic inside a loop (a ParallelizeLoopNests chunk) that reads
+    whole padded planes through slices of a spatial tensor.pad made outside
+    the loop gets a pad of just its own channels, in the loop: the whole
+    padded copy of the tensor (a fill and a copy through L3) goes away. See
+    PadPerChunk.cpp.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def ConvToMatmul : Pass<"dlc-conv-to-matmul", "mlir::func::FuncOp"> {
   let summary = "Rewrites f32 NCHW convolutions as im2col and matmul";
   let description = [{
