@@ -145,6 +145,8 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   pm.addNestedPass<func::FuncOp>(dlc::createParallelizeLoopNests());
   // Each chunk of a depthwise convolution or pooling pads its own planes.
   pm.addNestedPass<func::FuncOp>(dlc::createPadPerChunk());
+  // Nests with short rows: one vector per row (not LLVM's gathers).
+  pm.addNestedPass<func::FuncOp>(dlc::createVectorizeRows());
   // The C tile's read and write leave the K loop: it lives in registers.
   pm.addPass(createLoopInvariantSubsetHoistingPass());
   pm.addPass(createCanonicalizerPass());

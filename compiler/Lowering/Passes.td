@@ -93,6 +93,17 @@ def PadPerChunk : Pass<"dlc-pad-per-chunk", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def VectorizeRows : Pass<"dlc-vectorize-rows", "mlir::func::FuncOp"> {
+  let summary = "Vectorises elementwise nests with short rows one row at a time";
+  let description = [{
+    An all-parallel linalg.generic whose innermost dim is under 64 is tiled
+    to single rows and vectorised along them, so that LLVM does not unroll
+    the row and vectorise across channels with gathers. See
+    VectorizeRows.cpp.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+}
+
 def ConvToMatmul : Pass<"dlc-conv-to-matmul", "mlir::func::FuncOp"> {
   let summary = "Rewrites f32 NCHW convolutions as im2col and matmul";
   let description = [{

@@ -1,0 +1,62 @@
+// RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-vectorize-rows))' | FileCheck %s
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#chan = affine_map<(d0, d1, d2) -> (d1)>
+
+// A bias add over 512 rows of 49: one vector<49> per row, the bias
+// broadcast, in a loop over the rows.
+// CHECK: #[[BCAST:.*]] = affine_map<(d0) -> (0, d0, 0)>
+// CHECK-LABEL: func.func @bias_rows
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} : tensor<1x1x49xf32>, vector<1x1x49xf32>
+// CHECK: vector.transfer_read {{.*}}permutation_map = #[[BCAST]]} : tensor<1xf32>, vector<1x1x49xf32>
+// CHECK: arith.addf {{.*}} : vector<1x1x49xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<1x1x49xf32>, tensor<1x1x49xf32>
+// CHECK-NOT: linalg.generic
+func.func @bias_rows(%x: tensor<1x512x49xf32>, %b: tensor<512xf32>) -> tensor<1x512x49xf32> {
+  %e = tensor.empty() : tensor<1x512x49xf32>
+  %y = linalg.generic {indexing_maps = [#id, #chan, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %b : tensor<1x512x49xf32>, tensor<512xf32>) outs(%e : tensor<1x512x49xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<1x512x49xf32>
+  return %y : tensor<1x512x49xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+
+// Left to LLVM: a stride-2 view (a pooling tap), an i1 result (bit-packed as
+// a vector), and rows of 64 or more.
+// CHECK-LABEL: func.func @unchanged
+// CHECK-NOT: vector.
+// CHECK-COUNT-3: linalg.generic
+func.func @unchanged(%x: tensor<1x8x20x20xf32>, %y: tensor<1x8x10xf32>, %z: tensor<1x8x64xf32>) -> (tensor<1x8x10xf32>, tensor<1x8x10xi1>, tensor<1x8x64xf32>) {
+  %t = tensor.extract_slice %x[0, 0, 0, 0] [1, 8, 1, 10] [1, 1, 1, 2] : tensor<1x8x20x20xf32> to tensor<1x8x10xf32>
+  %e = tensor.empty() : tensor<1x8x10xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t : tensor<1x8x10xf32>) outs(%e : tensor<1x8x10xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x10xf32>
+  %ei = tensor.empty() : tensor<1x8x10xi1>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%y : tensor<1x8x10xf32>) outs(%ei : tensor<1x8x10xi1>) {
+  ^bb0(%a: f32, %o: i1):
+    %zero = arith.constant 0.0 : f32
+    %s = arith.cmpf ogt, %a, %zero : f32
+    linalg.yield %s : i1
+  } -> tensor<1x8x10xi1>
+  %ez = tensor.empty() : tensor<1x8x64xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%z : tensor<1x8x64xf32>) outs(%ez : tensor<1x8x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x64xf32>
+  return %0, %1, %2 : tensor<1x8x10xf32>, tensor<1x8x10xi1>, tensor<1x8x64xf32>
+}
