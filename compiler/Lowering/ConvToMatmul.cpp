@@ -368,6 +368,34 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 };
 
+/// The elementwise op that updates `conv`'s result in place, when it is the
+/// result's only use and can run tile by tile: all-parallel over the output's
+/// dims, reading other operands through projected permutations (a bias by
+/// channel, a residual at the same position, scalars), with no index
+/// arithmetic or other lookups in its body.
+linalg::GenericOp inPlaceEpilogue(linalg::Conv2DNchwFchwOp conv) {
+  Value result = conv.getResult(0);
+  if (!result.hasOneUse())
+    return nullptr;
+  auto op = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  if (!op || op.getNumDpsInits() != 1 || op.getDpsInits()[0] != result ||
+      op->getNumResults() != 1 || op.getResult(0).getType() != result.getType() ||
+      op.getNumLoops() != 4 || op.getNumParallelLoops() != 4 ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return nullptr;
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    if (in->get() == result || !op.getMatchingIndexingMap(in).isProjectedPermutation() ||
+        !isa<RankedTensorType>(in->get().getType()))
+      return nullptr;
+  }
+  bool lookups = false;
+  op.getBody()->walk([&](Operation *inner) {
+    if (isa<tensor::ExtractOp, linalg::IndexOp>(inner))
+      lookups = true;
+  });
+  return lookups ? nullptr : op;
+}
+
 /// The 32-filter panels a weight was packed into for this strategy
 /// (PackConvWeights.cpp): [F, C, KH, KW] = collapse(transpose(%panels :
 /// [F/32, KH, KW, C, 32], perm [0, 4, 3, 1, 2])). Null for any other weight.
@@ -440,6 +468,11 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
           });
     };
 
+    // The elementwise epilogue (bias, activation, residual add) that
+    // ReuseProducerBuffer made update the convolution's result in place runs
+    // on each tile right after its write-back instead of as a pass over the
+    // whole output afterwards (which read and wrote it through L2 or L3).
+    linalg::GenericOp epilogue = inPlaceEpilogue(conv);
     // One register tile: `pixels` output pixels from (oh, ow) on, filters
     // j..j+32 of image `image`, written into `acc`.
     auto tile = [&](OpBuilder &b, Value acc, Value image, Value j, Value row, Value col,
@@ -485,7 +518,37 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       Value transposed =
           b.create<linalg::TransposeOp>(loc, taps.getResult(0), dest, ArrayRef<int64_t>{1, 0})
               .getResult()[0];
-      return b.create<tensor::InsertSliceOp>(loc, transposed, acc, offsets, sizes, unit);
+      acc = b.create<tensor::InsertSliceOp>(loc, transposed, acc, offsets, sizes, unit);
+      if (!epilogue)
+        return acc;
+      // The epilogue on the tile just written, while it is in L1.
+      auto regionType = RankedTensorType::get({1, kPanel, 1, pixels}, f32);
+      Value region = b.create<tensor::ExtractSliceOp>(loc, regionType, acc, offsets, sizes, unit);
+      SmallVector<Value> inputs;
+      for (OpOperand *in : epilogue.getDpsInputOperands()) {
+        auto type = cast<RankedTensorType>(in->get().getType());
+        AffineMap map = epilogue.getMatchingIndexingMap(in);
+        if (type.getRank() == 0) {
+          inputs.push_back(in->get());
+          continue;
+        }
+        SmallVector<OpFoldResult> inOffsets, inSizes;
+        for (AffineExpr e : map.getResults()) {
+          unsigned d = cast<AffineDimExpr>(e).getPosition();
+          inOffsets.push_back(offsets[d]);
+          inSizes.push_back(sizes[d]);
+        }
+        inputs.push_back(b.create<tensor::ExtractSliceOp>(
+            loc, in->get(), inOffsets, inSizes,
+            SmallVector<OpFoldResult>(type.getRank(), attr(b, 1))));
+      }
+      auto fused = b.create<linalg::GenericOp>(loc, TypeRange{regionType}, inputs,
+                                               ValueRange{region},
+                                               epilogue.getIndexingMapsArray(),
+                                               epilogue.getIteratorTypesArray());
+      IRMapping mapping;
+      epilogue.getRegion().cloneInto(&fused.getRegion(), mapping);
+      return b.create<tensor::InsertSliceOp>(loc, fused.getResult(0), acc, offsets, sizes, unit);
     };
 
     int64_t full = ow / kPixels * kPixels, rest = ow % kPixels;
@@ -511,7 +574,12 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         panelLoop->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
       return panelLoop.getResult(0);
     });
-    rewriter.replaceOp(conv, images.getResult(0));
+    if (epilogue) {
+      rewriter.replaceOp(epilogue, images.getResult(0));
+      rewriter.eraseOp(conv);
+    } else {
+      rewriter.replaceOp(conv, images.getResult(0));
+    }
     return success();
   }
 };

@@ -152,3 +152,41 @@ func.func @pixel_rows(%x: tensor<1x3x11x23xf32>, %panels: tensor<2x3x3x3x32xf32>
       ins(%x, %w : tensor<1x3x11x23xf32>, tensor<64x3x3x3xf32>) outs(%acc : tensor<1x64x5x11xf32>) -> tensor<1x64x5x11xf32>
   return %y : tensor<1x64x5x11xf32>
 }
+
+// An epilogue that updates the convolution's result in place (bias and ReLU,
+// as ReuseProducerBuffer leaves it) runs on each tile after its write-back,
+// on the tile's 32 x 1 x T region, with the bias sliced to the tile's
+// filters; no pass over the whole output follows.
+// CHECK-LABEL: func.func @pixel_rows_epilogue
+// CHECK-SAME: (%[[X:.*]]: tensor<1x3x10x10xf32>, %[[P:.*]]: tensor<1x3x3x3x32xf32>, %[[BIAS:.*]]: tensor<32xf32>)
+// CHECK:     scf.for %[[N:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:       scf.for %[[J:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:         scf.for %[[OH:[^ ]+]] =
+// CHECK:           linalg.transpose
+// CHECK:           %[[ACC:.*]] = tensor.insert_slice
+// CHECK:           %[[REGION:.*]] = tensor.extract_slice %[[ACC]][%{{.*}}, %[[J]], %[[OH]], %{{.*}}] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<1x32x8x8xf32> to tensor<1x32x1x8xf32>
+// CHECK:           %[[B:.*]] = tensor.extract_slice %[[BIAS]][%[[J]]] [32] [1] : tensor<32xf32> to tensor<32xf32>
+// CHECK:           %[[E:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<32xf32>) outs(%[[REGION]] : tensor<1x32x1x8xf32>)
+// CHECK:             arith.addf
+// CHECK:             arith.maximumf
+// CHECK:           tensor.insert_slice %[[E]] into %[[ACC]][%{{.*}}, %[[J]], %[[OH]], %{{.*}}] [1, 32, 1, 8]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @pixel_rows_epilogue(%x: tensor<1x3x10x10xf32>, %panels: tensor<1x3x3x3x32xf32>, %bias: tensor<32xf32>) -> tensor<1x32x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<1x32x3x3x3xf32>
+  %t = linalg.transpose ins(%panels : tensor<1x3x3x3x32xf32>) outs(%e0 : tensor<1x32x3x3x3xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<1x32x3x3x3xf32> into tensor<32x3x3x3xf32>
+  %e = tensor.empty() : tensor<1x32x8x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x10x10xf32>, tensor<32x3x3x3xf32>) outs(%acc : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (c)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%bias : tensor<32xf32>) outs(%y : tensor<1x32x8x8xf32>) {
+  ^bb0(%b: f32, %v: f32):
+    %s = arith.addf %v, %b : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x32x8x8xf32>
+  return %r : tensor<1x32x8x8xf32>
+}
