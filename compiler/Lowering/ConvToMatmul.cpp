@@ -72,6 +72,61 @@ linalg::FillOp zeroFillOf(Value init) {
   return value && value.getValue().isZero() ? fill : linalg::FillOp();
 }
 
+/// An NCHW epilogue that can run on one image's [F, H*W] rows: its operands
+/// are per-channel vectors, whole NCHW tensors read in place, or scalars.
+bool planeEpilogueApplies(linalg::GenericOp epilogue) {
+  MLIRContext *ctx = epilogue.getContext();
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(in);
+    if (map.getNumResults() != 0 && !map.isIdentity() &&
+        map != AffineMap::get(4, 0, getAffineDimExpr(1, ctx), ctx))
+      return false;
+  }
+  return true;
+}
+
+/// `epilogue` (planeEpilogueApplies) on image `image`'s rows, updating
+/// `rows` ([F, H*W]) in place.
+Value planeEpilogue(OpBuilder &b, Location loc, linalg::GenericOp epilogue, Value image,
+                    Value rows) {
+  MLIRContext *ctx = b.getContext();
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(in);
+    auto type = cast<RankedTensorType>(in->get().getType());
+    if (map.getNumResults() == 0) {
+      inputs.push_back(in->get());
+      maps.push_back(AffineMap::get(2, 0, {}, ctx));
+    } else if (map.isIdentity()) {
+      // This image's plane of a whole NCHW tensor, as rows.
+      ArrayRef<int64_t> shape = type.getShape();
+      Value plane = b.create<tensor::ExtractSliceOp>(
+          loc, RankedTensorType::get({shape[1], shape[2], shape[3]}, type.getElementType()),
+          in->get(),
+          ArrayRef<OpFoldResult>{image, b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(shape[1]),
+                                 b.getIndexAttr(shape[2]), b.getIndexAttr(shape[3])},
+          SmallVector<OpFoldResult>(4, b.getIndexAttr(1)));
+      inputs.push_back(b.create<tensor::CollapseShapeOp>(
+          loc, RankedTensorType::get(rowsType.getShape(), type.getElementType()), plane,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2}}));
+      maps.push_back(AffineMap::getMultiDimIdentityMap(2, ctx));
+    } else {
+      inputs.push_back(in->get()); // by channel
+      maps.push_back(AffineMap::get(2, 0, getAffineDimExpr(0, ctx), ctx));
+    }
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(2, ctx));
+  auto op = b.create<linalg::GenericOp>(
+      loc, TypeRange{rowsType}, inputs, ValueRange{rows}, maps,
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel));
+  IRMapping mapping;
+  epilogue.getRegion().cloneInto(&op.getRegion(), mapping);
+  return op.getResult(0);
+}
+
 struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -98,8 +153,20 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // A zero-filled accumulator (as the conv2d lowering makes) needs no copy
     // into the widened rows of a ragged output: they are zeros too.
     bool zeroInit = static_cast<bool>(zeroFillOf(init));
+    // An in-place epilogue (bias, activation, residual) runs on the matmul's
+    // [F, OH*OW] rows, where TileAndVectorize fuses it into the register
+    // tiles, instead of as a pass over the whole output.
+    linalg::GenericOp epilogue = dlc::inPlaceEpilogue(conv.getResult(0));
+    if (epilogue && !planeEpilogueApplies(epilogue))
+      epilogue = nullptr;
 
     int64_t cols = oh * ow, padded = cols % 16 ? (cols + 15) / 16 * 16 : cols;
+    if (cols != padded)
+      epilogue = nullptr; // (the widened rows are sliced back after the matmul)
+    // Under an epilogue the loop goes where the epilogue was: its other
+    // operands (a residual) may be computed after the convolution.
+    if (epilogue)
+      rewriter.setInsertionPoint(epilogue);
     Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
     Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
     Value count = rewriter.create<arith::ConstantIndexOp>(loc, n);
@@ -165,6 +232,8 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             product = b.create<linalg::MatmulOp>(loc, TypeRange{rowsType},
                                                  ValueRange{w2, col2}, ValueRange{rows})
                           .getResult(0);
+            if (epilogue)
+              product = planeEpilogue(b, loc, epilogue, image, product);
           } else {
             // Ragged OH*OW (7x7, 14x14, 28x28 in ResNet): zero columns up to a
             // multiple of 16, so every register tile is full 16-wide vectors
@@ -200,7 +269,12 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
               outOffsets, outSizes, outUnit);
           b.create<scf::YieldOp>(loc, updated);
         });
-    rewriter.replaceOp(conv, loop.getResult(0));
+    if (epilogue) {
+      rewriter.replaceOp(epilogue, loop.getResult(0));
+      rewriter.eraseOp(conv);
+    } else {
+      rewriter.replaceOp(conv, loop.getResult(0));
+    }
     return success();
   }
 };
@@ -368,34 +442,6 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 };
 
-/// The elementwise op that updates `conv`'s result in place, when it is the
-/// result's only use and can run tile by tile: all-parallel over the output's
-/// dims, reading other operands through projected permutations (a bias by
-/// channel, a residual at the same position, scalars), with no index
-/// arithmetic or other lookups in its body.
-linalg::GenericOp inPlaceEpilogue(linalg::Conv2DNchwFchwOp conv) {
-  Value result = conv.getResult(0);
-  if (!result.hasOneUse())
-    return nullptr;
-  auto op = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
-  if (!op || op.getNumDpsInits() != 1 || op.getDpsInits()[0] != result ||
-      op->getNumResults() != 1 || op.getResult(0).getType() != result.getType() ||
-      op.getNumLoops() != 4 || op.getNumParallelLoops() != 4 ||
-      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
-    return nullptr;
-  for (OpOperand *in : op.getDpsInputOperands()) {
-    if (in->get() == result || !op.getMatchingIndexingMap(in).isProjectedPermutation() ||
-        !isa<RankedTensorType>(in->get().getType()))
-      return nullptr;
-  }
-  bool lookups = false;
-  op.getBody()->walk([&](Operation *inner) {
-    if (isa<tensor::ExtractOp, linalg::IndexOp>(inner))
-      lookups = true;
-  });
-  return lookups ? nullptr : op;
-}
-
 /// The 32-filter panels a weight was packed into for this strategy
 /// (PackConvWeights.cpp): [F, C, KH, KW] = collapse(transpose(%panels :
 /// [F/32, KH, KW, C, 32], perm [0, 4, 3, 1, 2])). Null for any other weight.
@@ -472,7 +518,7 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // ReuseProducerBuffer made update the convolution's result in place runs
     // on each tile right after its write-back instead of as a pass over the
     // whole output afterwards (which read and wrote it through L2 or L3).
-    linalg::GenericOp epilogue = inPlaceEpilogue(conv);
+    linalg::GenericOp epilogue = dlc::inPlaceEpilogue(conv.getResult(0));
     // One register tile: `pixels` output pixels from (oh, ow) on, filters
     // j..j+32 of image `image`, written into `acc`.
     auto tile = [&](OpBuilder &b, Value acc, Value image, Value j, Value row, Value col,
@@ -524,36 +570,17 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       // The epilogue on the tile just written, while it is in L1.
       auto regionType = RankedTensorType::get({1, kPanel, 1, pixels}, f32);
       Value region = b.create<tensor::ExtractSliceOp>(loc, regionType, acc, offsets, sizes, unit);
-      SmallVector<Value> inputs;
-      for (OpOperand *in : epilogue.getDpsInputOperands()) {
-        auto type = cast<RankedTensorType>(in->get().getType());
-        AffineMap map = epilogue.getMatchingIndexingMap(in);
-        if (type.getRank() == 0) {
-          inputs.push_back(in->get());
-          continue;
-        }
-        SmallVector<OpFoldResult> inOffsets, inSizes;
-        for (AffineExpr e : map.getResults()) {
-          unsigned d = cast<AffineDimExpr>(e).getPosition();
-          inOffsets.push_back(offsets[d]);
-          inSizes.push_back(sizes[d]);
-        }
-        inputs.push_back(b.create<tensor::ExtractSliceOp>(
-            loc, in->get(), inOffsets, inSizes,
-            SmallVector<OpFoldResult>(type.getRank(), attr(b, 1))));
-      }
-      auto fused = b.create<linalg::GenericOp>(loc, TypeRange{regionType}, inputs,
-                                               ValueRange{region},
-                                               epilogue.getIndexingMapsArray(),
-                                               epilogue.getIteratorTypesArray());
-      IRMapping mapping;
-      epilogue.getRegion().cloneInto(&fused.getRegion(), mapping);
-      return b.create<tensor::InsertSliceOp>(loc, fused.getResult(0), acc, offsets, sizes, unit);
+      Value fused = dlc::epilogueOnRegion(b, loc, epilogue, offsets, sizes, region);
+      return b.create<tensor::InsertSliceOp>(loc, fused, acc, offsets, sizes, unit);
     };
 
     int64_t full = ow / kPixels * kPixels, rest = ow % kPixels;
     // Few panels: the pool splits the rows instead.
     bool panelsParallel = f / kPanel >= 4;
+    // Under an epilogue the loops go where the epilogue was: its other
+    // operands (a residual) may be computed after the convolution.
+    if (epilogue)
+      rewriter.setInsertionPoint(epilogue);
     auto images = forLoop(rewriter, 0, n, 1, fill.getOutputs()[0],
                           [&](OpBuilder &b, Value image, Value acc) {
       auto panelLoop = forLoop(b, 0, f, kPanel, acc, [&](OpBuilder &b, Value j, Value acc) {

@@ -150,4 +150,55 @@ Value padSpatial(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> pads
       v);
 }
 
+linalg::GenericOp inPlaceEpilogue(Value result) {
+  if (!result.hasOneUse())
+    return nullptr;
+  auto op = dyn_cast<linalg::GenericOp>(*result.getUsers().begin());
+  auto type = dyn_cast<RankedTensorType>(result.getType());
+  if (!op || !type || op.getNumDpsInits() != 1 || op.getDpsInits()[0] != result ||
+      op->getNumResults() != 1 || op.getResult(0).getType() != type ||
+      op.getNumLoops() != static_cast<unsigned>(type.getRank()) ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return nullptr;
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (in->get() == result || !op.getMatchingIndexingMap(in).isProjectedPermutation() ||
+        !isa<RankedTensorType>(in->get().getType()))
+      return nullptr;
+  bool lookups = false;
+  op.getBody()->walk([&](Operation *inner) {
+    if (isa<tensor::ExtractOp, linalg::IndexOp>(inner))
+      lookups = true;
+  });
+  return lookups ? nullptr : op;
+}
+
+Value epilogueOnRegion(OpBuilder &b, Location loc, linalg::GenericOp epilogue,
+                       ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+                       Value init) {
+  SmallVector<Value> inputs;
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    auto type = cast<RankedTensorType>(in->get().getType());
+    if (type.getRank() == 0) {
+      inputs.push_back(in->get());
+      continue;
+    }
+    SmallVector<OpFoldResult> inOffsets, inSizes;
+    for (AffineExpr e : epilogue.getMatchingIndexingMap(in).getResults()) {
+      unsigned d = cast<AffineDimExpr>(e).getPosition();
+      inOffsets.push_back(offsets[d]);
+      inSizes.push_back(sizes[d]);
+    }
+    inputs.push_back(b.create<tensor::ExtractSliceOp>(
+        loc, in->get(), inOffsets, inSizes,
+        SmallVector<OpFoldResult>(type.getRank(), b.getIndexAttr(1))));
+  }
+  auto region = b.create<linalg::GenericOp>(loc, TypeRange{init.getType()}, inputs,
+                                            ValueRange{init}, epilogue.getIndexingMapsArray(),
+                                            epilogue.getIteratorTypesArray());
+  IRMapping mapping;
+  epilogue.getRegion().cloneInto(&region.getRegion(), mapping);
+  return region.getResult(0);
+}
+
 } // namespace dlc

@@ -83,6 +83,23 @@ inline int64_t normalizedAxis(int64_t axis, int64_t rank) {
 
 /// Reshapes `v` to `type` with tensor.collapse_shape / tensor.expand_shape
 /// (through a 1-D tensor when no single reassociation exists).
+/// The elementwise op that updates `result` in place (ReuseProducerBuffer):
+/// the result's only use, as the init of an all-parallel linalg.generic over
+/// its dims with an identity map, reading its other operands through
+/// projected permutations (a bias by channel, a residual at the same place,
+/// scalars), with no lookups or index arithmetic in its body. It can then
+/// run region by region right after the producer's tiles (ConvToMatmul,
+/// TileAndVectorize). Null otherwise.
+mlir::linalg::GenericOp inPlaceEpilogue(mlir::Value result);
+
+/// A copy of `epilogue` (see inPlaceEpilogue) on one region of its iteration
+/// space (an offset and a size per loop), updating `init`, that region of the
+/// value it updates; the other operands are sliced through their maps.
+mlir::Value epilogueOnRegion(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::linalg::GenericOp epilogue,
+                             llvm::ArrayRef<mlir::OpFoldResult> offsets,
+                             llvm::ArrayRef<mlir::OpFoldResult> sizes, mlir::Value init);
+
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
                       mlir::RankedTensorType type);
 

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Lowering/CpuPipeline.h"
+#include "compiler/Lowering/LoweringUtils.h"
 #include "compiler/Lowering/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -68,21 +69,28 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
   // shorter register tile rather than leaving every row to the scalar edge.
   int64_t rows = cast<RankedTensorType>(matmul.getDpsInits()[0].getType()).getDimSize(0);
   int64_t tileM = std::min(rows, kTileM);
+  // An elementwise epilogue updating C in place (bias, activation, residual)
+  // is tiled instead, with the matmul fused into each of its tiles: it then
+  // runs on each register tile as it is finished, not as a pass over C.
+  linalg::GenericOp epilogue = dlc::inPlaceEpilogue(matmul.getResult(0));
+  Operation *root = epilogue ? epilogue.getOperation() : matmul.getOperation();
   scf::SCFTileAndFuseOptions outer;
-  outer.tilingOptions.setTileSizes(
-      getAsIndexOpFoldResult(ctx, ArrayRef<int64_t>{tileM, kTileN, 0}));
-  // Only the fill of C moves into the tiles (it then never touches memory);
-  // other producers (a packed B panel, an im2col copy) run once, not per tile.
+  SmallVector<int64_t> tiles = {tileM, kTileN};
+  if (!epilogue)
+    tiles.push_back(0);
+  outer.tilingOptions.setTileSizes(getAsIndexOpFoldResult(ctx, tiles));
+  // Only the fill of C (and the matmul, under an epilogue) move into the
+  // tiles (C then never touches memory); other producers (a packed B panel,
+  // an im2col copy) run once, not per tile.
   outer.setFusionControlFn([](tensor::ExtractSliceOp, OpResult producer, bool) {
-    return std::make_tuple(isa<linalg::FillOp>(producer.getOwner()), false);
+    return std::make_tuple(isa<linalg::FillOp, linalg::MatmulOp>(producer.getOwner()), false);
   });
-  rewriter.setInsertionPoint(matmul);
+  rewriter.setInsertionPoint(root);
   FailureOr<scf::SCFTileAndFuseResult> tiled =
-      scf::tileConsumerAndFuseProducersUsingSCF(
-          rewriter, cast<TilingInterface>(matmul.getOperation()), outer);
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, cast<TilingInterface>(root), outer);
   if (failed(tiled))
     return failure();
-  for (OpResult result : matmul->getResults())
+  for (OpResult result : root->getResults())
     if (Value replacement = tiled->replacements.lookup(result))
       rewriter.replaceAllUsesWith(result, replacement);
   // Each row of tiles writes its own rows of C: the runtime's pool may run
@@ -176,12 +184,16 @@ SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::Matmul
   // A zero fill of C moves into each panel, where tiling fuses it into the
   // register tiles (C is then never read).
   Value prepacked = prepackedPanels(b);
+  // An in-place epilogue follows each panel (where tileAndPeel then fuses it
+  // into the register tiles).
+  linalg::GenericOp epilogue = dlc::inPlaceEpilogue(matmul.getResult(0));
   Value fillValue;
   if (auto fill = c.getDefiningOp<linalg::FillOp>()) {
     fillValue = fill.getInputs()[0];
     c = fill.getOutputs()[0];
   }
-  rewriter.setInsertionPoint(matmul);
+  // (Where the epilogue was, under one: its operands may come later.)
+  rewriter.setInsertionPoint(epilogue ? epilogue.getOperation() : matmul.getOperation());
   auto idx = [&](int64_t v) -> Value {
     return rewriter.create<arith::ConstantIndexOp>(loc, v);
   };
@@ -215,8 +227,12 @@ SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::Matmul
           columns = bld.create<linalg::FillOp>(l, fillValue, columns).getResult(0);
         inner = bld.create<linalg::MatmulOp>(l, TypeRange{columnsType},
                                              ValueRange{a, panel}, ValueRange{columns});
+        Value done = inner.getResult(0);
+        if (epilogue)
+          done = dlc::epilogueOnRegion(bld, l, epilogue, {zero, j},
+                                       {bld.getIndexAttr(m), bld.getIndexAttr(kTileN)}, done);
         Value updated = bld.create<tensor::InsertSliceOp>(
-            l, inner.getResult(0), args[0], ArrayRef<OpFoldResult>{zero, j},
+            l, done, args[0], ArrayRef<OpFoldResult>{zero, j},
             ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kTileN)},
             ArrayRef<OpFoldResult>{one, one});
         bld.create<scf::YieldOp>(l, updated);
@@ -241,11 +257,20 @@ SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::Matmul
     auto last = rewriter.create<linalg::MatmulOp>(loc, TypeRange{restType}, ValueRange{a, bRest},
                                                   ValueRange{cRest});
     matmuls.push_back(last);
+    Value done = last.getResult(0);
+    if (epilogue)
+      done = dlc::epilogueOnRegion(rewriter, loc, epilogue, {zero, at},
+                                   {rewriter.getIndexAttr(m), rest}, done);
     result = rewriter.create<tensor::InsertSliceOp>(
-        loc, last.getResult(0), result, ArrayRef<OpFoldResult>{zero, at},
+        loc, done, result, ArrayRef<OpFoldResult>{zero, at},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(m), rest}, ArrayRef<OpFoldResult>{one, one});
   }
-  rewriter.replaceOp(matmul, result);
+  if (epilogue) {
+    rewriter.replaceOp(epilogue, result);
+    rewriter.eraseOp(matmul);
+  } else {
+    rewriter.replaceOp(matmul, result);
+  }
   return matmuls;
 }
 

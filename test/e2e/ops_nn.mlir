@@ -12,6 +12,7 @@
 // RUN: %check-e2e %S/Inputs/conv_pixel_rows.mlir main %t/pixel_rows
 // RUN: %check-e2e %S/Inputs/conv_pixel_rows.mlir main %t/pixel_rows_2 --threads=2
 // RUN: %check-e2e %s conv_depthwise %t
+// RUN: %check-e2e %s conv_epilogues %t
 // RUN: %check-e2e %s pools %t
 // RUN: %check-e2e %s norms %t
 // RUN: %check-e2e %s softmax %t
@@ -61,6 +62,18 @@ func.func @conv_shifted(%x: tensor<2x16x9x7xf32>, %w: tensor<8x16x3x3xf32>, %w35
   %2 = dlc.conv2d %x, %w22 : (tensor<2x16x9x7xf32>, tensor<8x16x2x2xf32>) -> tensor<2x8x8x6xf32>
   %3 = dlc.conv2d %x, %w55 {pads = array<i64: 1, 1, 1, 1>} : (tensor<2x16x9x7xf32>, tensor<8x16x5x5xf32>) -> tensor<2x8x7x5xf32>
   return %0, %1, %2, %3 : tensor<2x8x9x7xf32>, tensor<2x16x8x7xf32>, tensor<2x8x8x6xf32>, tensor<2x8x7x5xf32>
+}
+
+// Epilogues that run on the convolution's tiles: a 1x1 convolution (a
+// matmul on the image) with bias, a residual add and ReLU6; a strided 3x3
+// one with ReLU.
+func.func @conv_epilogues(%x: tensor<2x16x4x8xf32>, %w: tensor<24x16x1x1xf32>, %b: tensor<24xf32>, %r: tensor<2x24x4x8xf32>, %w3: tensor<8x16x3x3xf32>) -> (tensor<2x24x4x8xf32>, tensor<2x8x2x4xf32>) {
+  %c = dlc.conv2d %x, %w, %b : (tensor<2x16x4x8xf32>, tensor<24x16x1x1xf32>, tensor<24xf32>) -> tensor<2x24x4x8xf32>
+  %s = dlc.add %c, %r : (tensor<2x24x4x8xf32>, tensor<2x24x4x8xf32>) -> tensor<2x24x4x8xf32>
+  %0 = dlc.clip %s {min = 0.0, max = 6.0} : tensor<2x24x4x8xf32>
+  %c3 = dlc.conv2d %x, %w3 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x16x4x8xf32>, tensor<8x16x3x3xf32>) -> tensor<2x8x2x4xf32>
+  %1 = dlc.relu %c3 : tensor<2x8x2x4xf32>
+  return %0, %1 : tensor<2x24x4x8xf32>, tensor<2x8x2x4xf32>
 }
 
 // Depthwise convolutions (MobileNet's): stride 1 with bias and ReLU6 (which

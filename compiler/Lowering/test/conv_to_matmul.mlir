@@ -190,3 +190,35 @@ func.func @pixel_rows_epilogue(%x: tensor<1x3x10x10xf32>, %panels: tensor<1x3x3x
   } -> tensor<1x32x8x8xf32>
   return %r : tensor<1x32x8x8xf32>
 }
+
+// The im2col path takes an in-place epilogue into its image loop, on the
+// matmul's [F, H*W] rows (where TileAndVectorize fuses it into the register
+// tiles): a residual is read as this image's plane, collapsed to rows, and
+// the loop goes where the epilogue was, since the residual is computed after
+// the convolution.
+// CHECK-LABEL: func.func @im2col_epilogue
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4x8xf32>, %[[W:.*]]: tensor<5x3x1x1xf32>, %[[R:.*]]: tensor<2x5x4x8xf32>)
+// CHECK: %[[RES:.*]] = math.exp %[[R]]
+// CHECK: scf.for %[[N:[^ ]+]] =
+// CHECK:   %[[MM:.*]] = linalg.matmul
+// CHECK:   %[[PLANE:.*]] = tensor.extract_slice %[[RES]][%[[N]], 0, 0, 0] [1, 5, 4, 8] [1, 1, 1, 1] : tensor<2x5x4x8xf32> to tensor<5x4x8xf32>
+// CHECK:   %[[ROWS:.*]] = tensor.collapse_shape %[[PLANE]] {{\[}}[0], [1, 2]] : tensor<5x4x8xf32> into tensor<5x32xf32>
+// CHECK:   linalg.generic {{.*}} ins(%[[ROWS]] : tensor<5x32xf32>) outs(%[[MM]] : tensor<5x32xf32>)
+// CHECK:     arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @im2col_epilogue(%x: tensor<2x3x4x8xf32>, %w: tensor<5x3x1x1xf32>, %r: tensor<2x5x4x8xf32>) -> tensor<2x5x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x4x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5x4x8xf32>) -> tensor<2x5x4x8xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x3x4x8xf32>, tensor<5x3x1x1xf32>) outs(%acc : tensor<2x5x4x8xf32>) -> tensor<2x5x4x8xf32>
+  %res = math.exp %r : tensor<2x5x4x8xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%res : tensor<2x5x4x8xf32>) outs(%y : tensor<2x5x4x8xf32>) {
+  ^bb0(%a: f32, %v: f32):
+    %s = arith.addf %v, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<2x5x4x8xf32>
+  return %sum : tensor<2x5x4x8xf32>
+}

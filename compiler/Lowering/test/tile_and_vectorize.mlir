@@ -77,3 +77,35 @@ func.func @prepacked_b(%a: tensor<16x16xf32>, %panels: tensor<2x16x32xf32>) -> t
   %mm = linalg.matmul ins(%a, %b : tensor<16x16xf32>, tensor<16x64xf32>) outs(%acc : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %mm : tensor<16x64xf32>
 }
+
+// An epilogue that updates C in place (bias and ReLU, as ReuseProducerBuffer
+// leaves it) is tiled with the matmul fused into each tile: every 8x32
+// register tile gets its bias and ReLU right after its K loop, on its own
+// 8x32 region, and no pass over the whole of C follows.
+// CHECK-LABEL: func.func @epilogue
+// CHECK-SAME: (%[[A:.*]]: tensor<16x8xf32>, %[[B:.*]]: tensor<8x64xf32>, %[[BIAS:.*]]: tensor<16xf32>)
+// CHECK: scf.for %[[I:[^ ]+]] =
+// CHECK:   scf.for %[[J:[^ ]+]] =
+// CHECK:     %[[BT:.*]] = tensor.extract_slice %[[BIAS]][%[[I]]] [8] [1]
+// CHECK:     scf.for
+// CHECK:       vector.contract
+// CHECK:     %[[TILE:.*]] = vector.transfer_write
+// CHECK:     linalg.generic {{.*}} ins(%[[BT]] : tensor<8xf32>) outs(%[[TILE]] : tensor<8x32xf32>)
+// CHECK:       arith.addf
+// CHECK:       arith.maximumf
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @epilogue(%a: tensor<16x8xf32>, %b: tensor<8x64xf32>, %bias: tensor<16xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x8xf32>, tensor<8x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : tensor<16xf32>) outs(%mm : tensor<16x64xf32>) {
+  ^bb0(%bv: f32, %v: f32):
+    %s = arith.addf %v, %bv : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
