@@ -98,8 +98,9 @@ def VectorizeRows : Pass<"dlc-vectorize-rows", "mlir::func::FuncOp"> {
   let description = [{
     An all-parallel linalg.generic whose innermost dim is under 64 is tiled
     to single rows and vectorised along them, so that LLVM does not unroll
-    the row and vectorise across channels with gathers. See
-    VectorizeRows.cpp.
+    the row and vectorise across channels with gathers; one that reads
+    stride-2 rows (up to 128) too, each read whole and its even lanes
+    shuffled out. See VectorizeRows.cpp.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
 }

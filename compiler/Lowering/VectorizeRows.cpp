@@ -15,13 +15,20 @@
 // which lowers to whole-vector loads and stores along the row (49 = three
 // 16-float vectors and a masked one). Only all-parallel generics with static
 // shapes and projected-permutation maps whose operands are at least bytes
-// (i1 vectors are bit-packed in memory), with unit-stride rows, and whose
-// bodies do not index other tensors.
+// (i1 vectors are bit-packed in memory) and whose bodies do not index other
+// tensors.
+//
+// Nests that read stride-2 views along the row (pooling and depthwise taps at
+// stride 2, rows up to 128) are vectorised here too, by vectorizeStridedRow:
+// each stride-2 row of W is read as the 2W - 1 floats it spans and its even
+// lanes shuffled out (LLVM's interleaved loads did that in 8-float halves,
+// two shuffles each): 96ch 112x112 depthwise at stride 2 280 -> 216 us.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Lowering/Passes.h"
 
+#include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -38,50 +45,171 @@ namespace {
 
 constexpr int64_t kMaxRow = 64;
 
-bool vectorizable(linalg::GenericOp op) {
+/// How a nest's rows are vectorised: not at all, by linalg's vectoriser
+/// (unit-stride rows), or by vectorizeStridedRow (some operands are stride-2
+/// views: pooling and depthwise taps at stride 2).
+enum class RowKind { None, Unit, Strided };
+
+/// The stride of `v`'s rows when it is a view: 1 for whole tensors.
+int64_t rowStride(Value v) {
+  auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
+  return slice ? slice.getStaticStrides().back() : 1;
+}
+
+RowKind rowKind(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() < 2 || op.hasDynamicShape())
-    return false;
+    return RowKind::None;
   if (!llvm::all_of(op.getIteratorTypesArray(),
                     [](utils::IteratorType t) { return t == utils::IteratorType::parallel; }))
-    return false;
+    return RowKind::None;
   if (!llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap m) { return m.isProjectedPermutation(); }))
-    return false;
-  for (Value v : op->getOperands()) {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return RowKind::None;
+  bool strided = false;
+  unsigned rowDim = op.getNumLoops() - 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
     if (!type || !type.getElementType().isIntOrFloat() ||
         type.getElementTypeBitWidth() % 8 != 0)
-      return false;
-    // A strided row (a stride-2 window tap) would be read element by element;
-    // LLVM's interleaved loads do that better.
-    if (auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
-        slice && slice.getStaticStrides().back() != 1)
-      return false;
+      return RowKind::None;
+    int64_t stride = rowStride(operand.get());
+    if (stride == 1)
+      continue;
+    // A stride-2 row read in place (its map ends with the row's dim).
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (stride != 2 || op.isDpsInit(&operand) || map.getNumResults() == 0 ||
+        map.getResults().back() != getAffineDimExpr(rowDim, op.getContext()))
+      return RowKind::None;
+    strided = true;
   }
   // The outputs are written row by row along their last dim.
   for (OpOperand &init : op.getDpsInitsMutable())
     if (!op.getMatchingIndexingMap(&init).isIdentity())
-      return false;
-  bool foreignReads = false;
+      return RowKind::None;
+  bool foreignReads = false, onlyElementwise = true;
   op.getBody()->walk([&](Operation *inner) {
     if (isa<tensor::ExtractOp, linalg::IndexOp>(inner))
       foreignReads = true;
+    if (!isa<linalg::YieldOp, arith::ConstantOp>(inner) &&
+        !OpTrait::hasElementwiseMappableTraits(inner))
+      onlyElementwise = false;
   });
   if (foreignReads)
-    return false;
+    return RowKind::None;
   int64_t row = op.getStaticLoopRanges().back();
-  return row >= 4 && row < kMaxRow;
+  if (strided)
+    return onlyElementwise && op.getNumDpsInits() == 1 && row >= 4 && row <= 2 * kMaxRow
+               ? RowKind::Strided
+               : RowKind::None;
+  return row >= 4 && row < kMaxRow ? RowKind::Unit : RowKind::None;
+}
+
+/// One row of a nest with stride-2 operands (a single-row tile of it), as
+/// vector code: a stride-2 row of W is read as the 2W - 1 contiguous floats
+/// it spans and its even lanes shuffled out (where LLVM's interleaved loads
+/// split each tap into 8-float halves), unit rows are read whole, operands
+/// that do not vary along the row (a per-channel weight) are broadcast, and
+/// the body's elementwise ops are applied to the vectors.
+void vectorizeStridedRow(RewriterBase &rewriter, linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  int64_t row = op.getStaticLoopRanges().back();
+  unsigned rowDim = op.getNumLoops() - 1;
+  Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+  IRMapping mapping;
+  Block *body = op.getBody();
+  auto vectorOf = [&](Type elem) { return VectorType::get({row}, elem); };
+  auto readRow = [&](Value tensor, int64_t length) -> Value {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    Value pad = rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(type.getElementType()));
+    SmallVector<Value> indices(type.getRank(), zero);
+    auto map = AffineMap::get(type.getRank(), 0,
+                              getAffineDimExpr(type.getRank() - 1, rewriter.getContext()));
+    return rewriter.create<vector::TransferReadOp>(
+        loc, VectorType::get({length}, type.getElementType()), tensor, indices,
+        AffineMapAttr::get(map), pad, /*mask=*/Value(), rewriter.getBoolArrayAttr({true}));
+  };
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    Value v = in->get();
+    auto type = cast<RankedTensorType>(v.getType());
+    AffineMap map = op.getMatchingIndexingMap(in);
+    Type elem = type.getElementType();
+    Value vec;
+    bool alongRow = map.getNumResults() > 0 &&
+                    map.getResults().back() == getAffineDimExpr(rowDim, op.getContext());
+    if (!alongRow) {
+      // Constant along the row: its single element, broadcast.
+      SmallVector<Value> indices(type.getRank(), zero);
+      Value scalar = rewriter.create<tensor::ExtractOp>(loc, v, indices);
+      vec = rewriter.create<vector::BroadcastOp>(loc, vectorOf(elem), scalar);
+    } else if (rowStride(v) == 1) {
+      vec = readRow(v, row);
+    } else {
+      // The contiguous span of the stride-2 view, then its even lanes.
+      auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
+      SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+      SmallVector<OpFoldResult> strides = slice.getMixedStrides();
+      sizes.back() = rewriter.getIndexAttr(2 * row - 1);
+      strides.back() = rewriter.getIndexAttr(1);
+      SmallVector<int64_t> spanShape(slice.getType().getShape().drop_back());
+      spanShape.push_back(2 * row - 1);
+      auto spanType = RankedTensorType::get(spanShape, elem);
+      Value span = rewriter.create<tensor::ExtractSliceOp>(
+          loc, spanType, slice.getSource(), slice.getMixedOffsets(), sizes, strides);
+      Value wide = readRow(span, 2 * row - 1);
+      SmallVector<int64_t> even;
+      for (int64_t i = 0; i < row; ++i)
+        even.push_back(2 * i);
+      vec = rewriter.create<vector::ShuffleOp>(loc, wide, wide, even);
+    }
+    mapping.map(body->getArgument(in->getOperandNumber()), vec);
+  }
+  // The body on vectors (constants stay scalars and are broadcast where used).
+  for (Operation &inner : body->without_terminator()) {
+    if (isa<arith::ConstantOp>(inner)) {
+      rewriter.clone(inner, mapping);
+      continue;
+    }
+    SmallVector<Value> operands;
+    for (Value operand : inner.getOperands()) {
+      Value mapped = mapping.lookupOrDefault(operand);
+      if (!isa<VectorType>(mapped.getType()))
+        mapped = rewriter.create<vector::BroadcastOp>(loc, vectorOf(mapped.getType()), mapped);
+      operands.push_back(mapped);
+    }
+    OperationState state(inner.getLoc(), inner.getName());
+    state.addOperands(operands);
+    for (Type t : inner.getResultTypes())
+      state.addTypes(vectorOf(t));
+    state.addAttributes(inner.getAttrs());
+    Operation *vectorOp = rewriter.create(state);
+    mapping.map(inner.getResults(), vectorOp->getResults());
+  }
+  Value result = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+  if (!isa<VectorType>(result.getType()))
+    result = rewriter.create<vector::BroadcastOp>(loc, vectorOf(result.getType()), result);
+  Value init = op.getDpsInits()[0];
+  auto initType = cast<RankedTensorType>(init.getType());
+  SmallVector<Value> indices(initType.getRank(), zero);
+  auto map = AffineMap::get(initType.getRank(), 0,
+                            getAffineDimExpr(initType.getRank() - 1, rewriter.getContext()));
+  Value written = rewriter
+                      .create<vector::TransferWriteOp>(loc, result, init, indices,
+                                                       AffineMapAttr::get(map), /*mask=*/Value(),
+                                                       rewriter.getBoolArrayAttr({true}))
+                      .getResult();
+  rewriter.replaceOp(op, written);
 }
 
 struct VectorizeRowsPass : dlc::impl::VectorizeRowsBase<VectorizeRowsPass> {
   void runOnOperation() override {
-    SmallVector<linalg::GenericOp> nests;
+    SmallVector<std::pair<linalg::GenericOp, RowKind>> nests;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (vectorizable(op))
-        nests.push_back(op);
+      if (RowKind kind = rowKind(op); kind != RowKind::None)
+        nests.push_back({op, kind});
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp op : nests) {
+    for (auto [op, kind] : nests) {
       SmallVector<int64_t> tiles(op.getNumLoops(), 1);
       tiles.back() = 0; // the row stays whole
       scf::SCFTilingOptions options;
@@ -92,7 +220,29 @@ struct VectorizeRowsPass : dlc::impl::VectorizeRowsBase<VectorizeRowsPass> {
       if (failed(tiled))
         continue;
       rewriter.replaceOp(op, tiled->replacements);
-      (void)linalg::vectorize(rewriter, tiled->tiledOps.back());
+      if (kind == RowKind::Unit) {
+        (void)linalg::vectorize(rewriter, tiled->tiledOps.back());
+        continue;
+      }
+      // The row's slices of slices as single slices (of the padded image).
+      auto rowOp = cast<linalg::GenericOp>(tiled->tiledOps.back());
+      for (OpOperand &operand : rowOp->getOpOperands()) {
+        auto outer = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+        auto inner = outer ? outer.getSource().getDefiningOp<tensor::ExtractSliceOp>()
+                           : tensor::ExtractSliceOp();
+        if (!inner)
+          continue;
+        rewriter.setInsertionPoint(outer);
+        SmallVector<OpFoldResult> offsets, sizes, strides;
+        if (failed(affine::mergeOffsetsSizesAndStrides(rewriter, outer.getLoc(), inner, outer,
+                                                        inner.getDroppedDims(), offsets, sizes,
+                                                        strides)))
+          continue;
+        Value merged = rewriter.create<tensor::ExtractSliceOp>(
+            outer.getLoc(), outer.getType(), inner.getSource(), offsets, sizes, strides);
+        rewriter.modifyOpInPlace(rowOp, [&] { operand.set(merged); });
+      }
+      vectorizeStridedRow(rewriter, rowOp);
     }
   }
 };
