@@ -1,17 +1,23 @@
 // RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-lower-to-linalg,canonicalize,linalg-fuse-elementwise-ops,canonicalize,dlc-parallelize-loop-nests,dlc-pad-per-chunk))' | FileCheck %s
 
 // A depthwise convolution split into one chunk per channel: each chunk pads
-// its own channel's plane (one pad shared by the nine taps, which become
-// slices of it); the whole-tensor pad is gone.
+// its own channel's plane, as fills of its four borders and a copy of the
+// interior (no fill of the whole buffer), shared by the taps, which become
+// slices of it (the centre one folds to the plane itself); the whole-tensor
+// pad is gone.
 // CHECK-LABEL: func.func @depthwise
 // CHECK-SAME: (%[[X:.*]]: tensor<1x32x40x40xf32>
 // CHECK-NOT: tensor.pad
-// CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: scf.for %[[C:[^ ]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
 // CHECK:   %[[PLANE:.*]] = tensor.extract_slice %[[X]][0, %[[C]], 0, 0] [1, 1, 40, 40] [1, 1, 1, 1]
-// CHECK:   %[[P:.*]] = tensor.pad %[[PLANE]] low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK:   tensor<1x1x40x40xf32> to tensor<1x1x42x42xf32>
+// CHECK:   tensor.empty() : tensor<1x1x42x42xf32>
+// CHECK:   linalg.fill {{.*}} -> tensor<1x1x1x42xf32>
+// CHECK:   linalg.fill {{.*}} -> tensor<1x1x1x42xf32>
+// CHECK:   linalg.fill {{.*}} -> tensor<1x1x40x1xf32>
+// CHECK:   linalg.fill {{.*}} -> tensor<1x1x40x1xf32>
+// CHECK:   %[[P:.*]] = tensor.insert_slice %[[PLANE]] into %{{.*}}[0, 0, 1, 1] [1, 1, 40, 40] [1, 1, 1, 1]
 // CHECK:   tensor.extract_slice %[[P]][0, 0, 0, 0] [1, 1, 40, 40] [1, 1, 1, 1]
-// CHECK-COUNT-8: tensor.extract_slice %[[P]][0, 0,
+// CHECK-COUNT-7: tensor.extract_slice %[[P]][0, 0,
 // CHECK-NOT: tensor.pad
 // CHECK:   linalg.generic
 // CHECK: } {dlc.parallel}
@@ -23,11 +29,12 @@ func.func @depthwise(%x: tensor<1x32x40x40xf32>, %w: tensor<32x1x3x3xf32>) -> te
 // -----
 
 // Max pooling at stride 2: the chunk's taps are strided slices of its own
-// padded planes (padded with -inf).
+// padded planes (bordered with -inf).
 // CHECK-LABEL: func.func @max_pool
-// CHECK: scf.for %[[C:.*]] =
-// CHECK:   %[[P:.*]] = tensor.pad %{{.*}} low[0, 0, 1, 1] high[0, 0, 1, 1]
-// CHECK:   tensor.yield %{{.*}} : f32
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: scf.for %[[C:[^ ]+]] =
+// CHECK:   linalg.fill ins(%[[NINF]] : f32)
+// CHECK:   %[[P:.*]] = tensor.insert_slice %{{.*}}[0, 0, 1, 1] [1, 1, 64, 64] [1, 1, 1, 1]
 // CHECK:   tensor.extract_slice %[[P]][0, 0, 2, 2] [1, 1, 32, 32] [1, 1, 2, 2]
 // CHECK: } {dlc.parallel}
 func.func @max_pool(%x: tensor<1x64x64x64xf32>) -> tensor<1x64x32x32xf32> {
