@@ -1,4 +1,12 @@
-//===- ConvToMatmul.cpp - f32 NCHW convolutions as im2col + matmul ---------===//
+//===- ConvToMatmul.cpp - f32 NCHW convolutions as register-tiled matmuls --===//
+//
+// Three strategies, the first that applies (passes/ConvStrategy.h decides the
+// first two, and PackConvWeights lays out their weights to match):
+// - ConvOnPixelRows: a weight packed in 32-filter panels; register tiles of
+//   up to 8 output pixels of one row times 32 filters (any stride), with the
+//   convolution's in-place epilogue applied to each tile as it is written;
+// - ConvAsShiftedMatmuls: stride-1 KxK with a weight packed taps-outermost;
+// - ConvAsIm2ColMatmul: everything else, below (1x1 stride 1 without a copy).
 //
 // Out[n] (F x OH*OW) = W (F x C*KH*KW) · Col[n] (C*KH*KW x OH*OW), so a
 // convolution gets the same register-tiled, vectorised matmul as a GEMM:
