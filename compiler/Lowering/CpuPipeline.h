@@ -3,9 +3,13 @@
 //   kernels (func.func on memrefs, destination-passing style, dlc ops inside)
 //     --dlc-lower-to-linalg, fuse elementwise chains-->    linalg on tensors
 //       (depthwise convs and max pools: one nest over their window's taps)
-//     --dlc-conv-to-matmul: per-tap shifted matmuls or im2col + matmul
-//     --dlc-tile-and-vectorize: B panels packed, 8x32 register tiles
+//     --dlc-conv-to-matmul: pixel-row tiles (epilogue per tile), per-tap
+//       shifted matmuls, or im2col + matmul
+//     --dlc-tile-and-vectorize: B panels packed, 8x32 register tiles (with
+//       an in-place epilogue tiled around them)
 //     --dlc-parallelize-loop-nests: other big nests in parallel chunks
+//     --dlc-pad-per-chunk: chunks of depthwise/pooling pad their own planes
+//     --dlc-vectorize-rows: nests with short or stride-2 rows, row by row
 //     --eliminate-empty-tensors, one-shot-bufferize-->      linalg on memrefs
 //     --loops, math approximations, to LLVM-->             LLVM dialect
 //     + one `<kernel>_entry(void **buffers)` wrapper per kernel (the runtime's ABI)
@@ -53,7 +57,7 @@ void registerCpuPipelineDialects(mlir::DialectRegistry &registry);
 mlir::LogicalResult lowerCpuKernelsToLLVMDialect(mlir::ModuleOp module);
 
 /// Parallel tile loops (OutlineParallelLoops.cpp; ABI: runtime/include/dlc/
-/// parallel.h). TileAndVectorize and ParallelizeLoopNests mark loops whose
+/// parallel.h). ConvToMatmul, TileAndVectorize and ParallelizeLoopNests mark loops whose
 /// iterations write disjoint output with this unit attribute.
 inline constexpr const char *kParallelLoopAttr = "dlc.parallel";
 /// On memrefs: each outermost marked loop's body becomes a function that a
