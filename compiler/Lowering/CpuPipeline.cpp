@@ -143,9 +143,12 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   // split into chunks for the pool.
   pm.addNestedPass<func::FuncOp>(dlc::createCollapseShortRows());
   pm.addNestedPass<func::FuncOp>(dlc::createParallelizeLoopNests());
-  // Each chunk of a depthwise convolution or pooling pads its own planes.
+  // Nests with short rows: one vector per row (not LLVM's gathers); stride-2
+  // window taps read straight from the unpadded image.
+  pm.addNestedPass<func::FuncOp>(dlc::createVectorizeRows());
+  // What still reads a padded image: each chunk pads its own planes; then
+  // those nests' rows.
   pm.addNestedPass<func::FuncOp>(dlc::createPadPerChunk());
-  // Nests with short rows: one vector per row (not LLVM's gathers).
   pm.addNestedPass<func::FuncOp>(dlc::createVectorizeRows());
   // The C tile's read and write leave the K loop: it lives in registers.
   pm.addPass(createLoopInvariantSubsetHoistingPass());

@@ -8,8 +8,10 @@
 //     --dlc-tile-and-vectorize: B panels packed, 8x32 register tiles (with
 //       an in-place epilogue tiled around them)
 //     --dlc-parallelize-loop-nests: other big nests in parallel chunks
-//     --dlc-pad-per-chunk: chunks of depthwise/pooling pad their own planes
 //     --dlc-vectorize-rows: nests with short or stride-2 rows, row by row
+//       (stride-2 window taps read from the unpadded image)
+//     --dlc-pad-per-chunk: chunks of depthwise/pooling pad their own planes
+//     --dlc-vectorize-rows: again, for those chunks
 //     --eliminate-empty-tensors, one-shot-bufferize-->      linalg on memrefs
 //     --loops, math approximations, to LLVM-->             LLVM dialect
 //     + one `<kernel>_entry(void **buffers)` wrapper per kernel (the runtime's ABI)

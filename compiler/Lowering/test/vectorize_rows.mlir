@@ -80,3 +80,41 @@ func.func @unchanged(%y: tensor<1x8x10xf32>, %z: tensor<1x8x64xf32>) -> (tensor<
   } -> tensor<1x8x64xf32>
   return %1, %2 : tensor<1x8x10xi1>, tensor<1x8x64xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// A stride-2 tap of a zero-padded image is read from the image itself: the
+// source row (clamped into the image) once, its lanes shuffled out with the
+// padding value where a column falls outside (lane 0 reads column -1), and
+// the whole row replaced by padding when the row does.
+// CHECK-LABEL: func.func @padded_tap
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x8x8xf32>)
+// CHECK: scf.for %[[N:[^ ]+]] =
+// CHECK: scf.for %[[C:[^ ]+]] =
+// CHECK: scf.for %[[H:[^ ]+]] =
+// CHECK: %[[R:.*]] = arith.subi
+// CHECK-DAG: arith.cmpi sge, %[[R]]
+// CHECK-DAG: arith.cmpi sle, %[[R]]
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[X]][%[[N]], %[[C]], %{{.*}}, 0] [1, 1, 1, 6] [1, 1, 1, 1]
+// CHECK: %[[V:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<1x1x1x6xf32>, vector<6xf32>
+// CHECK: %[[S:.*]] = vector.shuffle %[[V]], %{{.*}} [6, 1, 3, 5] : vector<6xf32>, vector<6xf32>
+// CHECK: arith.select %{{.*}}, %[[S]], %{{.*}} : vector<4xf32>
+// CHECK-NOT: linalg.generic
+func.func @padded_tap(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x8x8xf32> to tensor<1x4x10x10xf32>
+  %t = tensor.extract_slice %p[0, 0, 0, 0] [1, 4, 4, 4] [1, 1, 2, 2] : tensor<1x4x10x10xf32> to tensor<1x4x4x4xf32>
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<1x4x4x4xf32>) outs(%e : tensor<1x4x4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x4x4xf32>
+  return %y : tensor<1x4x4x4xf32>
+}
