@@ -26,9 +26,10 @@
 // the view is a tap of a padded image, the row is read from the image itself
 // and the padding made up in the same shuffle (readPaddedRow), so no padded
 // copy is made at all: that depthwise 192 -> 80 us, ResNet's 3x3/2 max pool
-// 134 -> 81 us. The pass runs twice: before PadPerChunk for those, after it
-// for nests that still read a padded copy (unit-stride taps, which shift
-// better in a padded buffer than across lanes).
+// 134 -> 81 us; stride-1 taps too on rows up to 64 (144ch 56x56 depthwise
+// 133 -> 84 us). The pass runs twice: before PadPerChunk for those, after it
+// for nests that still read a padded copy (stride-1 rows over 64, which
+// shift better in a padded buffer than across so many lanes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,12 +136,13 @@ RowKind rowKind(linalg::GenericOp op) {
   if (foreignReads)
     return RowKind::None;
   int64_t row = op.getStaticLoopRanges().back();
-  // Unit-stride taps of a padded image read the shifted rows better from a
-  // padded copy (PadPerChunk; the pass runs again after it): made up in
-  // registers, each tap's shift cost a cross-lane shuffle (144ch 56x56
-  // depthwise 121 -> 223 us).
-  if (paddedUnit && !strided)
+  // Unit-stride taps of a padded image, read in place and shifted in
+  // registers, win on rows up to 64 (144ch 56x56 depthwise 133 -> 84 us) and
+  // lose on longer ones (32ch 112x112 85 -> 109 us), which keep a padded copy
+  // (PadPerChunk; the pass runs again after it).
+  if (paddedUnit && !strided && row > kMaxRow)
     return RowKind::None;
+  strided = strided || paddedUnit;
   if (strided)
     return onlyElementwise && op.getNumDpsInits() == 1 && row >= 4 && row <= 2 * kMaxRow
                ? RowKind::Strided
@@ -164,6 +166,12 @@ Value readPaddedRow(RewriterBase &rewriter, Location loc, tensor::ExtractSliceOp
   // The source columns the lanes read, and the part of them inside the image.
   int64_t first = std::max<int64_t>(col0, 0);
   int64_t last = std::min<int64_t>(col0 + stride * (row - 1), width - 1);
+  // At stride 1, a read of exactly `row` floats inside the image (odd-sized
+  // vectors, 55 of a 56-wide row, became element-by-element shuffles).
+  if (stride == 1 && width >= row && last >= first) {
+    first = std::clamp<int64_t>(col0, 0, width - row);
+    last = first + row - 1;
+  }
   Value padValue = pad.getConstantPaddingValue();
   auto rowType = VectorType::get({row}, elem);
   Value padRow = rewriter.create<vector::BroadcastOp>(loc, rowType, padValue);
@@ -199,7 +207,7 @@ Value readPaddedRow(RewriterBase &rewriter, Location loc, tensor::ExtractSliceOp
   SmallVector<int64_t> lanes;
   for (int64_t i = 0; i < row; ++i) {
     int64_t c = col0 + stride * i;
-    lanes.push_back(c >= first && c <= last ? c - first : span);
+    lanes.push_back(c >= first && c <= last && c >= 0 && c < width ? c - first : span);
   }
   Value shuffled = rewriter.create<vector::ShuffleOp>(loc, values, padding, lanes);
   return rewriter.create<arith::SelectOp>(loc, inside, shuffled, padRow);

@@ -118,3 +118,31 @@ func.func @padded_tap(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
   } -> tensor<1x4x4x4xf32>
   return %y : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// At stride 1 the read is exactly one row of the image (8 floats) and the
+// left tap's lanes are it shifted by one, the padding shuffled in first.
+// CHECK-LABEL: func.func @padded_tap_unit
+// CHECK-SAME: (%[[X:.*]]: tensor<1x64x8x8xf32>)
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[X]]{{.*}} [1, 1, 1, 8] [1, 1, 1, 1]
+// CHECK: %[[V:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<1x1x1x8xf32>, vector<8xf32>
+// CHECK: vector.shuffle %[[V]], %{{.*}} [8, 0, 1, 2, 3, 4, 5, 6] : vector<8xf32>, vector<8xf32>
+func.func @padded_tap_unit(%x: tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x64x8x8xf32> to tensor<1x64x10x10xf32>
+  %t = tensor.extract_slice %p[0, 0, 0, 0] [1, 64, 8, 8] [1, 1, 1, 1] : tensor<1x64x10x10xf32> to tensor<1x64x8x8xf32>
+  %e = tensor.empty() : tensor<1x64x8x8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%t : tensor<1x64x8x8xf32>) outs(%e : tensor<1x64x8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x8x8xf32>
+  return %y : tensor<1x64x8x8xf32>
+}
