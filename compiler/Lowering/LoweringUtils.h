@@ -83,6 +83,13 @@ inline int64_t normalizedAxis(int64_t axis, int64_t rank) {
 
 /// Reshapes `v` to `type` with tensor.collapse_shape / tensor.expand_shape
 /// (through a 1-D tensor when no single reassociation exists).
+/// `planes` ([N, C, H, W]) padded by `low`/`high` in dims 2 and 3 to
+/// `paddedType` with `value`: the four borders filled and the interior
+/// copied (a tensor.pad fills the whole buffer first).
+mlir::Value padByBorderFills(mlir::OpBuilder &b, mlir::Location loc, mlir::Value planes,
+                             mlir::RankedTensorType paddedType, llvm::ArrayRef<int64_t> low,
+                             llvm::ArrayRef<int64_t> high, mlir::Value value);
+
 /// The elementwise op that updates `result` in place (ReuseProducerBuffer):
 /// the result's only use, as the init of an all-parallel linalg.generic over
 /// its dims with an identity map, reading its other operands through
