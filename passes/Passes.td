@@ -56,13 +56,15 @@ def FoldBatchNorm : Pass<"dlc-fold-batch-norm", "mlir::func::FuncOp"> {
 }
 
 def PackConvWeights : Pass<"dlc-pack-conv-weights", "mlir::func::FuncOp"> {
-  let summary = "Packs constant weights of CPU convolutions taps-outermost ([KH, KW, F, C])";
+  let summary = "Packs constant weights of CPU convolutions in the layout their lowering reads";
   let description = [{
-    A CPU `conv2d` that runs as one matmul per tap (passes/ConvStrategy.h)
-    with a constant f32 filter gets the filter packed at compile time as
-    `[KH, KW, F, C]` behind a `dlc.transpose` back to `[F, C, KH, KW]`; the
-    transpose joins the convolution's kernel and the CPU lowering reads the
-    packed constant directly. Convolutions placed on a GPU are left alone.
+    A CPU `conv2d` with a constant f32 filter gets it packed at compile time
+    as its lowering reads it (passes/ConvStrategy.h decides which): on rows
+    of output pixels, 32-filter panels `[F/32, KH, KW, C, 32]` behind a
+    `dlc.transpose` and a `dlc.reshape` back to `[F, C, KH, KW]`; as one
+    matmul per tap, `[KH, KW, F, C]` behind a `dlc.transpose`. The view joins
+    the convolution's kernel and the CPU lowering reads the packed constant
+    directly. Convolutions placed on a GPU are left alone.
   }];
   let dependentDialects = ["::dlc::DlcDialect"];
 }
