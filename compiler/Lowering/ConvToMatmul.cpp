@@ -80,6 +80,19 @@ linalg::FillOp zeroFillOf(Value init) {
   return value && value.getValue().isZero() ? fill : linalg::FillOp();
 }
 
+/// `result` replaces the convolution, or, when its in-place `epilogue` was
+/// taken into the loops that compute `result`, the epilogue (and the
+/// convolution, then unused, goes).
+void replaceConvolution(PatternRewriter &rewriter, linalg::Conv2DNchwFchwOp conv,
+                        linalg::GenericOp epilogue, Value result) {
+  if (!epilogue) {
+    rewriter.replaceOp(conv, result);
+    return;
+  }
+  rewriter.replaceOp(epilogue, result);
+  rewriter.eraseOp(conv);
+}
+
 /// An NCHW epilogue that can run on one image's [F, H*W] rows: its operands
 /// are per-channel vectors, whole NCHW tensors read in place, or scalars.
 bool planeEpilogueApplies(linalg::GenericOp epilogue) {
@@ -277,12 +290,7 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
               outOffsets, outSizes, outUnit);
           b.create<scf::YieldOp>(loc, updated);
         });
-    if (epilogue) {
-      rewriter.replaceOp(epilogue, loop.getResult(0));
-      rewriter.eraseOp(conv);
-    } else {
-      rewriter.replaceOp(conv, loop.getResult(0));
-    }
+    replaceConvolution(rewriter, conv, epilogue, loop.getResult(0));
     return success();
   }
 };
@@ -346,14 +354,10 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // conv2d lowering made, or pad the unpadded image.
     Value source = input;
     SmallVector<int64_t> low(4, 0), high(4, 0);
-    if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
-      Value padValue = pad.getConstantPaddingValue();
-      auto padConst = padValue ? padValue.getDefiningOp<arith::ConstantOp>() : nullptr;
+    if (tensor::PadOp pad = dlc::spatialConstantPad(input)) {
+      auto padConst = pad.getConstantPaddingValue().getDefiningOp<arith::ConstantOp>();
       auto padFloat = padConst ? dyn_cast<FloatAttr>(padConst.getValue()) : FloatAttr();
-      if (padFloat && padFloat.getValue().isZero() && pad.getStaticLow()[0] == 0 &&
-          pad.getStaticLow()[1] == 0 && pad.getStaticHigh()[0] == 0 &&
-          pad.getStaticHigh()[1] == 0 && !ShapedType::isDynamicShape(pad.getStaticLow()) &&
-          !ShapedType::isDynamicShape(pad.getStaticHigh())) {
+      if (padFloat && padFloat.getValue().isZero()) {
         source = pad.getSource();
         low = llvm::to_vector(pad.getStaticLow());
         high = llvm::to_vector(pad.getStaticHigh());
@@ -510,11 +514,7 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     Value input = ops->input;
     // The padded image as a fill of its borders and a copy of the interior,
     // not a fill of the whole buffer first (64ch 58x58: 861 KB of stores).
-    if (auto pad = input.getDefiningOp<tensor::PadOp>();
-        pad && pad.getConstantPaddingValue() && pad.getResultType().hasStaticShape() &&
-        !ShapedType::isDynamicShape(pad.getStaticLow()) &&
-        !ShapedType::isDynamicShape(pad.getStaticHigh()) && !pad.getStaticLow()[0] &&
-        !pad.getStaticLow()[1] && !pad.getStaticHigh()[0] && !pad.getStaticHigh()[1])
+    if (tensor::PadOp pad = dlc::spatialConstantPad(input))
       input = dlc::padByBorderFills(rewriter, loc, pad.getSource(), pad.getResultType(),
                                     pad.getStaticLow(), pad.getStaticHigh(),
                                     pad.getConstantPaddingValue());
@@ -619,12 +619,7 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         panelLoop->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
       return panelLoop.getResult(0);
     });
-    if (epilogue) {
-      rewriter.replaceOp(epilogue, images.getResult(0));
-      rewriter.eraseOp(conv);
-    } else {
-      rewriter.replaceOp(conv, images.getResult(0));
-    }
+    replaceConvolution(rewriter, conv, epilogue, images.getResult(0));
     return success();
   }
 };

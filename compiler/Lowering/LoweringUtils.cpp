@@ -206,6 +206,16 @@ Value epilogueOnRegion(OpBuilder &b, Location loc, linalg::GenericOp epilogue,
 /// first, and at 114x114 per channel (a stride-2 depthwise input) that buffer
 /// no longer fits L1, so the fill doubled the stores through L2 (96 of a
 /// 217 us layer).
+tensor::PadOp spatialConstantPad(Value v) {
+  auto pad = v.getDefiningOp<tensor::PadOp>();
+  if (!pad || pad.getResultType().getRank() != 4 || !pad.getResultType().hasStaticShape() ||
+      !pad.getConstantPaddingValue() || ShapedType::isDynamicShape(pad.getStaticLow()) ||
+      ShapedType::isDynamicShape(pad.getStaticHigh()))
+    return nullptr;
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  return low[0] || low[1] || high[0] || high[1] ? tensor::PadOp() : pad;
+}
+
 Value padByBorderFills(OpBuilder &b, Location loc, Value planes, RankedTensorType paddedType,
                        ArrayRef<int64_t> low, ArrayRef<int64_t> high, Value value) {
   ArrayRef<int64_t> shape = paddedType.getShape();

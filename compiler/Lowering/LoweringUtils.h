@@ -83,6 +83,11 @@ inline int64_t normalizedAxis(int64_t axis, int64_t rank) {
 
 /// Reshapes `v` to `type` with tensor.collapse_shape / tensor.expand_shape
 /// (through a 1-D tensor when no single reassociation exists).
+/// The tensor.pad `v` comes from when it pads a static rank-4 NCHW tensor in
+/// its spatial dims (2, 3) only, by static amounts, with a constant value
+/// (what padSpatial makes); null otherwise.
+mlir::tensor::PadOp spatialConstantPad(mlir::Value v);
+
 /// `planes` ([N, C, H, W]) padded by `low`/`high` in dims 2 and 3 to
 /// `paddedType` with `value`: the four borders filled and the interior
 /// copied (a tensor.pad fills the whole buffer first).

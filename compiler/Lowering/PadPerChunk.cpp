@@ -48,13 +48,8 @@ namespace {
 
 /// `slice` reads whole padded planes of a spatial-only pad made outside its loop.
 tensor::PadOp planePad(tensor::ExtractSliceOp slice) {
-  auto pad = slice.getSource().getDefiningOp<tensor::PadOp>();
-  if (!pad || pad.getResultType().getRank() != 4 || !pad.getResultType().hasStaticShape() ||
-      !pad.getConstantPaddingValue() || ShapedType::isDynamicShape(pad.getStaticLow()) ||
-      ShapedType::isDynamicShape(pad.getStaticHigh()))
-    return nullptr;
-  if (pad.getStaticLow()[0] || pad.getStaticLow()[1] || pad.getStaticHigh()[0] ||
-      pad.getStaticHigh()[1])
+  tensor::PadOp pad = dlc::spatialConstantPad(slice.getSource());
+  if (!pad)
     return nullptr;
   // Made outside the loop the slice is in (else there is nothing to save).
   auto loop = slice->getParentOfType<scf::ForOp>();

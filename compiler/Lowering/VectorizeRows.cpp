@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Lowering/LoweringUtils.h"
 #include "compiler/Lowering/Passes.h"
 
 #include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
@@ -70,11 +71,8 @@ int64_t rowStride(Value v) {
 /// read from the pad's source, the padding made up in registers.
 tensor::PadOp paddedSource(Value v) {
   auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
-  auto pad = slice ? slice.getSource().getDefiningOp<tensor::PadOp>() : tensor::PadOp();
-  if (!pad || pad.getResultType().getRank() != 4 || !pad.getResultType().hasStaticShape() ||
-      !pad.getConstantPaddingValue() || ShapedType::isDynamicShape(pad.getStaticLow()) ||
-      ShapedType::isDynamicShape(pad.getStaticHigh()) || pad.getStaticLow()[0] ||
-      pad.getStaticLow()[1] || pad.getStaticHigh()[0] || pad.getStaticHigh()[1])
+  tensor::PadOp pad = slice ? dlc::spatialConstantPad(slice.getSource()) : tensor::PadOp();
+  if (!pad)
     return nullptr;
   ArrayRef<int64_t> strides = slice.getStaticStrides();
   if (ShapedType::isDynamicShape(strides) || strides[0] != 1 || strides[1] != 1 ||
@@ -150,6 +148,29 @@ RowKind rowKind(linalg::GenericOp op) {
   return row >= 4 && row < kMaxRow ? RowKind::Unit : RowKind::None;
 }
 
+/// The whole last dim of `tensor` (every other dim of size 1) as a 1-D
+/// vector, read at the origin, and the same write of `row` into `tensor`.
+Value readLastDim(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value pad = b.create<arith::ConstantOp>(loc, b.getZeroAttr(type.getElementType()));
+  auto map = AffineMap::get(type.getRank(), 0, b.getAffineDimExpr(type.getRank() - 1));
+  return b.create<vector::TransferReadOp>(
+      loc, VectorType::get({type.getShape().back()}, type.getElementType()), tensor,
+      SmallVector<Value>(type.getRank(), zero), AffineMapAttr::get(map), pad,
+      /*mask=*/Value(), b.getBoolArrayAttr({true}));
+}
+Value writeLastDim(OpBuilder &b, Location loc, Value row, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  auto map = AffineMap::get(type.getRank(), 0, b.getAffineDimExpr(type.getRank() - 1));
+  return b
+      .create<vector::TransferWriteOp>(loc, row, tensor, SmallVector<Value>(type.getRank(), zero),
+                                       AffineMapAttr::get(map), /*mask=*/Value(),
+                                       b.getBoolArrayAttr({true}))
+      .getResult();
+}
+
 /// One row of `slice`, a [1, 1, 1, W] view (column stride 1 or 2) of `pad`,
 /// read from the pad's source with no padded copy: the source row is read
 /// once (clamped into range), the view's lanes are shuffled out of it with
@@ -195,11 +216,7 @@ Value readPaddedRow(RewriterBase &rewriter, Location loc, tensor::ExtractSliceOp
       ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1), rewriter.getIndexAttr(1),
                              rewriter.getIndexAttr(1), rewriter.getIndexAttr(span)},
       SmallVector<OpFoldResult>(4, rewriter.getIndexAttr(1)));
-  Value pv = rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(elem));
-  auto map = AffineMap::get(4, 0, getAffineDimExpr(3, rewriter.getContext()));
-  Value values = rewriter.create<vector::TransferReadOp>(
-      loc, VectorType::get({span}, elem), spanSlice, SmallVector<Value>(4, zero),
-      AffineMapAttr::get(map), pv, /*mask=*/Value(), rewriter.getBoolArrayAttr({true}));
+  Value values = readLastDim(rewriter, loc, spanSlice);
   // Lane i reads source column col0 + stride * i: from the span, or padding
   // (lane 0 of the padding row, after the span's lanes).
   Value padding = rewriter.create<vector::BroadcastOp>(loc, VectorType::get({span}, elem),
@@ -228,16 +245,6 @@ void vectorizeStridedRow(RewriterBase &rewriter, linalg::GenericOp op) {
   IRMapping mapping;
   Block *body = op.getBody();
   auto vectorOf = [&](Type elem) { return VectorType::get({row}, elem); };
-  auto readRow = [&](Value tensor, int64_t length) -> Value {
-    auto type = cast<RankedTensorType>(tensor.getType());
-    Value pad = rewriter.create<arith::ConstantOp>(loc, rewriter.getZeroAttr(type.getElementType()));
-    SmallVector<Value> indices(type.getRank(), zero);
-    auto map = AffineMap::get(type.getRank(), 0,
-                              getAffineDimExpr(type.getRank() - 1, rewriter.getContext()));
-    return rewriter.create<vector::TransferReadOp>(
-        loc, VectorType::get({length}, type.getElementType()), tensor, indices,
-        AffineMapAttr::get(map), pad, /*mask=*/Value(), rewriter.getBoolArrayAttr({true}));
-  };
   for (OpOperand *in : op.getDpsInputOperands()) {
     Value v = in->get();
     auto type = cast<RankedTensorType>(v.getType());
@@ -254,7 +261,7 @@ void vectorizeStridedRow(RewriterBase &rewriter, linalg::GenericOp op) {
     } else if (tensor::PadOp pad = paddedSource(v)) {
       vec = readPaddedRow(rewriter, loc, v.getDefiningOp<tensor::ExtractSliceOp>(), pad, row);
     } else if (rowStride(v) == 1) {
-      vec = readRow(v, row);
+      vec = readLastDim(rewriter, loc, v);
     } else {
       // The contiguous span of the stride-2 view, then its even lanes.
       auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
@@ -267,7 +274,7 @@ void vectorizeStridedRow(RewriterBase &rewriter, linalg::GenericOp op) {
       auto spanType = RankedTensorType::get(spanShape, elem);
       Value span = rewriter.create<tensor::ExtractSliceOp>(
           loc, spanType, slice.getSource(), slice.getMixedOffsets(), sizes, strides);
-      Value wide = readRow(span, 2 * row - 1);
+      Value wide = readLastDim(rewriter, loc, span);
       SmallVector<int64_t> even;
       for (int64_t i = 0; i < row; ++i)
         even.push_back(2 * i);
@@ -299,17 +306,7 @@ void vectorizeStridedRow(RewriterBase &rewriter, linalg::GenericOp op) {
   Value result = mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
   if (!isa<VectorType>(result.getType()))
     result = rewriter.create<vector::BroadcastOp>(loc, vectorOf(result.getType()), result);
-  Value init = op.getDpsInits()[0];
-  auto initType = cast<RankedTensorType>(init.getType());
-  SmallVector<Value> indices(initType.getRank(), zero);
-  auto map = AffineMap::get(initType.getRank(), 0,
-                            getAffineDimExpr(initType.getRank() - 1, rewriter.getContext()));
-  Value written = rewriter
-                      .create<vector::TransferWriteOp>(loc, result, init, indices,
-                                                       AffineMapAttr::get(map), /*mask=*/Value(),
-                                                       rewriter.getBoolArrayAttr({true}))
-                      .getResult();
-  rewriter.replaceOp(op, written);
+  rewriter.replaceOp(op, writeLastDim(rewriter, loc, result, op.getDpsInits()[0]));
 }
 
 struct VectorizeRowsPass : dlc::impl::VectorizeRowsBase<VectorizeRowsPass> {
