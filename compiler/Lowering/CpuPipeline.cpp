@@ -173,6 +173,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addNestedPass<func::FuncOp>(dlc::createHoistVectorTransfers());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(dlc::createPrefetchPanelRows());
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(module)))
     return failure();

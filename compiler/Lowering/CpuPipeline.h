@@ -13,6 +13,8 @@
 //     --dlc-pad-per-chunk: chunks of depthwise/pooling pad their own planes
 //     --dlc-vectorize-rows: again, for those chunks
 //     --eliminate-empty-tensors, one-shot-bufferize-->      linalg on memrefs
+//     --dlc-prefetch-panel-rows: K loops over packed weight panels prefetch
+//       8 KB ahead (DRAM-streamed weights, past 4 KB page boundaries)
 //     --loops, math approximations, to LLVM-->             LLVM dialect
 //     + one `<kernel>_entry(void **buffers)` wrapper per kernel (the runtime's ABI)
 //     --translate, optimise (O3), codegen for the target CPU--> object code

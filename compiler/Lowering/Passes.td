@@ -132,6 +132,18 @@ def HoistVectorTransfers : Pass<"dlc-hoist-vector-transfers", "mlir::func::FuncO
   }];
 }
 
+def PrefetchPanelRows : Pass<"dlc-prefetch-panel-rows", "mlir::func::FuncOp"> {
+  let summary = "Prefetches the rows of packed weight panels 8 KB ahead";
+  let description = [{
+    After bufferization: a vector.transfer_read of one whole row of
+    contiguous f32 rows, indexed by the loop around it (a register tile's
+    K loop over a packed B panel), gets a memref.prefetch per cache line of
+    the row 8 KB ahead: weights streamed from DRAM no longer stall at each
+    4 KB page, where the hardware prefetchers stop. See PrefetchPanelRows.cpp.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
 def LowerVectors : Pass<"dlc-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "Lowers vector contractions to outer products and FMAs";
   let description = [{
