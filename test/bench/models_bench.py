@@ -307,7 +307,8 @@ def main():
                              for g in ("conv", "matmul", "elementwise", "data", "other"))
             print(f"  threads={t}: dlc {dlc_ms:.3f} ms, PyTorch {torch_ms:.3f} ms"
                   + (f", ONNX Runtime {ort_ms:.3f} ms" if ort_ms is not None else "")
-                  + f", dlc/PyTorch {dlc_ms / torch_ms:.2f}x")
+                  + f", dlc/PyTorch {dlc_ms / torch_ms:.2f}x"
+                  + (f", dlc/ORT {dlc_ms / ort_ms:.2f}x" if ort_ms is not None else ""))
             print("    dlc per op kind (ms per run): " + ", ".join(
                 f"{g} {groups.get(g, 0.0) / 1e3:.2f} ({100 * groups.get(g, 0.0) / total:.0f}%)"
                 for g in ("conv", "matmul", "elementwise", "data", "other")))
@@ -316,14 +317,17 @@ def main():
             rows.append((name, t, dlc_ms, torch_ms, ort_ms))
             print(f"RESULT models model={name} threads={t} dlc_ms={dlc_ms:.4f} torch_ms={torch_ms:.4f} "
                   f"ort_ms={'-' if ort_ms is None else f'{ort_ms:.4f}'} ratio={dlc_ms / torch_ms:.4f} "
+                  f"ort_ratio={'-' if ort_ms is None else f'{dlc_ms / ort_ms:.4f}'} "
                   f"rel_err={err:.3e} correct={int(correct)} {split}")
 
     if not args.no_conv:
         status |= conv_bench(args, work, args.quick)
 
-    print(f"\n{'model':<14}{'threads':>8}{'dlc ms':>11}{'torch ms':>11}{'ort ms':>9}{'dlc/torch':>11}")
+    print(f"\n{'model':<14}{'threads':>8}{'dlc ms':>11}{'torch ms':>11}{'ort ms':>9}"
+          f"{'dlc/torch':>11}{'dlc/ort':>9}")
     for name, t, d, tt, o in rows:
-        print(f"{name:<14}{t:>8}{d:>11.3f}{tt:>11.3f}{'-' if o is None else f'{o:.3f}':>9}{d / tt:>10.2f}x")
+        print(f"{name:<14}{t:>8}{d:>11.3f}{tt:>11.3f}{'-' if o is None else f'{o:.3f}':>9}"
+              f"{d / tt:>10.2f}x{'-' if o is None else f'{d / o:.2f}x':>9}")
     return status
 
 
