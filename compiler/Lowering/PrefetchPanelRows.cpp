@@ -8,7 +8,7 @@
 // prefetchers stop at every 4 KB page: each new page is a demand miss,
 // about one per 32 steps of a loop that otherwise runs at one step per
 // handful of cycles. So each step also prefetches the row 8 KB ahead, one
-// prefetch per 64-byte line:
+// prefetch per 64-byte line, when the weight is 256 KB or more:
 //
 //   scf.for %k = ... {
 //     %b = vector.transfer_read %panel[%k, %c0] : memref<Cx32xf32, ...>, vector<1x32xf32>
@@ -23,7 +23,8 @@
 // convolutions 960<->320 at 7x7 with 39 MB of weights 5.68 -> 4.37 ms;
 // ResNet-18 15.75 -> 15.24 ms, MobileNetV2 3.53 -> 3.42; with the weight in
 // cache (one such convolution alone) 119.6 -> 117.5 us. 4 KB ahead gave
-// 4.70 ms, 16 KB 4.38-4.55, 32 KB 4.55.
+// 4.70 ms, 16 KB 4.38-4.55, 32 KB 4.55. From 1 MB up only, MobileNetV2 lost
+// the gain (3.65 ms against 3.52).
 //
 // Near the end of a slice the prefetched row lies past it: in the next
 // tap's or panel's rows, which come next anyway, or past the weight's end
@@ -48,6 +49,25 @@ using namespace mlir;
 namespace {
 
 constexpr int64_t kPrefetchAheadBytes = 8192, kLineBytes = 64;
+/// Smaller weights are left alone: with the weight in cache the prefetches
+/// cost 2-3% (ResNet's 3x3 64ch 56x56 920 -> 940 us, 128ch 28x28 937 ->
+/// 961), and streamed they save less than that.
+constexpr int64_t kMinStreamedBytes = 256 * 1024;
+
+/// The bytes of the buffer `memref` is a view of, when its shape is static
+/// (a kernel argument or an allocation); -1 when unknown.
+int64_t bufferBytes(Value memref) {
+  while (Operation *def = memref.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      memref = view.getViewSource();
+    else
+      break;
+  }
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return -1;
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
 
 /// The bytes of one row when `read` takes a whole row of 4-byte elements
 /// from a memref of contiguous rows, its row index being the induction
@@ -78,6 +98,8 @@ struct PrefetchPanelRowsPass : dlc::impl::PrefetchPanelRowsBase<PrefetchPanelRow
       auto loop = dyn_cast<scf::ForOp>(read->getParentOp());
       int64_t rowBytes = loop ? streamedRowBytes(read, loop) : 0;
       if (!rowBytes)
+        return;
+      if (int64_t bytes = bufferBytes(read.getSource()); bytes >= 0 && bytes < kMinStreamedBytes)
         return;
       OpBuilder b(read);
       Location loc = read.getLoc();
