@@ -139,8 +139,8 @@ def PrefetchPanelRows : Pass<"dlc-prefetch-panel-rows", "mlir::func::FuncOp"> {
     contiguous f32 rows, indexed by the loop around it (a register tile's
     K loop over a packed B panel), gets a memref.prefetch per cache line of
     the row 8 KB ahead, for weights of 256 KB or more: weights streamed from
-    DRAM no longer stall at each
-    4 KB page, where the hardware prefetchers stop. See PrefetchPanelRows.cpp.
+    DRAM no longer stall at each 4 KB page, where the hardware prefetchers
+    stop. See PrefetchPanelRows.cpp.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
