@@ -4,6 +4,7 @@
 #include "ScratchCache.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <sched.h>
@@ -13,6 +14,42 @@ namespace dlc::rt {
 namespace {
 constexpr int kMaxThreads = 256;
 thread_local int tlLimit = 1;
+
+/// How long an idle worker, or a caller waiting for its helpers, spins
+/// before it blocks, and how much of it is busy (the rest yields the core
+/// at each turn, so that threads preempted on a loaded machine get it).
+/// MobileNetV2 at 2 threads: 2.6 ms without spinning, 2.24-2.31 ms with;
+/// with a CPU hog beside it, busy spinning all the way cost 5.0 ms against
+/// 3.7 ms yielding after 10 us.
+constexpr std::chrono::microseconds kSpin{50}, kBusySpin{10};
+
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+/// Spins until `ready()` or kSpin has passed; whether it became ready.
+template <typename Ready> bool spinUntil(Ready ready) {
+  auto start = std::chrono::steady_clock::now();
+  bool yielding = false;
+  for (int i = 0;; ++i) {
+    if (ready())
+      return true;
+    if (yielding)
+      sched_yield();
+    else
+      cpuRelax();
+    if (i % 64 == 63) {
+      auto spent = std::chrono::steady_clock::now() - start;
+      if (spent > kSpin)
+        return ready();
+      yielding = spent > kBusySpin;
+    }
+  }
+}
 
 void parallelForEntry(void *ctx, int64_t n, dlc_parallel_body_t body,
                       void *closure) {
@@ -40,6 +77,7 @@ ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lock(mutex);
     stopping = true;
+    stoppingFlag.store(true, std::memory_order_relaxed);
   }
   wake.notify_all();
   for (std::thread &t : threads)
@@ -84,20 +122,37 @@ void ThreadPool::workerMain() {
   std::unique_lock<std::mutex> lock(mutex);
   for (;;) {
     Job *job = nullptr;
-    wake.wait(lock, [&] { return stopping || (job = findJob()) != nullptr; });
+    if (!stopping && !(job = findJob())) {
+      // Spin while loops keep being posted (or slots freed), then sleep
+      // until one is.
+      uint64_t seen = posted.load(std::memory_order_acquire);
+      lock.unlock();
+      bool moved = spinUntil([&] {
+        return posted.load(std::memory_order_acquire) != seen ||
+               stoppingFlag.load(std::memory_order_relaxed);
+      });
+      lock.lock();
+      if (moved)
+        continue;
+      ++sleeping;
+      wake.wait(lock, [&] { return stopping || (job = findJob()) != nullptr; });
+      --sleeping;
+    }
     if (stopping)
       return;
-    if (++job->helpers == 1)
+    if (job->helpers.fetch_add(1, std::memory_order_relaxed) == 0)
       shared.fetch_add(1, std::memory_order_relaxed);
     ++active;
     lock.unlock();
     work(*job);
     lock.lock();
     --active;
-    if (--job->helpers == 0)
+    if (job->helpers.fetch_sub(1, std::memory_order_release) == 1)
       done.notify_all();
     // A slot freed: another loop may now take a worker.
-    wake.notify_one();
+    posted.fetch_add(1, std::memory_order_release);
+    if (sleeping > 0)
+      wake.notify_one();
   }
 }
 
@@ -121,20 +176,34 @@ void ThreadPool::parallelFor(int64_t n, dlc_parallel_body_t body,
   job.body = body;
   job.closure = closure;
   job.maxHelpers = helpers;
+  bool wakeSleepers;
   {
     std::lock_guard<std::mutex> lock(mutex);
     jobs.push_back(&job);
     ++active;
+    posted.fetch_add(1, std::memory_order_release);
+    wakeSleepers = sleeping > 0;
   }
-  wake.notify_all();
+  if (wakeSleepers)
+    wake.notify_all();
   work(job);
   std::unique_lock<std::mutex> lock(mutex);
   --active;
   jobs.erase(std::find(jobs.begin(), jobs.end(), &job));
-  // Every index is claimed; wait for the helpers still running theirs.
-  done.wait(lock, [&] { return job.helpers == 0; });
+  // Every index is claimed, and no worker joins the job any more: wait for
+  // the helpers still running theirs, spinning first.
+  if (job.helpers.load(std::memory_order_acquire) > 0) {
+    lock.unlock();
+    spinUntil([&] { return job.helpers.load(std::memory_order_acquire) == 0; });
+    lock.lock();
+    done.wait(lock, [&] { return job.helpers.load(std::memory_order_acquire) == 0; });
+  }
+  // A slot freed: another loop may now take a worker.
+  posted.fetch_add(1, std::memory_order_release);
+  bool wakeOne = sleeping > 0;
   lock.unlock();
-  wake.notify_one();
+  if (wakeOne)
+    wake.notify_one();
 }
 
 int threadLimit() { return tlLimit; }

@@ -1,7 +1,8 @@
 //===- ThreadPoolTest.cpp - the kernels' parallel_for pool ---------------===//
 //
 // Run under ThreadSanitizer by tools/test.sh: every index once, the callers'
-// participation, several callers sharing the workers, limits, and a session
+// participation, workers joining loops whether spinning or asleep, several
+// callers sharing the workers, limits, and a session
 // whose kernel library uses the pool through dlc_set_parallel_runtime.
 //
 //===----------------------------------------------------------------------===//
@@ -70,6 +71,22 @@ TEST(ThreadPool, CallerAndWorkerRunTogether) {
   EXPECT_TRUE(r.met.load());
   EXPECT_EQ(r.ids.size(), 2u);
   EXPECT_EQ(pool.sharedLoops(), 1u);
+}
+
+// Loops back to back (a worker still spinning from the last one picks the
+// next up) and after an idle gap well past the spin (the worker has gone to
+// sleep and is woken): each needs the worker to join, so a lost wake-up
+// times out here.
+TEST(ThreadPool, WorkersJoinWhetherSpinningOrAsleep) {
+  ThreadPool pool(1);
+  for (int round = 0; round < 6; ++round) {
+    if (round % 2)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    Rendezvous r;
+    pool.parallelFor(2, rendezvousBody, &r, 2);
+    EXPECT_TRUE(r.met.load()) << "round " << round;
+  }
+  EXPECT_EQ(pool.sharedLoops(), 6u);
 }
 
 void idBody(void *closure, int64_t) {
