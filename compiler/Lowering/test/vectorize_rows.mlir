@@ -30,17 +30,18 @@ func.func @bias_rows(%x: tensor<1x512x49xf32>, %b: tensor<512xf32>) -> tensor<1x
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 
 // A stride-2 view (a pooling or depthwise tap at stride 2): each row of 10
-// is read as the 19 contiguous floats it spans, and the even lanes shuffled
-// out.
+// is read as the 19 contiguous floats it spans, in whole registers (32 lanes:
+// a masked load), and the even lanes shuffled out into a 16-lane row that is
+// stored with a mask (10 lanes).
 // CHECK-LABEL: func.func @strided
 // CHECK-SAME: (%[[X:.*]]: tensor<1x8x20x20xf32>)
 // CHECK: scf.for %[[N:[^ ]+]] =
 // CHECK: scf.for %[[C:[^ ]+]] =
 // CHECK: %[[SPAN:.*]] = tensor.extract_slice %[[X]][%[[N]], %[[C]], 0, 0] [1, 1, 1, 19] [1, 1, 1, 1]
-// CHECK: %[[WIDE:.*]] = vector.transfer_read %[[SPAN]]{{.*}} : tensor<1x1x19xf32>, vector<19xf32>
-// CHECK: %[[EVEN:.*]] = vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18] : vector<19xf32>, vector<19xf32>
-// CHECK: %[[SQ:.*]] = arith.mulf %[[EVEN]], %[[EVEN]] : vector<10xf32>
-// CHECK: vector.transfer_write %[[SQ]], {{.*}} : vector<10xf32>, tensor<1x1x10xf32>
+// CHECK: %[[WIDE:.*]] = vector.transfer_read %[[SPAN]]{{.*}} : tensor<1x1x19xf32>, vector<32xf32>
+// CHECK: %[[EVEN:.*]] = vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 0, 0, 0, 0, 0, 0] : vector<32xf32>, vector<32xf32>
+// CHECK: %[[SQ:.*]] = arith.mulf %[[EVEN]], %[[EVEN]] : vector<16xf32>
+// CHECK: vector.transfer_write %[[SQ]], {{.*}} : vector<16xf32>, tensor<1x1x10xf32>
 // CHECK-NOT: linalg.generic
 func.func @strided(%x: tensor<1x8x20x20xf32>) -> tensor<1x8x10xf32> {
   %t = tensor.extract_slice %x[0, 0, 0, 0] [1, 8, 1, 10] [1, 1, 1, 2] : tensor<1x8x20x20xf32> to tensor<1x8x10xf32>
@@ -86,9 +87,11 @@ func.func @unchanged(%y: tensor<1x8x10xf32>, %z: tensor<1x8x64xf32>) -> (tensor<
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 
 // A stride-2 tap of a zero-padded image is read from the image itself: the
-// source row (clamped into the image) once, its lanes shuffled out with the
-// padding value where a column falls outside (lane 0 reads column -1), and
-// the whole row replaced by padding when the row does.
+// source row (clamped into the image) once, in a whole 8-lane register whose
+// lanes past the 6 read are the padding value, its lanes shuffled out with
+// that padding where a column falls outside (lane 0 reads column -1, lanes
+// past the row of 4 are junk), and the whole row replaced by padding when
+// the row does.
 // CHECK-LABEL: func.func @padded_tap
 // CHECK-SAME: (%[[X:.*]]: tensor<1x4x8x8xf32>)
 // CHECK: scf.for %[[N:[^ ]+]] =
@@ -98,9 +101,11 @@ func.func @unchanged(%y: tensor<1x8x10xf32>, %z: tensor<1x8x64xf32>) -> (tensor<
 // CHECK-DAG: arith.cmpi sge, %[[R]]
 // CHECK-DAG: arith.cmpi sle, %[[R]]
 // CHECK: %[[ROW:.*]] = tensor.extract_slice %[[X]][%[[N]], %[[C]], %{{.*}}, 0] [1, 1, 1, 6] [1, 1, 1, 1]
-// CHECK: %[[V:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<1x1x1x6xf32>, vector<6xf32>
-// CHECK: %[[S:.*]] = vector.shuffle %[[V]], %{{.*}} [6, 1, 3, 5] : vector<6xf32>, vector<6xf32>
-// CHECK: arith.select %{{.*}}, %[[S]], %{{.*}} : vector<4xf32>
+// CHECK: %[[V:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<1x1x1x6xf32>, vector<8xf32>
+// CHECK: %[[S:.*]] = vector.shuffle %[[V]], %{{.*}} [6, 1, 3, 5, 6, 6, 6, 6] : vector<8xf32>, vector<8xf32>
+// CHECK: %[[SEL:.*]] = arith.select %{{.*}}, %[[S]], %{{.*}} : vector<8xf32>
+// CHECK: %[[SQ:.*]] = arith.mulf %[[SEL]], %[[SEL]] : vector<8xf32>
+// CHECK: vector.transfer_write %[[SQ]], {{.*}} : vector<8xf32>, tensor<1x1x1x4xf32>
 // CHECK-NOT: linalg.generic
 func.func @padded_tap(%x: tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32> {
   %zero = arith.constant 0.0 : f32
