@@ -427,11 +427,19 @@ struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
     auto inType = cast<RankedTensorType>(adaptor.getInput().getType());
     auto type = cast<RankedTensorType>(op.getType());
     int64_t rank = inType.getRank(), count = 1;
-    SmallVector<bool> reduced(rank, true);
-    reduced[0] = reduced[1] = false;
     for (int64_t i = 2; i < rank; ++i)
       count *= inType.getDimSize(i);
-    Value sum = reduceInput(rewriter, loc, adaptor.getInput(), reduced, false);
+    // The planes flattened (a view), so that the sum runs along one row per
+    // channel (VectorizeRows vectorises it).
+    Value input = adaptor.getInput();
+    if (inType.hasStaticShape() && rank > 3)
+      input = reshapeTo(rewriter, loc, input,
+                        RankedTensorType::get({inType.getDimSize(0), inType.getDimSize(1), count},
+                                              inType.getElementType()));
+    int64_t flatRank = cast<RankedTensorType>(input.getType()).getRank();
+    SmallVector<bool> reduced(flatRank, true);
+    reduced[0] = reduced[1] = false;
+    Value sum = reduceInput(rewriter, loc, input, reduced, false);
     Type elem = type.getElementType();
     auto flatType = RankedTensorType::get(
         {inType.getDimSize(0), inType.getDimSize(1)}, elem);

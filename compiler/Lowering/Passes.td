@@ -100,7 +100,9 @@ def VectorizeRows : Pass<"dlc-vectorize-rows", "mlir::func::FuncOp"> {
     to single rows and vectorised along them, so that LLVM does not unroll
     the row and vectorise across channels with gathers; one that reads
     stride-2 rows (up to 128) too, each read whole and its even lanes
-    shuffled out. See VectorizeRows.cpp.
+    shuffled out, in whole registers with masked loads and stores. A sum
+    along rows of up to 256 becomes one vector.reduction per row. See
+    VectorizeRows.cpp.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
 }

@@ -151,3 +151,58 @@ func.func @padded_tap_unit(%x: tensor<1x64x8x8xf32>) -> tensor<1x64x8x8xf32> {
   } -> tensor<1x64x8x8xf32>
   return %y : tensor<1x64x8x8xf32>
 }
+
+// -----
+
+// The sum of each row of 49 (a 7x7 global average pool's flattened plane):
+// the row read in four 16-float registers (zeros past 49), one
+// vector.reduction carrying the addition's reassoc flag (a tree, not 49
+// dependent additions), added to the output's element.
+// CHECK-LABEL: func.func @row_sums
+// CHECK-SAME: (%[[X:.*]]: tensor<1x16x49xf32>
+// CHECK: scf.for %[[N:[^ ]+]] =
+// CHECK: scf.for %[[C:[^ ]+]] =
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[X]][%[[N]], %[[C]], 0] [1, 1, 49] [1, 1, 1]
+// CHECK: %[[V:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<1x1x49xf32>, vector<64xf32>
+// CHECK: %[[ACC:.*]] = tensor.extract %{{.*}} : tensor<1x1xf32>
+// CHECK: %[[S:.*]] = vector.reduction <add>, %[[V]], %[[ACC]] fastmath<reassoc> : vector<64xf32> into f32
+// CHECK: tensor.insert %[[S]]
+// CHECK-NOT: linalg.generic
+func.func @row_sums(%x: tensor<1x16x49xf32>, %init: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %y = linalg.generic {indexing_maps = [affine_map<(n, c, p) -> (n, c, p)>, affine_map<(n, c, p) -> (n, c)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<1x16x49xf32>) outs(%init : tensor<1x16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a fastmath<reassoc> : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16xf32>
+  return %y : tensor<1x16xf32>
+}
+
+// -----
+
+// Not row sums: a maximum, and a sum over the middle dim.
+// CHECK-LABEL: func.func @not_row_sums
+// CHECK-NOT: vector.reduction
+// CHECK: linalg.generic
+// CHECK: arith.maximumf
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: return
+func.func @not_row_sums(%x: tensor<1x16x49xf32>, %init: tensor<1x16xf32>, %init2: tensor<1x49xf32>) -> (tensor<1x16xf32>, tensor<1x49xf32>) {
+  %m = linalg.generic {indexing_maps = [affine_map<(n, c, p) -> (n, c, p)>, affine_map<(n, c, p) -> (n, c)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<1x16x49xf32>) outs(%init : tensor<1x16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.maximumf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(n, p, c) -> (n, c, p)>, affine_map<(n, p, c) -> (n, p)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<1x16x49xf32>) outs(%init2 : tensor<1x49xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x49xf32>
+  return %m, %c : tensor<1x16xf32>, tensor<1x49xf32>
+}
