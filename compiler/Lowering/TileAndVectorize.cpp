@@ -94,10 +94,13 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
     if (Value replacement = tiled->replacements.lookup(result))
       rewriter.replaceAllUsesWith(result, replacement);
   // Each row of tiles writes its own rows of C: the runtime's pool may run
-  // them at once (OutlineParallelLoops; peeling keeps the mark).
-  if (!tiled->loops.empty())
-    tiled->loops.front()->setAttr(dlc::kParallelLoopAttr,
-                                  UnitAttr::get(ctx));
+  // them at once (OutlineParallelLoops; peeling keeps the mark). With a
+  // single row of tiles (a batch-1 classifier) the columns of tiles are
+  // split instead: each writes its own columns.
+  if (!tiled->loops.empty()) {
+    unsigned parallel = rows <= tileM && tiled->loops.size() > 1 ? 1 : 0;
+    tiled->loops[parallel]->setAttr(dlc::kParallelLoopAttr, UnitAttr::get(ctx));
+  }
   for (LoopLikeOpInterface loop : tiled->loops) {
     auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
     scf::ForOp partial;

@@ -20,10 +20,14 @@ func.func @matmul(%a: tensor<20x16xf32>, %b: tensor<16x40xf32>) -> tensor<20x40x
 }
 
 // Fewer than 8 rows (a batch-1 classifier): the register tile is 1x32, full
-// and vectorised, instead of leaving the one row to the scalar edge.
+// and vectorised, instead of leaving the one row to the scalar edge; with
+// that single row of tiles, the loop over columns of tiles is the parallel
+// one.
 // CHECK-LABEL: func.func @one_row
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}}) -> (tensor<1x64xf32>)
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C1:.*]] = %{{.*}}) -> (vector<1x32xf32>)
 // CHECK: vector.contract {{.*}} %[[C1]] : vector<1x1xf32>, vector<1x32xf32> into vector<1x32xf32>
+// CHECK: } {dlc.parallel}
 // CHECK-NOT: linalg.matmul
 // CHECK: return
 func.func @one_row(%a: tensor<1x16xf32>, %b: tensor<16x64xf32>) -> tensor<1x64xf32> {
