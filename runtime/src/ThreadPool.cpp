@@ -76,8 +76,7 @@ ThreadPool::ThreadPool(int workers) { reserve(workers + 1); }
 ThreadPool::~ThreadPool() {
   {
     std::lock_guard<std::mutex> lock(mutex);
-    stopping = true;
-    stoppingFlag.store(true, std::memory_order_relaxed);
+    stopping.store(true, std::memory_order_relaxed);
   }
   wake.notify_all();
   for (std::thread &t : threads)
@@ -129,7 +128,7 @@ void ThreadPool::workerMain() {
       lock.unlock();
       bool moved = spinUntil([&] {
         return posted.load(std::memory_order_acquire) != seen ||
-               stoppingFlag.load(std::memory_order_relaxed);
+               stopping.load(std::memory_order_relaxed);
       });
       lock.lock();
       if (moved)

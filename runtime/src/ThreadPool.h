@@ -73,11 +73,11 @@ private:
   std::vector<std::thread> threads;
   int active = 0;   // Threads inside a job (callers and helpers).
   int sleeping = 0; // Workers waiting on `wake` (under `mutex`).
-  bool stopping = false;
+  // Set under `mutex`; also read without it by spinning workers.
+  std::atomic<bool> stopping{false};
   // Bumped (under `mutex`) whenever a job is posted or a slot frees: what a
   // spinning worker watches.
   std::atomic<uint64_t> posted{0};
-  std::atomic<bool> stoppingFlag{false};
   std::atomic<uint64_t> shared{0};
 };
 
