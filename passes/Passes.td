@@ -44,6 +44,19 @@ def LinearToMatmul : Pass<"dlc-linear-to-matmul", "mlir::func::FuncOp"> {
   let dependentDialects = ["::dlc::DlcDialect"];
 }
 
+def SinkReshapes : Pass<"dlc-sink-reshapes", "mlir::func::FuncOp"> {
+  let summary = "Rewrites elementwise ops on a reshape's source, so that they join its producer's kernel";
+  let description = [{
+    `op(reshape(x), ...)` for a fusable elementwise op becomes
+    `reshape(op(x, ...))`: operands of the op's shape are viewed in x's
+    shape, operands that broadcast along kept dimensions stay. A reshape ends
+    the open kernel, so the op (a GELU or residual add after a 3-D linear)
+    becomes the producer's epilogue instead of a kernel of its own. See
+    SinkReshapes.cpp.
+  }];
+  let dependentDialects = ["::dlc::DlcDialect"];
+}
+
 def FoldBatchNorm : Pass<"dlc-fold-batch-norm", "mlir::func::FuncOp"> {
   let summary = "Folds an inference batch_norm into the constant weight and bias of its conv2d";
   let description = [{

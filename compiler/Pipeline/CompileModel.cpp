@@ -649,6 +649,7 @@ FailureOr<std::string> dlc::compileModel(ModuleOp module,
   // Graph rewrites of the CPU path.
   PassManager pm(module.getContext());
   pm.addNestedPass<func::FuncOp>(dlc::createLinearToMatmul());
+  pm.addNestedPass<func::FuncOp>(dlc::createSinkReshapes());
   pm.addNestedPass<func::FuncOp>(dlc::createFoldBatchNorm());
   pm.addNestedPass<func::FuncOp>(dlc::createPackConvWeights());
   pm.addNestedPass<func::FuncOp>(dlc::createPartitionKernels());

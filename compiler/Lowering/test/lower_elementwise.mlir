@@ -84,9 +84,13 @@ func.func @math_ops(%x: tensor<5xf32>) -> tensor<5xf32> {
 
 // -----
 
-// gelu: 0.5 x (1 + erf(x / sqrt 2)), or the tanh form; clip propagates NaN.
+// gelu: 0.5 x (1 + erf(x / sqrt 2)), the division as a product by 1/sqrt 2,
+// or the tanh form; clip propagates NaN.
 // CHECK-LABEL: func.func @gelu_clip
-// CHECK: math.erf
+// CHECK-NOT: arith.divf
+// CHECK: %[[R:.*]] = arith.constant 0.707106769 : f32
+// CHECK-NEXT: %[[S:.*]] = arith.mulf %{{.*}}, %[[R]] : f32
+// CHECK-NEXT: math.erf %[[S]]
 // CHECK: math.tanh
 // CHECK-DAG: %[[LO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[HI:.*]] = arith.constant 6.000000e+00 : f32

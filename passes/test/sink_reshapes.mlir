@@ -1,0 +1,88 @@
+// RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-sink-reshapes))' --split-input-file | FileCheck %s
+// RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-sink-reshapes,dlc-partition-kernels))' --split-input-file | FileCheck %s --check-prefix=KERNEL
+
+// A 3-D linear's GELU and residual add (LinearToMatmul's flatten, matmul,
+// bias, unflatten): both run on the matmul's [256, N] result, the residual
+// viewed in that shape right after its definition, and the reshape moves
+// below them. All of it is then one kernel.
+// CHECK-LABEL: func.func @linear_gelu_residual
+// CHECK-SAME: (%[[X:.*]]: tensor<2x128x64xf32>, %[[W:.*]]: tensor<64x64xf32>, %[[B:.*]]: tensor<64xf32>)
+// CHECK: %[[XV:.*]] = dlc.reshape %[[X]] : tensor<2x128x64xf32> -> tensor<256x64xf32>
+// CHECK: %[[F:.*]] = dlc.reshape %[[X]] : tensor<2x128x64xf32> -> tensor<256x64xf32>
+// CHECK: %[[M:.*]] = dlc.matmul %[[F]], %[[W]]
+// CHECK: %[[A:.*]] = dlc.add %[[M]], %[[B]] : (tensor<256x64xf32>, tensor<64xf32>) -> tensor<256x64xf32>
+// CHECK: %[[G:.*]] = dlc.gelu %[[A]] : tensor<256x64xf32>
+// CHECK: %[[R:.*]] = dlc.add %[[XV]], %[[G]] : tensor<256x64xf32>
+// CHECK: %[[Y:.*]] = dlc.reshape %[[R]] : tensor<256x64xf32> -> tensor<2x128x64xf32>
+// CHECK-NOT: dlc.reshape
+// CHECK: return %[[Y]]
+// KERNEL-LABEL: func.func @linear_gelu_residual
+// KERNEL: dlc.matmul {{.*}}dlc.kernel = 0
+// KERNEL: dlc.add {{.*}}dlc.kernel = 0
+// KERNEL: dlc.gelu {{.*}}dlc.kernel = 0
+// KERNEL: dlc.add {{.*}}dlc.kernel = 0
+func.func @linear_gelu_residual(%x: tensor<2x128x64xf32>, %w: tensor<64x64xf32>, %b: tensor<64xf32>) -> tensor<2x128x64xf32> {
+  %f = dlc.reshape %x : tensor<2x128x64xf32> -> tensor<256x64xf32>
+  %m = dlc.matmul %f, %w : (tensor<256x64xf32>, tensor<64x64xf32>) -> tensor<256x64xf32>
+  %a = dlc.add %m, %b : (tensor<256x64xf32>, tensor<64xf32>) -> tensor<256x64xf32>
+  %u = dlc.reshape %a : tensor<256x64xf32> -> tensor<2x128x64xf32>
+  %g = dlc.gelu %u : tensor<2x128x64xf32>
+  %r = dlc.add %x, %g : (tensor<2x128x64xf32>, tensor<2x128x64xf32>) -> tensor<2x128x64xf32>
+  return %r : tensor<2x128x64xf32>
+}
+
+// -----
+
+// Both operands reshaped from the same shape: the op reads both sources. A
+// reshape that still has another user stays.
+// CHECK-LABEL: func.func @both_reshaped
+// CHECK-SAME: (%[[A:.*]]: tensor<4x6xf32>, %[[B:.*]]: tensor<4x6xf32>)
+// CHECK: %[[RA:.*]] = dlc.reshape %[[A]] : tensor<4x6xf32> -> tensor<24xf32>
+// CHECK: %[[S:.*]] = dlc.sub %[[A]], %[[B]] : tensor<4x6xf32>
+// CHECK: %[[Y:.*]] = dlc.reshape %[[S]] : tensor<4x6xf32> -> tensor<24xf32>
+// CHECK: return %[[Y]], %[[RA]]
+func.func @both_reshaped(%a: tensor<4x6xf32>, %b: tensor<4x6xf32>) -> (tensor<24xf32>, tensor<24xf32>) {
+  %ra = dlc.reshape %a : tensor<4x6xf32> -> tensor<24xf32>
+  %rb = dlc.reshape %b : tensor<4x6xf32> -> tensor<24xf32>
+  %s = dlc.sub %ra, %rb : (tensor<24xf32>, tensor<24xf32>) -> tensor<24xf32>
+  return %s, %ra : tensor<24xf32>, tensor<24xf32>
+}
+
+// -----
+
+// Broadcasts that would change meaning are left alone: a per-row scale
+// whose dimension the reshape merges, an operand of higher rank than the
+// source, and an op that broadcasts the reshaped operand itself.
+// CHECK-LABEL: func.func @broadcasts_kept
+// CHECK: %[[U:.*]] = dlc.reshape %{{.*}} : tensor<8x4xf32> -> tensor<2x4x4xf32>
+// CHECK: dlc.mul %[[U]], %{{.*}} : (tensor<2x4x4xf32>, tensor<4x1xf32>) -> tensor<2x4x4xf32>
+// CHECK: dlc.mul %[[U]], %{{.*}} : (tensor<2x4x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x4x4xf32>
+// CHECK: %[[V:.*]] = dlc.reshape %{{.*}} : tensor<8xf32> -> tensor<2x4xf32>
+// CHECK: dlc.add %[[V]], %{{.*}} : (tensor<2x4xf32>, tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
+func.func @broadcasts_kept(%a: tensor<8x4xf32>, %s: tensor<4x1xf32>, %t: tensor<1x1x1x4xf32>, %v: tensor<8xf32>, %w: tensor<3x2x4xf32>) -> (tensor<2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<3x2x4xf32>) {
+  %u = dlc.reshape %a : tensor<8x4xf32> -> tensor<2x4x4xf32>
+  %m = dlc.mul %u, %s : (tensor<2x4x4xf32>, tensor<4x1xf32>) -> tensor<2x4x4xf32>
+  %n = dlc.mul %u, %t : (tensor<2x4x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x4x4xf32>
+  %rv = dlc.reshape %v : tensor<8xf32> -> tensor<2x4xf32>
+  %o = dlc.add %rv, %w : (tensor<2x4xf32>, tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
+  return %m, %n, %o : tensor<2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<3x2x4xf32>
+}
+
+// -----
+
+// A scalar and a bias over a dimension the reshape keeps stay as they are;
+// a reshape on another device than the op is left alone.
+// CHECK-LABEL: func.func @scalar_bias_and_pins
+// CHECK: %[[M:.*]] = dlc.mul %{{.*}}, %{{.*}} : (tensor<6x4xf32>, tensor<f32>) -> tensor<6x4xf32>
+// CHECK: %[[A:.*]] = dlc.add %[[M]], %{{.*}} : (tensor<6x4xf32>, tensor<1x4xf32>) -> tensor<6x4xf32>
+// CHECK: dlc.reshape %[[A]] : tensor<6x4xf32> -> tensor<3x2x4xf32>
+// CHECK: %[[P:.*]] = dlc.reshape %{{.*}} {device = #dlc.device<cuda:0>} : tensor<6x4xf32> -> tensor<24xf32>
+// CHECK: dlc.relu %[[P]] {device = #dlc.device<cpu>} : tensor<24xf32>
+func.func @scalar_bias_and_pins(%a: tensor<6x4xf32>, %k: tensor<f32>, %b: tensor<1x4xf32>) -> (tensor<3x2x4xf32>, tensor<24xf32>) {
+  %u = dlc.reshape %a : tensor<6x4xf32> -> tensor<3x2x4xf32>
+  %m = dlc.mul %u, %k : (tensor<3x2x4xf32>, tensor<f32>) -> tensor<3x2x4xf32>
+  %s = dlc.add %m, %b : (tensor<3x2x4xf32>, tensor<1x4xf32>) -> tensor<3x2x4xf32>
+  %p = dlc.reshape %a {device = #dlc.device<cuda:0>} : tensor<6x4xf32> -> tensor<24xf32>
+  %r = dlc.relu %p {device = #dlc.device<cpu>} : tensor<24xf32>
+  return %s, %r : tensor<3x2x4xf32>, tensor<24xf32>
+}
