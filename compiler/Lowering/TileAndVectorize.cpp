@@ -403,6 +403,45 @@ void vectorizeTileWriteBack(RewriterBase &rewriter, linalg::TransposeOp op,
     rewriter.eraseOp(slice);
 }
 
+/// A per-row operand of a vectorised epilogue (the bias of a matmul whose
+/// rows are filters, a 1x1 convolution's) arrives as a row vector broadcast
+/// down the tile and transposed: a shuffle network. The same value is the
+/// vector as a column, each element splat along its row.
+struct RowBroadcastAsColumn : OpRewritePattern<vector::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::TransposeOp transpose,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast = transpose.getVector().getDefiningOp<vector::BroadcastOp>();
+    auto source = broadcast ? dyn_cast<VectorType>(broadcast.getSourceType()) : VectorType();
+    VectorType result = transpose.getResultVectorType();
+    if (!source || source.getRank() != 1 || result.getRank() != 2 ||
+        transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
+        result.getDimSize(0) != source.getDimSize(0))
+      return failure();
+    Value column = rewriter.create<vector::ShapeCastOp>(
+        transpose.getLoc(), VectorType::get({source.getDimSize(0), 1}, source.getElementType()),
+        broadcast.getSource());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(transpose, result, column);
+    return success();
+  }
+};
+
+/// The elementwise epilogue that updates a full matmul tile's result in
+/// place (epilogueOnRegion, fused into the tile by tileAndPeel), or null.
+linalg::GenericOp tileEpilogue(linalg::LinalgOp tile) {
+  if (!isa<linalg::MatmulOp>(tile.getOperation()) || !tile->hasOneUse())
+    return nullptr;
+  auto epilogue = dyn_cast<linalg::GenericOp>(*tile->user_begin());
+  if (!epilogue || epilogue.getNumDpsInits() != 1 ||
+      epilogue.getDpsInits()[0] != tile->getResult(0) ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      !epilogue.hasPureTensorSemantics() || !epilogue.getStaticLoopRanges().size())
+    return nullptr;
+  auto type = cast<RankedTensorType>(tile->getResult(0).getType());
+  return epilogue.getResult(0).getType() == type && type.hasStaticShape() ? epilogue : nullptr;
+}
+
 /// K by 1 (each step one rank-1 update of the C tile), then vector code.
 LogicalResult vectorizeTile(RewriterBase &rewriter, linalg::LinalgOp tile) {
   scf::SCFTilingOptions inner;
@@ -466,12 +505,21 @@ struct TileAndVectorizePass
       if (auto t = dyn_cast<linalg::TransposeOp>(op); t && tileWriteBack(t))
         transposes.push_back(t);
     });
+    // An epilogue fused into a full matmul tile (tileAndPeel) is vectorised
+    // whole, on the tile's vector: its read of the tile then folds into the
+    // accumulator, so it runs in registers before the one write of C.
+    SmallVector<linalg::GenericOp> epilogues;
+    for (linalg::LinalgOp tile : tiles)
+      if (linalg::GenericOp epilogue = tileEpilogue(tile))
+        epilogues.push_back(epilogue);
     for (linalg::LinalgOp tile : tiles)
       if (failed(vectorizeTile(rewriter, tile))) {
         tile->emitError("cannot vectorise this matmul tile");
         return signalPassFailure();
       }
     for (Operation *op : fills)
+      (void)linalg::vectorize(rewriter, op);
+    for (linalg::GenericOp op : epilogues)
       (void)linalg::vectorize(rewriter, op);
     for (linalg::TransposeOp op : transposes)
       vectorizeTileWriteBack(rewriter, op, tileWriteBack(op));
@@ -484,6 +532,7 @@ struct TileAndVectorizePass
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateSinkVectorBroadcastPatterns(patterns);
+    patterns.add<RowBroadcastAsColumn>(&getContext());
     linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
     scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);

@@ -83,20 +83,24 @@ func.func @prepacked_b(%a: tensor<16x16xf32>, %panels: tensor<2x16x32xf32>) -> t
 }
 
 // An epilogue that updates C in place (bias and ReLU, as ReuseProducerBuffer
-// leaves it) is tiled with the matmul fused into each tile: every 8x32
-// register tile gets its bias and ReLU right after its K loop, on its own
-// 8x32 region, and no pass over the whole of C follows.
+// leaves it) is tiled with the matmul fused into each tile and vectorised
+// whole: every 8x32 register tile gets its bias and ReLU in registers right
+// after its K loop, then the one write of the tile; no pass over the whole of
+// C follows. The bias is per row (C's rows are a 1x1 convolution's filters):
+// each element splat along its row, not a row broadcast and a transpose.
 // CHECK-LABEL: func.func @epilogue
 // CHECK-SAME: (%[[A:.*]]: tensor<16x8xf32>, %[[B:.*]]: tensor<8x64xf32>, %[[BIAS:.*]]: tensor<16xf32>)
 // CHECK: scf.for %[[I:[^ ]+]] =
 // CHECK:   scf.for %[[J:[^ ]+]] =
-// CHECK:     %[[BT:.*]] = tensor.extract_slice %[[BIAS]][%[[I]]] [8] [1]
-// CHECK:     scf.for
+// CHECK:     %[[SUMS:.*]] = scf.for
 // CHECK:       vector.contract
-// CHECK:     %[[TILE:.*]] = vector.transfer_write
-// CHECK:     linalg.generic {{.*}} ins(%[[BT]] : tensor<8xf32>) outs(%[[TILE]] : tensor<8x32xf32>)
-// CHECK:       arith.addf
-// CHECK:       arith.maximumf
+// CHECK:     %[[BV:.*]] = vector.transfer_read %[[BIAS]][%[[I]]]{{.*}} : tensor<16xf32>, vector<8xf32>
+// CHECK:     %[[COL:.*]] = vector.shape_cast %[[BV]] : vector<8xf32> to vector<8x1xf32>
+// CHECK:     %[[BB:.*]] = vector.broadcast %[[COL]] : vector<8x1xf32> to vector<8x32xf32>
+// CHECK:     %[[ADD:.*]] = arith.addf %[[SUMS]], %[[BB]] : vector<8x32xf32>
+// CHECK:     %[[RELU:.*]] = arith.maximumf %[[ADD]], %{{.*}} : vector<8x32xf32>
+// CHECK:     vector.transfer_write %[[RELU]], %{{.*}}[%[[I]], %[[J]]]
+// CHECK-NOT: vector.transpose
 // CHECK-NOT: linalg.generic
 // CHECK: return
 func.func @epilogue(%a: tensor<16x8xf32>, %b: tensor<8x64xf32>, %bias: tensor<16xf32>) -> tensor<16x64xf32> {
