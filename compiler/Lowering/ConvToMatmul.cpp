@@ -585,7 +585,9 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       acc = b.create<tensor::InsertSliceOp>(loc, transposed, acc, offsets, sizes, unit);
       if (!epilogue)
         return acc;
-      // The epilogue on the tile just written, while it is in L1.
+      // The epilogue on the tile just written, while it is in L1 (or, where
+      // TileAndVectorize can, columnEpilogue: on each column in registers
+      // before its store).
       auto regionType = RankedTensorType::get({1, kPanel, 1, pixels}, f32);
       Value region = b.create<tensor::ExtractSliceOp>(loc, regionType, acc, offsets, sizes, unit);
       Value fused = dlc::epilogueOnRegion(b, loc, epilogue, offsets, sizes, region);

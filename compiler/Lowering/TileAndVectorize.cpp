@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -373,9 +374,112 @@ tensor::InsertSliceOp tileWriteBack(linalg::TransposeOp op) {
   return insert;
 }
 
+/// The epilogue ConvToMatmul runs on a pixel-row tile right after its
+/// write-back (bias, activation, residual add):
+///   %r = tensor.extract_slice %written[n, j, oh, ow] [1, N, 1, T]
+///   %e = linalg.generic ins(...) outs(%r)          (elementwise)
+///   tensor.insert_slice %e into %written[n, j, oh, ow] [1, N, 1, T]
+/// when each operand is a per-filter vector (indexed by d1 alone), a region
+/// of the tile's shape, or a scalar, and the body is elementwise arith/math.
+struct ColumnEpilogue {
+  tensor::ExtractSliceOp region;
+  linalg::GenericOp op;
+  tensor::InsertSliceOp insert;
+};
+
+std::optional<ColumnEpilogue> columnEpilogue(tensor::InsertSliceOp writeBack) {
+  for (Operation *user : writeBack->getUsers()) {
+    auto region = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!region || !region->hasOneUse() ||
+        !llvm::equal(region.getMixedOffsets(), writeBack.getMixedOffsets()) ||
+        region.getStaticSizes() != writeBack.getStaticSizes() ||
+        region.getStaticStrides() != writeBack.getStaticStrides())
+      continue;
+    auto op = dyn_cast<linalg::GenericOp>(*region->user_begin());
+    if (!op || op.getNumDpsInits() != 1 || op.getDpsInits()[0] != region.getResult() ||
+        op.getNumLoops() != 4 || op.getNumParallelLoops() != 4 || !op->hasOneUse() ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      return std::nullopt;
+    auto insert = dyn_cast<tensor::InsertSliceOp>(*op->user_begin());
+    if (!insert || insert.getSource() != op.getResult(0) ||
+        insert.getDest() != writeBack.getResult() ||
+        !llvm::equal(insert.getMixedOffsets(), writeBack.getMixedOffsets()))
+      return std::nullopt;
+    for (OpOperand *in : op.getDpsInputOperands()) {
+      auto type = dyn_cast<RankedTensorType>(in->get().getType());
+      AffineMap map = op.getMatchingIndexingMap(in);
+      bool scalar = type && type.getRank() == 0;
+      bool perFilter = map.getNumResults() == 1 && map.getResult(0) == getAffineDimExpr(1, map.getContext());
+      bool sameRegion = map.isIdentity() && type == region.getType();
+      if (!type || !(scalar || perFilter || sameRegion))
+        return std::nullopt;
+    }
+    for (Operation &bodyOp : op.getBody()->without_terminator())
+      if (!isa<arith::ArithDialect, math::MathDialect>(bodyOp.getDialect()) ||
+          bodyOp.getNumRegions() != 0 ||
+          (!isa<arith::ConstantOp>(bodyOp) && !bodyOp.hasTrait<OpTrait::Elementwise>()))
+        return std::nullopt;
+    return ColumnEpilogue{region, op, insert};
+  }
+  return std::nullopt;
+}
+
+/// `epilogue`'s body on column `c` of the tile (`column`: T pixels of filter
+/// c), its operands read as vectors of T: a per-filter value splat, a
+/// region's row of T, a scalar splat.
+Value epilogueOnColumn(RewriterBase &rewriter, Location loc, linalg::GenericOp epilogue,
+                       int64_t c, Value column) {
+  auto vectorOf = [&](Type t) {
+    return VectorType::get(cast<VectorType>(column.getType()).getShape(), t);
+  };
+  auto splat = [&](Value v) -> Value {
+    return isa<VectorType>(v.getType())
+               ? v
+               : rewriter.create<vector::BroadcastOp>(loc, vectorOf(v.getType()), v);
+  };
+  Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+  Value filter = rewriter.create<arith::ConstantIndexOp>(loc, c);
+  Block *body = epilogue.getBody();
+  IRMapping map;
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    Value v = in->get();
+    auto type = cast<RankedTensorType>(v.getType());
+    Value vec;
+    if (type.getRank() == 0) {
+      vec = splat(rewriter.create<tensor::ExtractOp>(loc, v, ValueRange{}));
+    } else if (type.getRank() == 1) {
+      vec = splat(rewriter.create<tensor::ExtractOp>(loc, v, ValueRange{filter}));
+    } else {
+      AffineMap row = AffineMap::get(4, 0, {getAffineDimExpr(3, rewriter.getContext())},
+                                     rewriter.getContext());
+      vec = rewriter.create<vector::TransferReadOp>(loc, vectorOf(type.getElementType()), v,
+                                                    ValueRange{zero, filter, zero, zero}, row,
+                                                    ArrayRef<bool>{true});
+    }
+    map.map(body->getArgument(in->getOperandNumber()), vec);
+  }
+  map.map(body->getArgument(epilogue.getNumDpsInputs()), column);
+  for (Operation &op : body->without_terminator()) {
+    if (isa<arith::ConstantOp>(op)) {
+      rewriter.clone(op, map);
+      continue;
+    }
+    IRMapping operands;
+    for (Value v : op.getOperands())
+      operands.map(v, splat(map.lookupOrDefault(v)));
+    Operation *vectorized = rewriter.clone(op, operands);
+    for (OpResult r : vectorized->getResults())
+      r.setType(vectorOf(r.getType()));
+    map.map(op.getResults(), vectorized->getResults());
+  }
+  return splat(map.lookupOrDefault(body->getTerminator()->getOperand(0)));
+}
+
 /// The write-back as one T-float store per column, straight into the
 /// output. (Writing the columns into the N x T slice instead, MLIR 19's
-/// insert_slice-of-transfer_write folding kept only the last column.)
+/// insert_slice-of-transfer_write folding kept only the last column.) An
+/// epilogue (columnEpilogue) runs on each column in registers before its
+/// store, instead of on the tile read back from L1.
 void vectorizeTileWriteBack(RewriterBase &rewriter, linalg::TransposeOp op,
                             tensor::InsertSliceOp insert) {
   rewriter.setInsertionPoint(insert);
@@ -389,7 +493,12 @@ void vectorizeTileWriteBack(RewriterBase &rewriter, linalg::TransposeOp op,
   SmallVector<Value> offsets =
       getValueOrCreateConstantIndexOp(rewriter, loc, insert.getMixedOffsets());
   Value acc = insert.getDest();
+  std::optional<ColumnEpilogue> epilogue = columnEpilogue(insert);
+  if (epilogue)
+    rewriter.setInsertionPoint(epilogue->insert);
   for (auto [c, column] : llvm::enumerate(tileColumns(rewriter, loc, tile))) {
+    if (epilogue)
+      column = epilogueOnColumn(rewriter, loc, epilogue->op, static_cast<int64_t>(c), column);
     SmallVector<Value> at = offsets;
     at[1] = rewriter.create<arith::AddIOp>(
         loc, offsets[1], rewriter.create<arith::ConstantIndexOp>(loc, static_cast<int64_t>(c)));
@@ -397,6 +506,11 @@ void vectorizeTileWriteBack(RewriterBase &rewriter, linalg::TransposeOp op,
               .getResult();
   }
   auto slice = op.getInit().getDefiningOp<tensor::ExtractSliceOp>();
+  if (epilogue) {
+    rewriter.replaceOp(epilogue->insert, acc);
+    rewriter.eraseOp(epilogue->op);
+    rewriter.eraseOp(epilogue->region);
+  }
   rewriter.replaceOp(insert, acc);
   rewriter.eraseOp(op);
   if (slice->use_empty())
