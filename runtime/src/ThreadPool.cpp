@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <sched.h>
@@ -22,6 +23,7 @@ thread_local int tlLimit = 1;
 /// with a CPU hog beside it, busy spinning all the way cost 5.0 ms against
 /// 3.7 ms yielding after 10 us.
 constexpr std::chrono::microseconds kSpin{50}, kBusySpin{10};
+constexpr int64_t kMaxSpinMicros = 1000000;
 
 inline void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,8 +33,10 @@ inline void cpuRelax() {
 #endif
 }
 
-/// Spins until `ready()` or kSpin has passed; whether it became ready.
-template <typename Ready> bool spinUntil(Ready ready) {
+/// Spins until `ready()` or `spin` has passed; whether it became ready.
+template <typename Ready> bool spinUntil(std::chrono::microseconds spin, Ready ready) {
+  if (spin.count() == 0)
+    return ready();
   auto start = std::chrono::steady_clock::now();
   bool yielding = false;
   for (int i = 0;; ++i) {
@@ -44,7 +48,7 @@ template <typename Ready> bool spinUntil(Ready ready) {
       cpuRelax();
     if (i % 64 == 63) {
       auto spent = std::chrono::steady_clock::now() - start;
-      if (spent > kSpin)
+      if (spent > spin)
         return ready();
       yielding = spent > kBusySpin;
     }
@@ -71,7 +75,34 @@ void *scratchAllocEntry(uint64_t bytes) {
 void scratchFreeEntry(void *block) { ScratchCache::process().release(block); }
 } // namespace
 
-ThreadPool::ThreadPool(int workers) { reserve(workers + 1); }
+std::optional<std::chrono::microseconds> parseSpinMicros(const char *text) {
+  if (!text || !*text)
+    return std::nullopt;
+  char *end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(text, &end, 10);
+  if (errno || *end || v < 0 || v > kMaxSpinMicros)
+    return std::nullopt;
+  return std::chrono::microseconds(v);
+}
+
+static std::chrono::microseconds spinFromEnvironment() {
+  const char *text = std::getenv("DLC_SPIN_US");
+  if (!text)
+    return kSpin;
+  if (std::optional<std::chrono::microseconds> spin = parseSpinMicros(text))
+    return *spin;
+  std::fprintf(stderr,
+               "dlc runtime: ignoring DLC_SPIN_US='%s' (microseconds an idle worker spins: "
+               "0 to %lld); spinning %lld us\n",
+               text, static_cast<long long>(kMaxSpinMicros),
+               static_cast<long long>(kSpin.count()));
+  return kSpin;
+}
+
+ThreadPool::ThreadPool(int workers, std::chrono::microseconds spin) : spin(spin) {
+  reserve(workers + 1);
+}
 
 ThreadPool::~ThreadPool() {
   {
@@ -84,7 +115,7 @@ ThreadPool::~ThreadPool() {
 }
 
 ThreadPool &ThreadPool::process() {
-  static ThreadPool *pool = new ThreadPool(0);
+  static ThreadPool *pool = new ThreadPool(0, spinFromEnvironment());
   return *pool;
 }
 
@@ -126,7 +157,7 @@ void ThreadPool::workerMain() {
       // until one is.
       uint64_t seen = posted.load(std::memory_order_acquire);
       lock.unlock();
-      bool moved = spinUntil([&] {
+      bool moved = spinUntil(spin, [&] {
         return posted.load(std::memory_order_acquire) != seen ||
                stopping.load(std::memory_order_relaxed);
       });
@@ -193,7 +224,7 @@ void ThreadPool::parallelFor(int64_t n, dlc_parallel_body_t body,
   // the helpers still running theirs, spinning first.
   if (job.helpers.load(std::memory_order_acquire) > 0) {
     lock.unlock();
-    spinUntil([&] { return job.helpers.load(std::memory_order_acquire) == 0; });
+    spinUntil(spin, [&] { return job.helpers.load(std::memory_order_acquire) == 0; });
     lock.lock();
     done.wait(lock, [&] { return job.helpers.load(std::memory_order_acquire) == 0; });
   }

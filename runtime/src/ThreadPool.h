@@ -8,7 +8,7 @@
 // at once, capacity = workers + 1: no oversubscription from the pool.
 //
 // A model's kernels open a loop every few tens of microseconds, so an idle
-// worker spins for a while (kSpin) before it sleeps on the condition
+// worker spins for a while (50 us, or DLC_SPIN_US) before it sleeps on the condition
 // variable, and a caller waits for its helpers' last indices spinning too:
 // waking a sleeping thread costs a futex call and a reschedule, tens of
 // microseconds on a busy machine (MobileNetV2 at 2 threads spent more in
@@ -22,9 +22,11 @@
 #include "dlc/parallel.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -32,7 +34,10 @@ namespace dlc::rt {
 
 class ThreadPool {
 public:
-  explicit ThreadPool(int workers = 0);
+  /// `spin`: how long an idle worker, or a caller waiting for its helpers,
+  /// spins before it blocks (0: block at once).
+  explicit ThreadPool(int workers = 0,
+                      std::chrono::microseconds spin = std::chrono::microseconds(50));
   ~ThreadPool(); // Joins the workers; no parallelFor may be running.
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
@@ -79,7 +84,13 @@ private:
   // spinning worker watches.
   std::atomic<uint64_t> posted{0};
   std::atomic<uint64_t> shared{0};
+  const std::chrono::microseconds spin;
 };
+
+/// DLC_SPIN_US's value: microseconds, 0 to 1000000; nullopt when it is not
+/// one. The process's pool spins that long (default 50; 0 suits a machine
+/// whose cores are shared with other busy processes).
+std::optional<std::chrono::microseconds> parseSpinMicros(const char *text);
 
 /// Threads a parallel_for on this thread may use: the running session's
 /// thread_count, set by the executor around each device's program; 1

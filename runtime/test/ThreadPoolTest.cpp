@@ -89,6 +89,27 @@ TEST(ThreadPool, WorkersJoinWhetherSpinningOrAsleep) {
   EXPECT_EQ(pool.sharedLoops(), 6u);
 }
 
+// DLC_SPIN_US=0: workers and callers block at once instead of spinning;
+// loops still get their worker, asleep every time.
+TEST(ThreadPool, NoSpinStillShares) {
+  ThreadPool pool(1, std::chrono::microseconds(0));
+  for (int round = 0; round < 4; ++round) {
+    Rendezvous r;
+    pool.parallelFor(2, rendezvousBody, &r, 2);
+    EXPECT_TRUE(r.met.load()) << "round " << round;
+  }
+  EXPECT_EQ(pool.sharedLoops(), 4u);
+}
+
+TEST(ThreadPool, SpinSetting) {
+  EXPECT_EQ(parseSpinMicros("0"), std::chrono::microseconds(0));
+  EXPECT_EQ(parseSpinMicros("200"), std::chrono::microseconds(200));
+  EXPECT_EQ(parseSpinMicros("1000000"), std::chrono::microseconds(1000000));
+  for (const char *bad : {"", "-1", "1000001", "50us", "x"})
+    EXPECT_EQ(parseSpinMicros(bad), std::nullopt) << bad;
+  EXPECT_EQ(parseSpinMicros(nullptr), std::nullopt);
+}
+
 void idBody(void *closure, int64_t) {
   auto *r = static_cast<Rendezvous *>(closure);
   std::lock_guard<std::mutex> lock(r->m);
