@@ -143,6 +143,8 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   // split into chunks for the pool.
   pm.addNestedPass<func::FuncOp>(dlc::createCollapseShortRows());
   pm.addNestedPass<func::FuncOp>(dlc::createParallelizeLoopNests());
+  // Transposes that move the innermost dim: 8x16 blocks in registers.
+  pm.addNestedPass<func::FuncOp>(dlc::createVectorizeTransposes());
   // Nests with short rows: one vector per row (not LLVM's gathers); stride-2
   // window taps read straight from the unpadded image.
   pm.addNestedPass<func::FuncOp>(dlc::createVectorizeRows());

@@ -5,9 +5,11 @@
 //       (depthwise convs and max pools: one nest over their window's taps)
 //     --dlc-conv-to-matmul: pixel-row tiles (epilogue per tile), per-tap
 //       shifted matmuls, or im2col + matmul
-//     --dlc-tile-and-vectorize: B panels packed, 8x32 register tiles (with
-//       an in-place epilogue tiled around them)
+//     --dlc-tile-and-vectorize: B panels packed, 8x32 register tiles (an
+//       in-place epilogue run on each tile's registers before its write)
 //     --dlc-parallelize-loop-nests: other big nests in parallel chunks
+//     --dlc-vectorize-transposes: transposes moving the innermost dim, 8x16
+//       blocks shuffled in registers
 //     --dlc-vectorize-rows: nests with short or stride-2 rows, row by row
 //       (stride-2 window taps read from the unpadded image)
 //     --dlc-pad-per-chunk: chunks of depthwise/pooling pad their own planes

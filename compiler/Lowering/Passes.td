@@ -147,6 +147,18 @@ def PrefetchPanelRows : Pass<"dlc-prefetch-panel-rows", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 
+def VectorizeTransposes : Pass<"dlc-vectorize-transposes", "mlir::func::FuncOp"> {
+  let summary = "Transposes that move the innermost dim, 8x16 blocks at a time in registers";
+  let description = [{
+    A static f32 linalg.transpose on tensors whose output's innermost dim is
+    another input dim (Kᵀ of attention) becomes loops over 8x16 blocks: 8
+    input rows read as vectors, transposed with shuffles, written as 16
+    output rows of 8. See VectorizeTransposes.cpp.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def LowerVectors : Pass<"dlc-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "Lowers vector contractions to outer products and FMAs";
   let description = [{

@@ -2,6 +2,7 @@
 // native code against the reference interpreter.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %check-e2e %s transpose %t
+// RUN: %check-e2e %s transpose_blocks %t
 // RUN: %check-e2e %s reshape_views %t
 // RUN: %check-e2e %s concat %t
 // RUN: %check-e2e %s slice_split %t
@@ -15,6 +16,18 @@
 func.func @transpose(%x: tensor<2x3x5x7xf32>) -> tensor<5x2x7x3xf32> {
   %0 = dlc.transpose %x {perm = array<i64: 2, 0, 3, 1>} : tensor<2x3x5x7xf32> -> tensor<5x2x7x3xf32>
   return %0 : tensor<5x2x7x3xf32>
+}
+
+// Transposes that move the innermost dim in 8x16 blocks
+// (VectorizeTransposes.cpp): attention's K^T, a 2-D one, one whose
+// innermost dim goes to the outermost, and one big enough to be split into
+// parallel chunks first.
+func.func @transpose_blocks(%k: tensor<2x16x3x32xf32>, %m: tensor<24x48xf32>, %c: tensor<16x5x32xf32>, %big: tensor<4x64x4x64xf32>) -> (tensor<2x3x32x16xf32>, tensor<48x24xf32>, tensor<32x5x16xf32>, tensor<4x4x64x64xf32>) {
+  %0 = dlc.transpose %k {perm = array<i64: 0, 2, 3, 1>} : tensor<2x16x3x32xf32> -> tensor<2x3x32x16xf32>
+  %1 = dlc.transpose %m {perm = array<i64: 1, 0>} : tensor<24x48xf32> -> tensor<48x24xf32>
+  %2 = dlc.transpose %c {perm = array<i64: 2, 1, 0>} : tensor<16x5x32xf32> -> tensor<32x5x16xf32>
+  %3 = dlc.transpose %big {perm = array<i64: 0, 2, 3, 1>} : tensor<4x64x4x64xf32> -> tensor<4x4x64x64xf32>
+  return %0, %1, %2, %3 : tensor<2x3x32x16xf32>, tensor<48x24xf32>, tensor<32x5x16xf32>, tensor<4x4x64x64xf32>
 }
 
 func.func @reshape_views(%x: tensor<6x10xf32>) -> (tensor<3x20xf32>, tensor<60xf32>) {
