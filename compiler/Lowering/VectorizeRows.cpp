@@ -47,6 +47,7 @@
 #include "compiler/Lowering/Passes.h"
 
 #include "mlir/Dialect/Affine/ViewLikeInterfaceUtils.h"
+#include <limits>
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -70,11 +71,12 @@ constexpr int64_t kMaxRow = 64;
 /// views: pooling and depthwise taps at stride 2).
 enum class RowKind { None, Unit, Strided, Sum };
 
-/// The f32 sum of each row of a tensor: a generic whose last loop, the
-/// only reduction, runs along the identity-mapped input's rows, and whose body
-/// adds each element to the output (a global average pool's sum over the
-/// flattened plane). Its addition when it is one; null otherwise.
-arith::AddFOp rowSum(linalg::GenericOp op) {
+/// The f32 sum (or maximum) of each row of a tensor: a generic whose last
+/// loop, the only reduction, runs along the identity-mapped input's rows,
+/// and whose body adds (or maxes) each element into the output (a global
+/// average pool's sum over the flattened plane, softmax's row maximum). Its
+/// combining op when it is one; null otherwise.
+Operation *rowSum(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() < 2 || op.hasDynamicShape() ||
       op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
     return nullptr;
@@ -94,14 +96,16 @@ arith::AddFOp rowSum(linalg::GenericOp op) {
   Block *body = op.getBody();
   if (body->getOperations().size() != 2)
     return nullptr;
-  auto add = dyn_cast<arith::AddFOp>(body->front());
+  Operation *combine = &body->front();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  if (!add || yield.getOperand(0) != add.getResult())
+  if (!isa<arith::AddFOp, arith::MaximumFOp>(combine) ||
+      yield.getOperand(0) != combine->getResult(0))
     return nullptr;
   Value a = body->getArgument(0), acc = body->getArgument(1);
-  if (!((add.getLhs() == a && add.getRhs() == acc) || (add.getLhs() == acc && add.getRhs() == a)))
+  Value lhs = combine->getOperand(0), rhs = combine->getOperand(1);
+  if (!((lhs == a && rhs == acc) || (lhs == acc && rhs == a)))
     return nullptr;
-  return add;
+  return combine;
 }
 
 /// The stride of `v`'s rows when it is a view: 1 for whole tensors.
@@ -385,24 +389,31 @@ void vectorizeStridedRow(RewriterBase &rewriter, linalg::GenericOp op) {
   rewriter.replaceOp(op, writeLastDim(rewriter, loc, result, op.getDpsInits()[0]));
 }
 
-/// One row's sum (a single-row tile of a rowSum generic): the row read in
-/// whole registers, zeros past its end, and one vector.reduction with the
-/// addition's fast-math flags (reassoc: a tree), added to the output. As a
-/// loop LLVM summed the row one float at a time: a chain of 49 dependent
-/// additions per channel of a 7x7 global average pool.
+/// One row's sum or maximum (a single-row tile of a rowSum generic): the
+/// row read in whole registers, zeros (or -inf) past its end, and one
+/// vector.reduction with the op's fast-math flags (reassoc: a tree),
+/// combined with the output. As a loop LLVM summed the row one float at a
+/// time (a chain of 49 dependent additions per channel of a 7x7 global
+/// average pool), and kept a maximum scalar (softmax's over 128: 2x4x128x128
+/// 50 -> 30 us).
 void vectorizeRowSum(RewriterBase &rewriter, linalg::GenericOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   int64_t row = op.getStaticLoopRanges().back();
-  arith::AddFOp add = rowSum(op);
+  Operation *combine = rowSum(op);
+  bool isMax = isa<arith::MaximumFOp>(combine);
   Value in = op.getDpsInputs()[0], init = op.getDpsInits()[0];
-  Value values = readLastDim(rewriter, loc, in, registerWidth(row));
+  Value pad = rewriter.create<arith::ConstantOp>(
+      loc, rewriter.getF32FloatAttr(isMax ? -std::numeric_limits<float>::infinity() : 0.0f));
+  Value values = readLastDim(rewriter, loc, in, registerWidth(row), pad);
   auto initType = cast<RankedTensorType>(init.getType());
   SmallVector<Value> origin(initType.getRank(),
                             rewriter.create<arith::ConstantIndexOp>(loc, 0));
   Value acc = rewriter.create<tensor::ExtractOp>(loc, init, origin);
-  Value sum = rewriter.create<vector::ReductionOp>(loc, vector::CombiningKind::ADD, values, acc,
-                                                   add.getFastmath());
+  auto fastmath = cast<arith::ArithFastMathInterface>(combine).getFastMathFlagsAttr();
+  Value sum = rewriter.create<vector::ReductionOp>(
+      loc, isMax ? vector::CombiningKind::MAXIMUMF : vector::CombiningKind::ADD, values, acc,
+      fastmath ? fastmath.getValue() : arith::FastMathFlags::none);
   rewriter.replaceOp(op, rewriter.create<tensor::InsertOp>(loc, sum, init, origin).getResult());
 }
 

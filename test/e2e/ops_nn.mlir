@@ -17,6 +17,7 @@
 // RUN: %check-e2e %s norms %t
 // RUN: %check-e2e %s softmax %t
 // RUN: %check-e2e %s reductions %t
+// RUN: %check-e2e %s row_max_negative %t
 
 func.func @matmul(%a: tensor<33x67xf32>, %b: tensor<67x45xf32>) -> tensor<33x45xf32> {
   %0 = dlc.matmul %a, %b : (tensor<33x67xf32>, tensor<67x45xf32>) -> tensor<33x45xf32>
@@ -126,4 +127,13 @@ func.func @reductions(%x: tensor<4x5x6xf32>) -> (tensor<4x1x6xf32>, tensor<5xf32
   %2 = dlc.reduce_max %x : tensor<4x5x6xf32> -> tensor<f32>
   %3 = dlc.reduce_max %x {axes = array<i64: 2>, keepdims = true} : tensor<4x5x6xf32> -> tensor<4x5x1xf32>
   return %0, %1, %2, %3 : tensor<4x1x6xf32>, tensor<5xf32>, tensor<f32>, tensor<4x5x1xf32>
+}
+
+// Row maxima of all-negative rows of 49 (read as 64 lanes, VectorizeRows):
+// the lanes past the row must not count (they are -inf, not 0).
+func.func @row_max_negative(%x: tensor<6x49xf32>) -> tensor<6x1xf32> {
+  %k = dlc.constant dense<10.0> : tensor<f32>
+  %n = dlc.sub %x, %k : (tensor<6x49xf32>, tensor<f32>) -> tensor<6x49xf32>
+  %m = dlc.reduce_max %n {axes = array<i64: -1>, keepdims = true} : tensor<6x49xf32> -> tensor<6x1xf32>
+  return %m : tensor<6x1xf32>
 }

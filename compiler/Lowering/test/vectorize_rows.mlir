@@ -181,20 +181,55 @@ func.func @row_sums(%x: tensor<1x16x49xf32>, %init: tensor<1x16xf32>) -> tensor<
 
 // -----
 
-// Not row sums: a maximum, and a sum over the middle dim.
-// CHECK-LABEL: func.func @not_row_sums
-// CHECK-NOT: vector.reduction
-// CHECK: linalg.generic
-// CHECK: arith.maximumf
-// CHECK: linalg.generic
-// CHECK: arith.addf
-// CHECK: return
-func.func @not_row_sums(%x: tensor<1x16x49xf32>, %init: tensor<1x16xf32>, %init2: tensor<1x49xf32>) -> (tensor<1x16xf32>, tensor<1x49xf32>) {
+// The maximum of each row (softmax's, a row of 49): the same, with -inf
+// past the row's end and a <maximumf> reduction (NaN propagates as in
+// arith.maximumf).
+// CHECK-LABEL: func.func @row_maxima
+// CHECK-SAME: (%[[X:.*]]: tensor<1x16x49xf32>
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[X]]
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[V:.*]] = vector.transfer_read %[[ROW]]{{.*}}, %[[NEGINF]]{{.*}} : tensor<1x1x49xf32>, vector<64xf32>
+// CHECK: %[[M:.*]] = vector.reduction <maximumf>, %[[V]], %{{.*}} : vector<64xf32> into f32
+// CHECK: tensor.insert %[[M]]
+// CHECK-NOT: linalg.generic
+func.func @row_maxima(%x: tensor<1x16x49xf32>, %init: tensor<1x16xf32>) -> tensor<1x16xf32> {
   %m = linalg.generic {indexing_maps = [affine_map<(n, c, p) -> (n, c, p)>, affine_map<(n, c, p) -> (n, c)>],
                        iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x : tensor<1x16x49xf32>) outs(%init : tensor<1x16xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %s = arith.maximumf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16xf32>
+  return %m : tensor<1x16xf32>
+}
+
+// -----
+
+// Not row reductions: a minimum, the maximum of each element's magnitude,
+// and a sum over the middle dim.
+// CHECK-LABEL: func.func @not_row_sums
+// CHECK-NOT: vector.reduction
+// CHECK: linalg.generic
+// CHECK: arith.minimumf
+// CHECK: linalg.generic
+// CHECK: math.absf
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: return
+func.func @not_row_sums(%x: tensor<1x16x49xf32>, %init: tensor<1x16xf32>, %init2: tensor<1x49xf32>) -> (tensor<1x16xf32>, tensor<1x16xf32>, tensor<1x49xf32>) {
+  %m = linalg.generic {indexing_maps = [affine_map<(n, c, p) -> (n, c, p)>, affine_map<(n, c, p) -> (n, c)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<1x16x49xf32>) outs(%init : tensor<1x16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.minimumf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(n, c, p) -> (n, c, p)>, affine_map<(n, c, p) -> (n, c)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<1x16x49xf32>) outs(%init : tensor<1x16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %g = math.absf %a : f32
+    %s = arith.maximumf %acc, %g : f32
     linalg.yield %s : f32
   } -> tensor<1x16xf32>
   %c = linalg.generic {indexing_maps = [affine_map<(n, p, c) -> (n, c, p)>, affine_map<(n, p, c) -> (n, p)>],
@@ -204,5 +239,5 @@ func.func @not_row_sums(%x: tensor<1x16x49xf32>, %init: tensor<1x16xf32>, %init2
     %s = arith.addf %acc, %a : f32
     linalg.yield %s : f32
   } -> tensor<1x49xf32>
-  return %m, %c : tensor<1x16xf32>, tensor<1x49xf32>
+  return %m, %b, %c : tensor<1x16xf32>, tensor<1x16xf32>, tensor<1x49xf32>
 }
