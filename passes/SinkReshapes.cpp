@@ -29,6 +29,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_SINKRESHAPES
@@ -130,11 +131,15 @@ struct SinkReshapesPass : dlc::impl::SinkReshapesBase<SinkReshapesPass> {
       sunk->getResult(0).setType(RankedTensorType::get(from, resultType.getElementType()));
       auto view = rewriter.create<ReshapeOp>(suffixedLoc(op->getLoc(), "/unflatten"), resultType,
                                              sunk->getResult(0), getDevicePin(op));
-      SmallVector<Value> read(op->getOperands());
+      // (Each once: an op may read the same reshape twice.)
+      llvm::SetVector<Operation *> read;
+      for (Value v : op->getOperands())
+        if (auto r = v.getDefiningOp<ReshapeOp>())
+          read.insert(r);
       rewriter.replaceOp(op, view);
       // Reshapes left unused would still end the open kernel.
-      for (Value v : read)
-        if (auto r = v.getDefiningOp<ReshapeOp>(); r && r->use_empty())
+      for (Operation *r : read)
+        if (r->use_empty())
           rewriter.eraseOp(r);
     }
   }

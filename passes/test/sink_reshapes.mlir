@@ -34,18 +34,22 @@ func.func @linear_gelu_residual(%x: tensor<2x128x64xf32>, %w: tensor<64x64xf32>,
 // -----
 
 // Both operands reshaped from the same shape: the op reads both sources. A
-// reshape that still has another user stays.
+// reshape that still has another user stays; one read twice goes once.
 // CHECK-LABEL: func.func @both_reshaped
 // CHECK-SAME: (%[[A:.*]]: tensor<4x6xf32>, %[[B:.*]]: tensor<4x6xf32>)
 // CHECK: %[[RA:.*]] = dlc.reshape %[[A]] : tensor<4x6xf32> -> tensor<24xf32>
 // CHECK: %[[S:.*]] = dlc.sub %[[A]], %[[B]] : tensor<4x6xf32>
 // CHECK: %[[Y:.*]] = dlc.reshape %[[S]] : tensor<4x6xf32> -> tensor<24xf32>
-// CHECK: return %[[Y]], %[[RA]]
-func.func @both_reshaped(%a: tensor<4x6xf32>, %b: tensor<4x6xf32>) -> (tensor<24xf32>, tensor<24xf32>) {
+// CHECK: %[[SQ:.*]] = dlc.mul %[[B]], %[[B]] : tensor<4x6xf32>
+// CHECK: %[[Y2:.*]] = dlc.reshape %[[SQ]] : tensor<4x6xf32> -> tensor<24xf32>
+// CHECK: return %[[Y]], %[[RA]], %[[Y2]]
+func.func @both_reshaped(%a: tensor<4x6xf32>, %b: tensor<4x6xf32>) -> (tensor<24xf32>, tensor<24xf32>, tensor<24xf32>) {
   %ra = dlc.reshape %a : tensor<4x6xf32> -> tensor<24xf32>
   %rb = dlc.reshape %b : tensor<4x6xf32> -> tensor<24xf32>
   %s = dlc.sub %ra, %rb : (tensor<24xf32>, tensor<24xf32>) -> tensor<24xf32>
-  return %s, %ra : tensor<24xf32>, tensor<24xf32>
+  %rb2 = dlc.reshape %b : tensor<4x6xf32> -> tensor<24xf32>
+  %q = dlc.mul %rb2, %rb2 : (tensor<24xf32>, tensor<24xf32>) -> tensor<24xf32>
+  return %s, %ra, %q : tensor<24xf32>, tensor<24xf32>, tensor<24xf32>
 }
 
 // -----
