@@ -3,11 +3,12 @@
 #include "ScratchCache.h"
 
 #include <cstdlib>
+#include <limits>
 
 namespace dlc::rt {
 
 namespace {
-constexpr std::size_t kAlign = 64, kGranule = 4096;
+constexpr std::size_t kAlign = 64, kGranule = 4096, kSizeClassFrom = 256 * 1024;
 } // namespace
 
 ScratchCache::~ScratchCache() {
@@ -19,6 +20,17 @@ void *ScratchCache::allocate(std::size_t bytes) {
   // Page granules: the same temporary asked for by kernels of slightly
   // different shapes shares blocks.
   std::size_t size = (std::max<std::size_t>(bytes, 1) + kGranule - 1) / kGranule * kGranule;
+  // Large blocks in powers of two: neighbouring sizes (a 7x7 stem's padded
+  // image, 635 KB, and the next convolution's, 861 KB) then share the block
+  // the kernel before just released, still warm in L2/L3, instead of one
+  // untouched since the last run (ResNet-18's first 56x56 convolution: 979
+  // -> 937 us). At most twice the request, like the reuse below.
+  if (size >= kSizeClassFrom && size <= std::numeric_limits<std::size_t>::max() / 2) {
+    std::size_t power = kSizeClassFrom;
+    while (power < size)
+      power *= 2;
+    size = power;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = idle.lower_bound(size);

@@ -6,7 +6,10 @@
 // are handed back to the kernel on free and page-faulted in again on the next
 // call. The cache keeps freed blocks and hands the smallest one that fits (up
 // to twice the request) to the next caller, so a model in steady state
-// allocates nothing. It keeps at most `limit` bytes of idle blocks.
+// allocates nothing. Blocks of 256 KiB and more come in powers of two, so
+// that consecutive kernels' temporaries of neighbouring sizes share one
+// block, warm from the kernel before. It keeps at most `limit` bytes of
+// idle blocks.
 //
 //===----------------------------------------------------------------------===//
 

@@ -41,6 +41,22 @@ TEST(ScratchCache, TakesTheSmallestFitAndNeverMoreThanTwiceTheRequest) {
   EXPECT_EQ(cache.allocate(5 << 20), big); // within twice
 }
 
+// A padded 3x230x230 stem image then a padded 64x58x58 one: the second
+// gets the block the first released (both in the 1 MiB class).
+TEST(ScratchCache, NeighbouringLargeSizesShareABlock) {
+  ScratchCache cache(1 << 26);
+  void *stem = cache.allocate(3 * 230 * 230 * 4);
+  cache.release(stem);
+  EXPECT_EQ(cache.allocate(64 * 58 * 58 * 4), stem);
+  EXPECT_EQ(cache.systemAllocations(), 1u);
+  void *small = cache.allocate(100000); // below 256 KiB: page granules only
+  cache.release(small);
+  void *bigger = cache.allocate(110000); // two pages more: a block of its own
+  EXPECT_NE(bigger, small);
+  EXPECT_EQ(cache.systemAllocations(), 3u);
+  cache.release(bigger);
+}
+
 TEST(ScratchCache, KeepsNoMoreThanItsLimitIdle) {
   ScratchCache cache(3 << 20);
   std::vector<void *> blocks;
