@@ -42,6 +42,8 @@
 #include "compiler/Lowering/Passes.h"
 #include "passes/ConvStrategy.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -514,10 +516,19 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     Value input = ops->input;
     // The padded image as a fill of its borders and a copy of the interior,
     // not a fill of the whole buffer first (64ch 58x58: 861 KB of stores).
-    if (tensor::PadOp pad = dlc::spatialConstantPad(input))
+    // When the image is computed in this kernel (a convolution chained after
+    // another, PartitionKernels), the buffer and its borders come first, so
+    // that the producer writes the interior itself.
+    if (tensor::PadOp pad = dlc::spatialConstantPad(input)) {
+      Block *entry = nullptr;
+      Operation *producer = pad.getSource().getDefiningOp();
+      if (producer && !isa<bufferization::ToTensorOp>(producer))
+        if (auto func = conv->getParentOfType<func::FuncOp>(); func && conv->getBlock() == &func.getBody().front())
+          entry = &func.getBody().front();
       input = dlc::padByBorderFills(rewriter, loc, pad.getSource(), pad.getResultType(),
                                     pad.getStaticLow(), pad.getStaticHigh(),
-                                    pad.getConstantPaddingValue());
+                                    pad.getConstantPaddingValue(), entry);
+    }
     Value zeroF = rewriter.create<arith::ConstantOp>(loc, rewriter.getF32FloatAttr(0.0f));
     auto idx = [&](OpBuilder &b, int64_t v) -> Value {
       return b.create<arith::ConstantIndexOp>(loc, v);

@@ -90,10 +90,15 @@ mlir::tensor::PadOp spatialConstantPad(mlir::Value v);
 
 /// `planes` ([N, C, H, W]) padded by `low`/`high` in dims 2 and 3 to
 /// `paddedType` with `value`: the four borders filled and the interior
-/// copied (a tensor.pad fills the whole buffer first).
+/// copied (a tensor.pad fills the whole buffer first). With
+/// `bordersAtStartOf`, the padded buffer and its border fills are made at
+/// the start of that block (`value` a constant): when `planes` is computed
+/// in the same function, empty-tensor elimination can then have its
+/// producer write straight into the interior, and no copy is left.
 mlir::Value padByBorderFills(mlir::OpBuilder &b, mlir::Location loc, mlir::Value planes,
                              mlir::RankedTensorType paddedType, llvm::ArrayRef<int64_t> low,
-                             llvm::ArrayRef<int64_t> high, mlir::Value value);
+                             llvm::ArrayRef<int64_t> high, mlir::Value value,
+                             mlir::Block *bordersAtStartOf = nullptr);
 
 /// The elementwise op that updates `result` in place (ReuseProducerBuffer):
 /// the result's only use, as the init of an all-parallel linalg.generic over

@@ -37,3 +37,38 @@ func.func @groups(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<32xf32>, 
   %y = dlc.abs %h : tensor<4x8xf32>
   return %q, %y : tensor<32xf32>, tensor<4x8xf32>
 }
+
+// A padded convolution whose image the open kernel computes for it alone
+// joins that kernel (its producer then writes the padded image itself); one
+// whose image is also read elsewhere (a residual), a grouped one
+// (depthwise), an unpadded one and one on a GPU start their own.
+// CHECK-LABEL: func.func @padded_consumers
+// CHECK: dlc.conv2d {{.*}}dlc.kernel = 0
+// CHECK: dlc.relu {{.*}}dlc.kernel = 0
+// CHECK: dlc.conv2d {{.*}}dlc.kernel = 0
+// CHECK: dlc.relu {{.*}}dlc.kernel = 0
+// CHECK: dlc.conv2d {{.*}}dlc.kernel = 1
+// CHECK: dlc.add {{.*}}dlc.kernel = 1
+// CHECK: dlc.conv2d {{.*}}dlc.kernel = 2 : i64, groups = 4
+// CHECK: dlc.conv2d {{.*}}dlc.kernel = 3
+// CHECK: dlc.copy
+// CHECK: dlc.conv2d {{.*}}device = #dlc.device<cuda:0>, dlc.kernel = 4
+// CHECK: dlc.relu {{.*}}dlc.kernel = 4
+// CHECK: dlc.conv2d {{.*}}device = #dlc.device<cuda:0>, dlc.kernel = 5
+func.func @padded_consumers(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %dw: tensor<4x1x3x3xf32>, %w1: tensor<4x4x1x1xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) {
+  %c1 = dlc.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %r1 = dlc.relu %c1 : tensor<1x4x8x8xf32>
+  %c2 = dlc.conv2d %r1, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %r2 = dlc.relu %c2 : tensor<1x4x8x8xf32>
+  %c3 = dlc.conv2d %r2, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %s = dlc.add %c3, %r2 : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %d = dlc.conv2d %s, %dw {pads = array<i64: 1, 1, 1, 1>, groups = 4 : i64} : (tensor<1x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %p = dlc.conv2d %d, %w1 : (tensor<1x4x8x8xf32>, tensor<4x4x1x1xf32>) -> tensor<1x4x8x8xf32>
+  %g = dlc.copy %x to cuda:0 : tensor<1x4x8x8xf32>
+  %gw = dlc.copy %w to cuda:0 : tensor<4x4x3x3xf32>
+  %g1 = dlc.conv2d %g, %gw {pads = array<i64: 1, 1, 1, 1>, device = #dlc.device<cuda:0>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %gr = dlc.relu %g1 {device = #dlc.device<cuda:0>} : tensor<1x4x8x8xf32>
+  %g2 = dlc.conv2d %gr, %gw {pads = array<i64: 1, 1, 1, 1>, device = #dlc.device<cuda:0>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %gh = dlc.copy %g2 to cpu : tensor<1x4x8x8xf32>
+  return %p, %s, %gh : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>
+}

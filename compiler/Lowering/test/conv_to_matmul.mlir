@@ -222,3 +222,37 @@ func.func @im2col_epilogue(%x: tensor<2x3x4x8xf32>, %w: tensor<5x3x1x1xf32>, %r:
   } -> tensor<2x5x4x8xf32>
   return %sum : tensor<2x5x4x8xf32>
 }
+
+// Two convolutions in one kernel (PartitionKernels chains a padded one after
+// the op computing its image): the second's padded buffer and its border
+// fills come first in the function, before the first convolution's loops,
+// and the first's result is inserted into its interior, so that empty-tensor
+// elimination can have the first write the interior itself (no copy).
+// CHECK-LABEL: func.func @chained
+// CHECK: %[[PADDED:.*]] = tensor.empty() : tensor<1x32x10x10xf32>
+// CHECK-COUNT-4: linalg.fill
+// CHECK: %[[FIRST:.*]] = scf.for
+// CHECK: tensor.insert_slice %[[FIRST]] into %{{.*}}[0, 0, 1, 1] [1, 32, 8, 8] [1, 1, 1, 1] : tensor<1x32x8x8xf32> into tensor<1x32x10x10xf32>
+// CHECK: scf.for
+func.func @chained(%x: tensor<1x3x10x10xf32>, %panels: tensor<1x3x3x3x32xf32>, %panels2: tensor<1x3x3x32x32xf32>) -> tensor<1x32x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<1x32x3x3x3xf32>
+  %t = linalg.transpose ins(%panels : tensor<1x3x3x3x32xf32>) outs(%e0 : tensor<1x32x3x3x3xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<1x32x3x3x3xf32> into tensor<32x3x3x3xf32>
+  %e = tensor.empty() : tensor<1x32x8x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x3x10x10xf32>, tensor<32x3x3x3xf32>) outs(%acc : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %p = tensor.pad %y low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x32x8x8xf32> to tensor<1x32x10x10xf32>
+  %e2 = tensor.empty() : tensor<1x32x32x3x3xf32>
+  %t2 = linalg.transpose ins(%panels2 : tensor<1x3x3x32x32xf32>) outs(%e2 : tensor<1x32x32x3x3xf32>) permutation = [0, 4, 3, 1, 2]
+  %w2 = tensor.collapse_shape %t2 [[0, 1], [2], [3], [4]] : tensor<1x32x32x3x3xf32> into tensor<32x32x3x3xf32>
+  %e3 = tensor.empty() : tensor<1x32x8x8xf32>
+  %acc2 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %y2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w2 : tensor<1x32x10x10xf32>, tensor<32x32x3x3xf32>) outs(%acc2 : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  return %y2 : tensor<1x32x8x8xf32>
+}
