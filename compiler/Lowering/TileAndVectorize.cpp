@@ -363,7 +363,7 @@ std::optional<ColumnEpilogue> columnEpilogue(tensor::InsertSliceOp writeBack) {
 /// c), its operands read as vectors of T: a per-filter value splat, a
 /// region's row of T, a scalar splat.
 Value epilogueOnColumn(RewriterBase &rewriter, Location loc, linalg::GenericOp epilogue,
-                       int64_t c, Value column) {
+                       int64_t c, Value column, Value zero) {
   auto vectorOf = [&](Type t) {
     return VectorType::get(cast<VectorType>(column.getType()).getShape(), t);
   };
@@ -372,7 +372,6 @@ Value epilogueOnColumn(RewriterBase &rewriter, Location loc, linalg::GenericOp e
                ? v
                : rewriter.create<vector::BroadcastOp>(loc, vectorOf(v.getType()), v);
   };
-  Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
   Value filter = rewriter.create<arith::ConstantIndexOp>(loc, c);
   Block *body = epilogue.getBody();
   IRMapping map;
@@ -433,7 +432,8 @@ void vectorizeTileWriteBack(RewriterBase &rewriter, linalg::TransposeOp op,
     rewriter.setInsertionPoint(epilogue->insert);
   for (auto [c, column] : llvm::enumerate(dlc::tileColumns(rewriter, loc, tile))) {
     if (epilogue)
-      column = epilogueOnColumn(rewriter, loc, epilogue->op, static_cast<int64_t>(c), column);
+      column = epilogueOnColumn(rewriter, loc, epilogue->op, static_cast<int64_t>(c), column,
+                                zero);
     SmallVector<Value> at = offsets;
     at[1] = rewriter.create<arith::AddIOp>(
         loc, offsets[1], rewriter.create<arith::ConstantIndexOp>(loc, static_cast<int64_t>(c)));
@@ -485,7 +485,7 @@ linalg::GenericOp tileEpilogue(linalg::LinalgOp tile) {
   if (!epilogue || epilogue.getNumDpsInits() != 1 ||
       epilogue.getDpsInits()[0] != tile->getResult(0) ||
       epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
-      !epilogue.hasPureTensorSemantics() || !epilogue.getStaticLoopRanges().size())
+      !epilogue.hasPureTensorSemantics())
     return nullptr;
   auto type = cast<RankedTensorType>(tile->getResult(0).getType());
   return epilogue.getResult(0).getType() == type && type.hasStaticShape() ? epilogue : nullptr;

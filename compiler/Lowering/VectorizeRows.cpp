@@ -38,7 +38,7 @@
 // 3.51 ms.
 //
 // Sums along rows of up to 256 (a global average pool over its flattened
-// planes) become one vector.reduction per row (vectorizeRowSum): LLVM kept
+// planes) become one vector.reduction per row (vectorizeRowReduction): LLVM kept
 // them as chains of scalar additions (1280 x 49: 15.0 -> 2.1 us).
 //
 //===----------------------------------------------------------------------===//
@@ -69,14 +69,14 @@ constexpr int64_t kMaxRow = 64;
 /// How a nest's rows are vectorised: not at all, by linalg's vectoriser
 /// (unit-stride rows), or by vectorizeStridedRow (some operands are stride-2
 /// views: pooling and depthwise taps at stride 2).
-enum class RowKind { None, Unit, Strided, Sum };
+enum class RowKind { None, Unit, Strided, Reduction };
 
 /// The f32 sum (or maximum) of each row of a tensor: a generic whose last
 /// loop, the only reduction, runs along the identity-mapped input's rows,
 /// and whose body adds (or maxes) each element into the output (a global
 /// average pool's sum over the flattened plane, softmax's row maximum). Its
 /// combining op when it is one; null otherwise.
-Operation *rowSum(linalg::GenericOp op) {
+Operation *rowReduction(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() < 2 || op.hasDynamicShape() ||
       op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1)
     return nullptr;
@@ -130,9 +130,9 @@ tensor::PadOp paddedSource(Value v) {
 }
 
 RowKind rowKind(linalg::GenericOp op) {
-  if (rowSum(op)) {
+  if (rowReduction(op)) {
     int64_t row = op.getStaticLoopRanges().back();
-    return row >= 4 && row <= 4 * kMaxRow ? RowKind::Sum : RowKind::None;
+    return row >= 4 && row <= 4 * kMaxRow ? RowKind::Reduction : RowKind::None;
   }
   if (!op.hasPureTensorSemantics() || op.getNumLoops() < 2 || op.hasDynamicShape())
     return RowKind::None;
@@ -389,18 +389,18 @@ void vectorizeStridedRow(RewriterBase &rewriter, linalg::GenericOp op) {
   rewriter.replaceOp(op, writeLastDim(rewriter, loc, result, op.getDpsInits()[0]));
 }
 
-/// One row's sum or maximum (a single-row tile of a rowSum generic): the
+/// One row's sum or maximum (a single-row tile of a rowReduction generic): the
 /// row read in whole registers, zeros (or -inf) past its end, and one
 /// vector.reduction with the op's fast-math flags (reassoc: a tree),
 /// combined with the output. As a loop LLVM summed the row one float at a
 /// time (a chain of 49 dependent additions per channel of a 7x7 global
 /// average pool), and kept a maximum scalar (softmax's over 128: 2x4x128x128
 /// 50 -> 30 us).
-void vectorizeRowSum(RewriterBase &rewriter, linalg::GenericOp op) {
+void vectorizeRowReduction(RewriterBase &rewriter, linalg::GenericOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   int64_t row = op.getStaticLoopRanges().back();
-  Operation *combine = rowSum(op);
+  Operation *combine = rowReduction(op);
   bool isMax = isa<arith::MaximumFOp>(combine);
   Value in = op.getDpsInputs()[0], init = op.getDpsInits()[0];
   Value pad = rewriter.create<arith::ConstantOp>(
@@ -444,8 +444,8 @@ struct VectorizeRowsPass : dlc::impl::VectorizeRowsBase<VectorizeRowsPass> {
       if (failed(tiled))
         continue;
       rewriter.replaceOp(op, tiled->replacements);
-      if (kind == RowKind::Sum) {
-        vectorizeRowSum(rewriter, cast<linalg::GenericOp>(tiled->tiledOps.back()));
+      if (kind == RowKind::Reduction) {
+        vectorizeRowReduction(rewriter, cast<linalg::GenericOp>(tiled->tiledOps.back()));
         continue;
       }
       if (kind == RowKind::Unit) {

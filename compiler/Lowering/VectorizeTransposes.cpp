@@ -65,7 +65,6 @@ bool vectorizeTranspose(RewriterBase &rewriter, linalg::TransposeOp op) {
   auto idx = [&](OpBuilder &b, int64_t v) -> Value {
     return b.create<arith::ConstantIndexOp>(loc, v);
   };
-  Value pad = rewriter.create<arith::ConstantOp>(loc, rewriter.getF32FloatAttr(0.0f));
   // The input dims, loops over all of them: whole-dim loops for the others,
   // blocks of 8 and 16 for `down` and the innermost.
   SmallVector<int64_t> steps(rank, 1);
@@ -81,10 +80,10 @@ bool vectorizeTranspose(RewriterBase &rewriter, linalg::TransposeOp op) {
       Value block = b.create<vector::TransferReadOp>(loc, blockType, op.getInput(), at,
                                                      readMap, ArrayRef<bool>{true, true});
       AffineMap writeMap = AffineMap::get(rank, 0, {getAffineDimExpr(last, ctx)}, ctx);
+      SmallVector<Value> where(rank);
+      for (int64_t i = 0; i < rank; ++i)
+        where[i] = at[perm[i]];
       for (auto [k, column] : llvm::enumerate(dlc::tileColumns(b, loc, block))) {
-        SmallVector<Value> where(rank);
-        for (int64_t i = 0; i < rank; ++i)
-          where[i] = at[perm[i]];
         where[along] = b.create<arith::AddIOp>(loc, at[last], idx(b, k));
         acc = b.create<vector::TransferWriteOp>(loc, column, acc, where, writeMap,
                                                 ArrayRef<bool>{true})

@@ -22,7 +22,7 @@ thread_local int tlLimit = 1;
 /// MobileNetV2 at 2 threads: 2.6 ms without spinning, 2.24-2.31 ms with;
 /// with a CPU hog beside it, busy spinning all the way cost 5.0 ms against
 /// 3.7 ms yielding after 10 us.
-constexpr std::chrono::microseconds kSpin{50}, kBusySpin{10};
+constexpr std::chrono::microseconds kSpin = ThreadPool::kDefaultSpin, kBusySpin{10};
 constexpr int64_t kMaxSpinMicros = 1000000;
 
 inline void cpuRelax() {

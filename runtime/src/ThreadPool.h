@@ -34,10 +34,12 @@ namespace dlc::rt {
 
 class ThreadPool {
 public:
-  /// `spin`: how long an idle worker, or a caller waiting for its helpers,
-  /// spins before it blocks (0: block at once).
-  explicit ThreadPool(int workers = 0,
-                      std::chrono::microseconds spin = std::chrono::microseconds(50));
+  /// How long an idle worker, or a caller waiting for its helpers, spins
+  /// before it blocks unless told otherwise (ThreadPool.cpp says why).
+  static constexpr std::chrono::microseconds kDefaultSpin{50};
+
+  /// `spin`: that time for this pool (0: block at once).
+  explicit ThreadPool(int workers = 0, std::chrono::microseconds spin = kDefaultSpin);
   ~ThreadPool(); // Joins the workers; no parallelFor may be running.
   ThreadPool(const ThreadPool &) = delete;
   ThreadPool &operator=(const ThreadPool &) = delete;
