@@ -82,8 +82,11 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
     auto type = cast<RankedTensorType>(op.getType());
     Type elem = type.getElementType(), accElem = accumulatorType(op, elem);
     Value lhs = adaptor.getLhs(), rhs = adaptor.getRhs();
-    Value acc = filledTensor(rewriter, loc, type.getShape(), accElem, 0.0);
     int64_t rank = type.getRank();
+    // A batched result is filled one matrix at a time, inside its loop, so
+    // that the fill fuses into the matmul's tiles like a 2-D one's.
+    Value acc = rank == 2 ? filledTensor(rewriter, loc, type.getShape(), accElem, 0.0)
+                          : emptyTensor(rewriter, loc, type.getShape(), accElem);
     if (rank == 2) {
       acc = rewriter
                 .create<linalg::MatmulOp>(loc, acc.getType(),
@@ -136,6 +139,9 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
             auto tileType = RankedTensorType::get({m, n}, accType.getElementType());
             Value tile = b.create<tensor::ExtractSliceOp>(l, tileType, accAll,
                                                           offsets, sizes, strides);
+            tile = b.create<linalg::FillOp>(
+                        l, scalarConstant(b, l, accType.getElementType(), 0.0), tile)
+                       .getResult(0);
             Value product =
                 b.create<linalg::MatmulOp>(
                      l, TypeRange{tileType},

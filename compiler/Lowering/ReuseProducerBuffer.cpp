@@ -13,10 +13,27 @@
 // into the output and allocates no temporary (which would page-fault on
 // every call).
 //
+// A batched matmul is a loop nest over its batch dims with one 2-D matmul
+// per iteration (LowerContractions.cpp), so its epilogue (attention's
+// scaling) would read the whole result back after the loops. Instead the
+// epilogue moves into the innermost loop, on that iteration's matrix, in
+// place over its matmul (EpilogueIntoBatchLoops):
+//
+//   %r = scf.for ... { %t = linalg.matmul ...; insert_slice %t }
+//   %y = linalg.generic ins(%r, %s) outs(%empty) {...}
+// becomes
+//   %y = scf.for ... { %t = linalg.matmul ...
+//                      %e = linalg.generic ins(%s) outs(%t) {...}
+//                      insert_slice %e }
+//
+// where TileAndVectorize then runs it on each tile's registers.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Lowering/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -76,11 +93,150 @@ struct WriteOverProducer : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// The matmul inside the loop nest that builds `value` over its `rank - 2`
+/// batch dims, one 2-D matmul per iteration inserted into the loops' single
+/// iter_arg, with the nest's loops outermost first; or null.
+linalg::MatmulOp batchLoopMatmul(Value value, int64_t rank,
+                                 SmallVectorImpl<scf::ForOp> &loops) {
+  Value current = value;
+  while (auto loop = current.getDefiningOp<scf::ForOp>()) {
+    if (loop.getNumResults() != 1 || (current != value && !current.hasOneUse()))
+      return nullptr;
+    loops.push_back(loop);
+    current = loop.getBody()->getTerminator()->getOperand(0);
+  }
+  auto insert = current.getDefiningOp<tensor::InsertSliceOp>();
+  if (loops.empty() || static_cast<int64_t>(loops.size()) != rank - 2 || !insert ||
+      insert.getDest() != loops.back().getRegionIterArgs()[0] ||
+      insert.getSourceType().getRank() != 2)
+    return nullptr;
+  auto matmul = insert.getSource().getDefiningOp<linalg::MatmulOp>();
+  if (!matmul || !matmul->hasOneUse() || matmul->getBlock() != loops.back().getBody())
+    return nullptr;
+  // Each loop steps by one over its batch dim, from 0, and passes the iter_arg
+  // down unchanged but for the inner loop's result.
+  auto type = cast<RankedTensorType>(value.getType());
+  for (auto [i, loop] : llvm::enumerate(loops)) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (lb != 0 || step != 1 || ub != type.getDimSize(i))
+      return nullptr;
+  }
+  for (int64_t i = 0; i < rank - 2; ++i) {
+    OpFoldResult offset = insert.getMixedOffsets()[i];
+    if (!isa<Value>(offset) || cast<Value>(offset) != loops[i].getInductionVar())
+      return nullptr;
+  }
+  return matmul;
+}
+
+struct EpilogueIntoBatchLoops : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+        op.getNumLoops() != op.getNumParallelLoops())
+      return failure();
+    OpOperand *init = op.getDpsInitOperand(0);
+    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (!type || type.getRank() < 3 || op.payloadUsesValueFromOperand(init) ||
+        !init->get().getDefiningOp<tensor::EmptyOp>() ||
+        !op.getMatchingIndexingMap(init).isIdentity())
+      return failure();
+    bool lookups = false;
+    op.getBody()->walk([&](Operation *inner) {
+      lookups |= isa<tensor::ExtractOp, linalg::IndexOp>(inner);
+    });
+    if (lookups)
+      return failure();
+    int64_t rank = type.getRank(), batchRank = rank - 2;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value value = input->get();
+      SmallVector<scf::ForOp> loops;
+      if (value.getType() != type || !value.hasOneUse() ||
+          !op.getMatchingIndexingMap(input).isIdentity())
+        continue;
+      linalg::MatmulOp matmul = batchLoopMatmul(value, rank, loops);
+      if (!matmul)
+        continue;
+      // The other operands must exist before the loops and index by loop dims.
+      DominanceInfo dominance(op->getParentOp());
+      bool movable = llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *other) {
+        if (other == input)
+          return true;
+        auto otherType = dyn_cast<RankedTensorType>(other->get().getType());
+        return otherType && dominance.properlyDominates(other->get(), loops.front()) &&
+               op.getMatchingIndexingMap(other).isProjectedPermutation();
+      });
+      if (!movable)
+        continue;
+      scf::ForOp inner = loops.back();
+      auto insert = cast<tensor::InsertSliceOp>(inner.getBody()->getTerminator()->getOperand(0).getDefiningOp());
+      rewriter.setInsertionPoint(insert);
+      Location loc = op.getLoc();
+      MLIRContext *ctx = op.getContext();
+      // Each other operand's slice at this iteration's batch position: batch
+      // dims dropped, matrix dims whole; its map renumbered to (d0, d1).
+      SmallVector<Value> inputs;
+      SmallVector<AffineMap> maps;
+      for (OpOperand *other : op.getDpsInputOperands()) {
+        if (other == input)
+          continue;
+        AffineMap map = op.getMatchingIndexingMap(other);
+        auto otherType = cast<RankedTensorType>(other->get().getType());
+        SmallVector<OpFoldResult> offsets, sizes;
+        SmallVector<int64_t> kept;
+        SmallVector<AffineExpr> results;
+        for (AffineExpr e : map.getResults()) {
+          unsigned d = cast<AffineDimExpr>(e).getPosition();
+          if (static_cast<int64_t>(d) < batchRank) {
+            offsets.push_back(loops[d].getInductionVar());
+            sizes.push_back(rewriter.getIndexAttr(1));
+          } else {
+            offsets.push_back(rewriter.getIndexAttr(0));
+            sizes.push_back(rewriter.getIndexAttr(type.getDimSize(d)));
+            kept.push_back(type.getDimSize(d));
+            results.push_back(getAffineDimExpr(d - batchRank, ctx));
+          }
+        }
+        Value slice = other->get();
+        if (otherType.getRank() > 0)
+          slice = rewriter.create<tensor::ExtractSliceOp>(
+              loc, RankedTensorType::get(kept, otherType.getElementType()), slice,
+              offsets, sizes,
+              SmallVector<OpFoldResult>(otherType.getRank(), rewriter.getIndexAttr(1)));
+        inputs.push_back(slice);
+        maps.push_back(AffineMap::get(2, 0, results, ctx));
+      }
+      maps.push_back(AffineMap::getMultiDimIdentityMap(2, ctx));
+      Value tile = matmul.getResult(0);
+      auto moved = rewriter.create<linalg::GenericOp>(
+          loc, TypeRange{tile.getType()}, inputs, ValueRange{tile}, maps,
+          SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel));
+      rewriter.inlineRegionBefore(op.getRegion(), moved.getRegion(),
+                                  moved.getRegion().begin());
+      Block &body = moved.getRegion().front();
+      unsigned index = input->getOperandNumber();
+      BlockArgument outArg = body.getArgument(body.getNumArguments() - 1);
+      rewriter.replaceAllUsesWith(body.getArgument(index), outArg);
+      body.eraseArgument(index);
+      rewriter.modifyOpInPlace(insert, [&] {
+        insert.getSourceMutable().assign(moved.getResult(0));
+      });
+      rewriter.replaceOp(op, value);
+      return success();
+    }
+    return failure();
+  }
+};
+
 struct ReuseProducerBufferPass
     : dlc::impl::ReuseProducerBufferBase<ReuseProducerBufferPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WriteOverProducer>(&getContext());
+    patterns.add<WriteOverProducer, EpilogueIntoBatchLoops>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

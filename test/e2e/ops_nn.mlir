@@ -20,6 +20,8 @@
 // RUN: %check-e2e %s softmax %t
 // RUN: %check-e2e %s reductions %t
 // RUN: %check-e2e %s row_max_negative %t
+// RUN: %check-e2e %s attention_scores %t
+// RUN: %check-e2e %s attention_scores %t/attention_2 --threads=2
 
 func.func @matmul(%a: tensor<33x67xf32>, %b: tensor<67x45xf32>) -> tensor<33x45xf32> {
   %0 = dlc.matmul %a, %b : (tensor<33x67xf32>, tensor<67x45xf32>) -> tensor<33x45xf32>
@@ -121,6 +123,25 @@ func.func @softmax(%x: tensor<3x11x5xf32>) -> (tensor<3x11x5xf32>, tensor<3x11x5
   %0 = dlc.softmax %x {axis = 1 : i64} : tensor<3x11x5xf32>
   %1 = dlc.softmax %x : tensor<3x11x5xf32>
   return %0, %1 : tensor<3x11x5xf32>, tensor<3x11x5xf32>
+}
+
+// Attention's scores: the scaling, a mask and a per-head bias run on each
+// batched matmul's tile (ReuseProducerBuffer moves them into the batch
+// loops); 19 rows and 40 keys leave ragged tiles; a per-(batch, head) scale of
+// size-1 dims stays a pass of its own.
+func.func @attention_scores(%q: tensor<2x3x19x16xf32>, %k: tensor<2x3x16x40xf32>, %v: tensor<2x3x40x8xf32>,
+                            %mask: tensor<19x40xf32>, %bias: tensor<3x19x40xf32>, %hs: tensor<2x3x1x1xf32>)
+    -> (tensor<2x3x19x8xf32>, tensor<2x3x19x40xf32>) {
+  %s = dlc.matmul %q, %k : (tensor<2x3x19x16xf32>, tensor<2x3x16x40xf32>) -> tensor<2x3x19x40xf32>
+  %c = dlc.constant dense<0.25> : tensor<f32>
+  %m = dlc.mul %s, %c : (tensor<2x3x19x40xf32>, tensor<f32>) -> tensor<2x3x19x40xf32>
+  %a = dlc.add %m, %mask : (tensor<2x3x19x40xf32>, tensor<19x40xf32>) -> tensor<2x3x19x40xf32>
+  %b = dlc.add %a, %bias : (tensor<2x3x19x40xf32>, tensor<3x19x40xf32>) -> tensor<2x3x19x40xf32>
+  %p = dlc.softmax %b : tensor<2x3x19x40xf32>
+  %o = dlc.matmul %p, %v : (tensor<2x3x19x40xf32>, tensor<2x3x40x8xf32>) -> tensor<2x3x19x8xf32>
+  %s2 = dlc.matmul %q, %k : (tensor<2x3x19x16xf32>, tensor<2x3x16x40xf32>) -> tensor<2x3x19x40xf32>
+  %h = dlc.mul %s2, %hs : (tensor<2x3x19x40xf32>, tensor<2x3x1x1xf32>) -> tensor<2x3x19x40xf32>
+  return %o, %h : tensor<2x3x19x8xf32>, tensor<2x3x19x40xf32>
 }
 
 func.func @reductions(%x: tensor<4x5x6xf32>) -> (tensor<4x1x6xf32>, tensor<5xf32>, tensor<f32>, tensor<4x5x1xf32>) {

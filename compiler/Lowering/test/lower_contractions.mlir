@@ -20,15 +20,18 @@ func.func @matmul_2d(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32
 // Batch dims broadcast: one linalg.matmul per batch element in loops over
 // the batch dims; the lhs batch dim of size 1 reads index 0, the missing
 // leading rhs dim is dropped. f16 accumulates in f32, then rounds once.
+// Each matrix is zeroed inside the loops (the fill then fuses into the tiles).
 // CHECK-LABEL: func.func @matmul_batched_f16
 // CHECK-SAME: (%[[L:.*]]: tensor<2x1x3x5xf16>, %[[RB:.*]]: tensor<3x5x4xf16>)
-// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x3x3x4xf32>)
-// CHECK: %[[ACC:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[A0:.*]] = %[[F]])
+// CHECK-NOT: linalg.fill
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x3x3x4xf32>
+// CHECK: %[[ACC:.*]] = scf.for %[[I:.*]] = {{.*}} iter_args(%[[A0:.*]] = %[[E]])
 // CHECK: scf.for %[[J:.*]] = {{.*}} iter_args(%[[A1:.*]] = %[[A0]])
 // CHECK: %[[T:.*]] = tensor.extract_slice %[[A1]][%[[I]], %[[J]], 0, 0] [1, 1, 3, 4]
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[T]] : tensor<3x4xf32>)
 // CHECK: %[[LM:.*]] = tensor.extract_slice %[[L]][%[[I]], 0, 0, 0] [1, 1, 3, 5]
 // CHECK: %[[RM:.*]] = tensor.extract_slice %[[RB]][%[[J]], 0, 0] [1, 5, 4]
-// CHECK: %[[P:.*]] = linalg.matmul ins(%[[LM]], %[[RM]] : tensor<3x5xf16>, tensor<5x4xf16>) outs(%[[T]] : tensor<3x4xf32>)
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[LM]], %[[RM]] : tensor<3x5xf16>, tensor<5x4xf16>) outs(%[[Z]] : tensor<3x4xf32>)
 // CHECK: tensor.insert_slice %[[P]] into %[[A1]][%[[I]], %[[J]], 0, 0]
 // CHECK: %[[R:.*]] = linalg.generic
 // CHECK-SAME: ins(%[[ACC]] : tensor<2x3x3x4xf32>)
