@@ -3,7 +3,10 @@
 // The unit of launch. In the model's order, an op starts a new kernel unless
 // it is elementwise, runs on the same device as the open kernel and consumes
 // one of its values; so a matmul or convolution takes the bias add and the
-// activation that follow it, and elementwise chains become one kernel. A
+// activation that follow it, and elementwise chains become one kernel. On
+// the CPU a row-wise op (layer_norm, softmax) joins the same way
+// (joinsAsRowOp): attention's scores take their softmax, a residual add its
+// layer norm. A
 // padded CPU convolution whose image the open kernel computes for it alone
 // joins it too (joinsAsPaddedConsumer):
 //
@@ -74,6 +77,19 @@ bool joinsAsPaddedConsumer(Conv2dOp conv, const llvm::SmallPtrSetImpl<Operation 
          open.contains(conv.getInput().getDefiningOp()) && conv.getInput().hasOneUse();
 }
 
+/// A CPU layer_norm or softmax reading a value of the open CPU kernel joins
+/// it: the CPU lowering runs its row passes on the kernel's result while it
+/// is still in cache, and the result needs no arena buffer of its own when
+/// nothing else reads it (CUDA kernels keep one row op each:
+/// Target/CUDA/RowReductionKernels.cpp).
+bool joinsAsRowOp(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &open,
+                  DeviceAttr openDevice) {
+  DeviceAttr device = getDevicePin(op);
+  return isa<LayerNormOp, SoftmaxOp>(op) && !open.empty() && device == openDevice &&
+         (!device || device.getKind() == DeviceKind::Cpu) &&
+         open.contains(op->getOperand(0).getDefiningOp());
+}
+
 struct PartitionKernelsPass
     : dlc::impl::PartitionKernelsBase<PartitionKernelsPass> {
   void runOnOperation() override {
@@ -102,6 +118,7 @@ struct PartitionKernelsPass
                    });
       if (auto conv = dyn_cast<Conv2dOp>(op))
         joins |= joinsAsPaddedConsumer(conv, open, openDevice);
+      joins |= joinsAsRowOp(&op, open, openDevice);
       if (!joins) {
         ++kernel;
         open.clear();

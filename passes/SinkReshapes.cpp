@@ -23,6 +23,12 @@
 // dimension, a scalar) stays as it is. Anything else, and ops that broadcast
 // the reshaped operand itself, are left alone. Repeated down a chain.
 //
+// Row-wise ops (layer_norm, softmax) commute with a reshape that keeps the
+// dimensions they normalise over, trailing, whole: a transformer's layer norm
+// reads its residual add's 2-D result viewed as [batch, tokens, d], and after
+// sinking it joins that add's kernel (PartitionKernels.cpp). Its scale and
+// bias are shaped like those trailing dimensions, so they stay as they are.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/ConstantData.h"
@@ -56,17 +62,63 @@ bool broadcastsAlike(ArrayRef<int64_t> operand, ArrayRef<int64_t> from, ArrayRef
   return true;
 }
 
+/// The axis that a row-wise op over `axis` of `to` normalises over in
+/// `from`, when the reshape `from` -> `to` keeps dimensions [axis, rank) of
+/// `to` as the trailing dimensions of `from`; else nothing.
+std::optional<int64_t> keptTrailingAxis(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
+                                        int64_t axis) {
+  if (axis < 0)
+    axis += to.size();
+  int64_t trailing = static_cast<int64_t>(to.size()) - axis;
+  if (axis < 0 || trailing <= 0 || trailing > static_cast<int64_t>(from.size()) ||
+      from.take_back(trailing) != to.take_back(trailing))
+    return std::nullopt;
+  return static_cast<int64_t>(from.size()) - trailing;
+}
+
+/// `layer_norm(reshape(x))` or `softmax(reshape(x))` as `reshape(op(x))`, the
+/// axis renumbered, when the reshape keeps the normalised dims.
+void sinkThroughRowOp(IRRewriter &rewriter, Operation *op) {
+  auto reshape = op->getOperand(0).getDefiningOp<ReshapeOp>();
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!reshape || !resultType || getDevicePin(reshape) != getDevicePin(op))
+    return;
+  auto sourceType = cast<RankedTensorType>(reshape.getInput().getType());
+  if (!sourceType.hasStaticShape() || !resultType.hasStaticShape())
+    return;
+  auto axisAttr = op->getAttrOfType<IntegerAttr>("axis");
+  std::optional<int64_t> axis =
+      axisAttr ? keptTrailingAxis(sourceType.getShape(), resultType.getShape(), axisAttr.getInt())
+               : std::nullopt;
+  if (!axis)
+    return;
+  rewriter.setInsertionPoint(op);
+  Operation *sunk = rewriter.clone(*op);
+  sunk->setOperand(0, reshape.getInput());
+  sunk->setAttr("axis", rewriter.getI64IntegerAttr(*axis));
+  sunk->getResult(0).setType(sourceType.clone(resultType.getElementType()));
+  auto view = rewriter.create<ReshapeOp>(suffixedLoc(op->getLoc(), "/unflatten"), resultType,
+                                         sunk->getResult(0), getDevicePin(op));
+  rewriter.replaceOp(op, view);
+  if (reshape->use_empty())
+    rewriter.eraseOp(reshape);
+}
+
 struct SinkReshapesPass : dlc::impl::SinkReshapesBase<SinkReshapesPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<Operation *> worklist;
     getOperation().walk([&](Operation *op) {
-      if (isFusableElementwise(op))
+      if (isFusableElementwise(op) || isa<LayerNormOp, SoftmaxOp>(op))
         worklist.push_back(op);
     });
     // In program order, so that an op sunk here meets the next one's reshape.
     for (size_t next = 0; next < worklist.size(); ++next) {
       Operation *op = worklist[next];
+      if (isa<LayerNormOp, SoftmaxOp>(op)) {
+        sinkThroughRowOp(rewriter, op);
+        continue;
+      }
       if (op->getNumResults() != 1)
         continue;
       auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());

@@ -1,8 +1,8 @@
 // RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-partition-kernels))' | FileCheck %s
 
-// A matmul takes its bias add and activation; softmax starts a kernel; the
-// reshape (a view) and the copy (a copy step) get none and end the open
-// kernel; a change of device starts a new one; constants get none.
+// A matmul takes its bias add and activation, and on the CPU the softmax
+// after them; the reshape (a view) and the copy (a copy step) get none and
+// end the open kernel; a change of device starts a new one; constants get none.
 // CHECK-LABEL: func.func @groups
 // CHECK: dlc.constant
 // CHECK-NOT: dlc.kernel
@@ -10,18 +10,18 @@
 // CHECK: dlc.matmul {{.*}}dlc.kernel = 0
 // CHECK: dlc.add {{.*}}dlc.kernel = 0
 // CHECK: dlc.gelu {{.*}}dlc.kernel = 0
-// CHECK: dlc.softmax {{.*}}dlc.kernel = 1
+// CHECK: dlc.softmax {{.*}}dlc.kernel = 0
 // CHECK: dlc.reshape
 // CHECK-NOT: dlc.kernel
 // CHECK-SAME: {{$}}
-// CHECK: dlc.relu {{.*}}dlc.kernel = 2
+// CHECK: dlc.relu {{.*}}dlc.kernel = 1
 // CHECK: dlc.copy
 // CHECK-NOT: dlc.kernel
 // CHECK-SAME: {{$}}
-// CHECK: dlc.neg {{.*}}device = #dlc.device<cuda:0>{{.*}}dlc.kernel = 3
-// CHECK: dlc.exp {{.*}}device = #dlc.device<cuda:0>{{.*}}dlc.kernel = 3
+// CHECK: dlc.neg {{.*}}device = #dlc.device<cuda:0>{{.*}}dlc.kernel = 2
+// CHECK: dlc.exp {{.*}}device = #dlc.device<cuda:0>{{.*}}dlc.kernel = 2
 // Back on the CPU after the copy, a new kernel.
-// CHECK: dlc.abs {{.*}}dlc.kernel = 4
+// CHECK: dlc.abs {{.*}}dlc.kernel = 3
 func.func @groups(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<32xf32>, tensor<4x8xf32>) {
   %b = dlc.constant dense<0.5> : tensor<8xf32>
   %m = dlc.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
@@ -71,4 +71,37 @@ func.func @padded_consumers(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %d
   %g2 = dlc.conv2d %gr, %gw {pads = array<i64: 1, 1, 1, 1>, device = #dlc.device<cuda:0>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
   %gh = dlc.copy %g2 to cpu : tensor<1x4x8x8xf32>
   return %p, %s, %gh : tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>
+}
+
+// Row-wise ops join a CPU kernel whose value they read: the residual add's
+// layer norm, and the elementwise op after it. A layer norm reading only an
+// argument starts a kernel; a softmax on a GPU starts one (CUDA kernels keep
+// one row op each), and so does a row op reading a value of an earlier
+// kernel, not the open one.
+// CHECK-LABEL: func.func @row_ops
+// CHECK: dlc.matmul {{.*}}dlc.kernel = 0
+// CHECK: dlc.add {{.*}}dlc.kernel = 0
+// CHECK: dlc.layer_norm {{.*}}dlc.kernel = 0
+// CHECK: dlc.mul {{.*}}dlc.kernel = 0
+// CHECK: dlc.layer_norm {{.*}}dlc.kernel = 1
+// CHECK: dlc.copy
+// CHECK: dlc.matmul {{.*}}dlc.kernel = 2
+// CHECK: dlc.softmax {{.*}}device = #dlc.device<cuda:0>{{.*}}dlc.kernel = 3
+// CHECK: dlc.copy
+// CHECK: dlc.neg {{.*}}dlc.kernel = 4
+// CHECK: dlc.softmax {{.*}}dlc.kernel = 5
+func.func @row_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %m = dlc.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %a = dlc.add %m, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %n = dlc.layer_norm %a, %g : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %s = dlc.mul %n, %g : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %n2 = dlc.layer_norm %x, %g : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %xc = dlc.copy %x to cuda:0 : tensor<4x8xf32>
+  %wc = dlc.copy %w to cuda:0 : tensor<8x8xf32>
+  %mc = dlc.matmul %xc, %wc {device = #dlc.device<cuda:0>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %sc = dlc.softmax %mc {device = #dlc.device<cuda:0>} : tensor<4x8xf32>
+  %h = dlc.copy %sc to cpu : tensor<4x8xf32>
+  %e = dlc.neg %x : tensor<4x8xf32>
+  %late = dlc.softmax %a : tensor<4x8xf32>
+  return %s, %n2, %h, %late : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }

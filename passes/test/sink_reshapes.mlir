@@ -90,3 +90,46 @@ func.func @scalar_bias_and_pins(%a: tensor<6x4xf32>, %k: tensor<f32>, %b: tensor
   %r = dlc.relu %p {device = #dlc.device<cpu>} : tensor<24xf32>
   return %s, %r : tensor<3x2x4xf32>, tensor<24xf32>
 }
+
+// -----
+
+// A layer norm of the residual add's result viewed as [2, 128, 64] runs on
+// the [256, 64] result itself (the reshape keeps the normalised dim), and
+// joins the add's kernel. So does a softmax over the last dim, which then
+// starts a kernel of its own: the layer norm's view ended the open one.
+// CHECK-LABEL: func.func @row_ops
+// CHECK-SAME: (%[[X:.*]]: tensor<256x64xf32>, %[[W:.*]]: tensor<64x64xf32>, %[[G:.*]]: tensor<64xf32>)
+// CHECK: %[[A:[0-9]+]] = dlc.add
+// CHECK: %[[N:.*]] = dlc.layer_norm %[[A]], %[[G]], %[[G]] {axis = 1 : i64} : (tensor<256x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<256x64xf32>
+// CHECK: %[[NV:.*]] = dlc.reshape %[[N]] : tensor<256x64xf32> -> tensor<2x128x64xf32>
+// CHECK: %[[S:.*]] = dlc.softmax %[[A]] {axis = 1 : i64} : tensor<256x64xf32>
+// CHECK: %[[SV:.*]] = dlc.reshape %[[S]] : tensor<256x64xf32> -> tensor<2x128x64xf32>
+// CHECK: return %[[NV]], %[[SV]]
+// KERNEL-LABEL: func.func @row_ops
+// KERNEL: dlc.matmul {{.*}}dlc.kernel = 0
+// KERNEL: dlc.add {{.*}}dlc.kernel = 0
+// KERNEL: dlc.layer_norm {{.*}}dlc.kernel = 0
+// KERNEL: dlc.softmax {{.*}}dlc.kernel = 1
+func.func @row_ops(%x: tensor<256x64xf32>, %w: tensor<64x64xf32>, %g: tensor<64xf32>) -> (tensor<2x128x64xf32>, tensor<2x128x64xf32>) {
+  %m = dlc.matmul %x, %w : (tensor<256x64xf32>, tensor<64x64xf32>) -> tensor<256x64xf32>
+  %a = dlc.add %m, %x : (tensor<256x64xf32>, tensor<256x64xf32>) -> tensor<256x64xf32>
+  %u = dlc.reshape %a : tensor<256x64xf32> -> tensor<2x128x64xf32>
+  %n = dlc.layer_norm %u, %g, %g {axis = -1 : i64} : (tensor<2x128x64xf32>, tensor<64xf32>, tensor<64xf32>) -> tensor<2x128x64xf32>
+  %s = dlc.softmax %u {axis = 2 : i64} : tensor<2x128x64xf32>
+  return %n, %s : tensor<2x128x64xf32>, tensor<2x128x64xf32>
+}
+
+// -----
+
+// Reshapes that split or merge the normalised dims stay: the layer norm over
+// [4, 16] of a [2, 64] view, and a softmax over the middle dim.
+// CHECK-LABEL: func.func @row_ops_stay
+// CHECK: %[[U:.*]] = dlc.reshape %{{.*}} : tensor<2x64xf32> -> tensor<2x4x16xf32>
+// CHECK: dlc.layer_norm %[[U]]
+// CHECK: dlc.softmax %[[U]] {axis = 1 : i64}
+func.func @row_ops_stay(%x: tensor<2x64xf32>, %g: tensor<4x16xf32>) -> (tensor<2x4x16xf32>, tensor<2x4x16xf32>) {
+  %u = dlc.reshape %x : tensor<2x64xf32> -> tensor<2x4x16xf32>
+  %n = dlc.layer_norm %u, %g {axis = 1 : i64} : (tensor<2x4x16xf32>, tensor<4x16xf32>) -> tensor<2x4x16xf32>
+  %s = dlc.softmax %u {axis = 1 : i64} : tensor<2x4x16xf32>
+  return %n, %s : tensor<2x4x16xf32>, tensor<2x4x16xf32>
+}
