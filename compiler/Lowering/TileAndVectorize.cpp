@@ -11,8 +11,9 @@
 // times two 16-wide rows of B: 16 FMAs per k) and, after bufferization, the
 // C tile's loads and stores are hoisted out of the K loop
 // (HoistVectorTransfers), so the K loop is pure FMAs. Tiles at ragged edges
-// are peeled off the tile loops: the full tiles are static and vectorised, the
-// ragged last row and column of tiles run as scalar loops.
+// are peeled off the tile loops, columns first, so that every tile is static
+// (8x32, the last column's 8xr, the last row's qx32 and qxr) and vectorised
+// the same way: no scalar code.
 //
 // Convolutions on pixel rows (ConvToMatmul.cpp) arrive already tiled: their
 // T x 32 matmul_transpose_a tiles inside the taps' loops are vectorised the
@@ -62,8 +63,8 @@ bool isStaticF32Matmul(linalg::LinalgOp op) {
 }
 
 /// Tiles M and N to the register tile, fusing the fill of C, and peels the
-/// tile loops so that every full tile has a static shape; the ragged last
-/// row and column of tiles are left to scalar loops.
+/// tile loops so that every tile, the ragged last row and column of tiles
+/// included, has a static shape.
 LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
   MLIRContext *ctx = matmul.getContext();
   // Fewer than 8 rows (a batch-1 classifier: 1 x K times K x N) take a
@@ -102,7 +103,10 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
     unsigned parallel = rows <= tileM && tiled->loops.size() > 1 ? 1 : 0;
     tiled->loops[parallel]->setAttr(dlc::kParallelLoopAttr, UnitAttr::get(ctx));
   }
-  for (LoopLikeOpInterface loop : tiled->loops) {
+  // Innermost first: peeling the row loop then copies the already peeled
+  // column loop into the ragged last row of tiles, whose tiles are static too
+  // (peeling the rows first left that row's columns one dynamic, scalar tile).
+  for (LoopLikeOpInterface loop : llvm::reverse(tiled->loops)) {
     auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
     scf::ForOp partial;
     if (forOp)
@@ -452,6 +456,83 @@ void vectorizeTileWriteBack(RewriterBase &rewriter, linalg::TransposeOp op,
     rewriter.eraseOp(slice);
 }
 
+/// The map of a transfer through a unit-stride slice that dropped the
+/// `dropped` dims of its source, over the source's dims instead.
+AffineMap expandSliceMap(AffineMap map, const llvm::SmallBitVector &dropped) {
+  SmallVector<AffineExpr> results;
+  SmallVector<unsigned> kept;
+  for (unsigned d = 0; d < dropped.size(); ++d)
+    if (!dropped[d])
+      kept.push_back(d);
+  for (AffineExpr e : map.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    results.push_back(dim ? getAffineDimExpr(kept[dim.getPosition()], map.getContext()) : e);
+  }
+  return AffineMap::get(dropped.size(), 0, results, map.getContext());
+}
+
+/// The indices of a transfer through a unit-stride slice, in its source.
+SmallVector<Value> indicesInSource(RewriterBase &rewriter, Location loc, ValueRange indices,
+                                   ArrayRef<OpFoldResult> offsets,
+                                   const llvm::SmallBitVector &dropped) {
+  SmallVector<Value> result;
+  unsigned next = 0;
+  for (unsigned d = 0; d < dropped.size(); ++d) {
+    Value offset = getValueOrCreateConstantIndexOp(rewriter, loc, offsets[d]);
+    result.push_back(dropped[d] ? offset
+                                : rewriter.createOrFold<arith::AddIOp>(loc, offset,
+                                                                       indices[next++]));
+  }
+  return result;
+}
+
+/// transfer_read(extract_slice(%t)) reads %t at the slice's offsets (what
+/// MLIR's TransferReadOfExtractSliceOpFolder does; see below).
+struct ReadThroughSlice : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto slice = read.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice || !slice.hasUnitStride() || read.getMask())
+      return failure();
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<Value> indices = indicesInSource(rewriter, read.getLoc(), read.getIndices(),
+                                                 slice.getMixedOffsets(), dropped);
+    rewriter.replaceOpWithNewOp<vector::TransferReadOp>(
+        read, read.getVectorType(), slice.getSource(), indices,
+        AffineMapAttr::get(expandSliceMap(read.getPermutationMap(), dropped)),
+        read.getPadding(), Value(), read.getInBoundsAttr());
+    return success();
+  }
+};
+
+/// insert_slice(transfer_write(%v, %t), %d) writes %v into %d directly, when
+/// %v covers all of %t. MLIR 19's InsertSliceOfTransferWriteOpFolder does not
+/// check the cover: a ragged last tile written into a batched matmul's matrix
+/// became a write of that tile alone into the batch, dropping the matrix's
+/// other tiles (fixed upstream later by doesTransferWriteCoverInsertSlice).
+struct WriteThroughCoveredSlice : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
+    if (!write || !insert.hasUnitStride() || write.getMask() ||
+        !write.getShapedType().hasStaticShape() ||
+        !llvm::equal(write.getVectorType().getShape(), write.getShapedType().getShape()) ||
+        !write.getPermutationMap().isMinorIdentity() ||
+        !llvm::all_of(write.getIndices(), [](Value i) { return isConstantIntValue(i, 0); }))
+      return failure();
+    llvm::SmallBitVector dropped = insert.getDroppedDims();
+    SmallVector<Value> indices = indicesInSource(rewriter, write.getLoc(), write.getIndices(),
+                                                 insert.getMixedOffsets(), dropped);
+    rewriter.replaceOpWithNewOp<vector::TransferWriteOp>(
+        insert, write.getVector(), insert.getDest(), indices,
+        AffineMapAttr::get(expandSliceMap(write.getPermutationMap(), dropped)),
+        write.getInBoundsAttr());
+    return success();
+  }
+};
+
 /// A per-row operand of a vectorised epilogue (the bias of a matmul whose
 /// rows are filters, a 1x1 convolution's) arrives as a row vector broadcast
 /// down the tile and transposed: a shuffle network. The same value is the
@@ -538,7 +619,7 @@ struct TileAndVectorizePass
     if (failed(canonicalize(getOperation())))
       return signalPassFailure();
 
-    // Full tiles (and their fills) become vector code.
+    // Tiles (and their fills) become vector code.
     // A convolution's pixel-row tiles (ConvToMatmul.cpp) arrive as
     // matmul_transpose_a tiles already, with their transposed write-back.
     SmallVector<linalg::LinalgOp> tiles;
@@ -549,7 +630,7 @@ struct TileAndVectorizePass
           isStaticF32Matmul(cast<linalg::LinalgOp>(op)) && isFullTile(cast<linalg::LinalgOp>(op)))
         tiles.push_back(cast<linalg::LinalgOp>(op));
       if (auto fill = dyn_cast<linalg::FillOp>(op);
-          fill && isFullTile(fill) && op->getParentOfType<scf::ForOp>())
+          fill && isFullTile(fill))
         fills.push_back(op);
       if (auto t = dyn_cast<linalg::TransposeOp>(op); t && tileWriteBack(t))
         transposes.push_back(t);
@@ -584,7 +665,9 @@ struct TileAndVectorizePass
     patterns.add<RowBroadcastAsColumn>(&getContext());
     linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
     scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
-    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    // (Not tensor::populateFoldTensorSubsetIntoVectorTransferPatterns: its
+    // write folder is wrong in MLIR 19, WriteThroughCoveredSlice above.)
+    patterns.add<ReadThroughSlice, WriteThroughCoveredSlice>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -3,6 +3,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %check-e2e %s matmul %t
 // RUN: %check-e2e %s matmul_batched %t
+// RUN: %check-e2e %s matmul_batched_ragged %t
 // RUN: %check-e2e %s matmul_f16 %t
 // RUN: %check-e2e %s linear %t
 // RUN: %check-e2e %s linear_no_bias_gelu %t
@@ -31,6 +32,18 @@ func.func @matmul(%a: tensor<33x67xf32>, %b: tensor<67x45xf32>) -> tensor<33x45x
 func.func @matmul_batched(%a: tensor<2x3x9x5xf32>, %b: tensor<3x5x7xf32>) -> tensor<2x3x9x7xf32> {
   %0 = dlc.matmul %a, %b : (tensor<2x3x9x5xf32>, tensor<3x5x7xf32>) -> tensor<2x3x9x7xf32>
   return %0 : tensor<2x3x9x7xf32>
+}
+
+// Every tile static and vectorised: 5 and 21 rows (a ragged row of tiles
+// after none or two full ones), 40 columns (a ragged 8-wide column), with an
+// epilogue on each tile of each batch element's matrix.
+func.func @matmul_batched_ragged(%a: tensor<2x3x5x16xf32>, %b: tensor<2x3x16x40xf32>, %c: tensor<3x21x16xf32>, %d: tensor<3x16x40xf32>, %bias: tensor<40xf32>)
+    -> (tensor<2x3x5x40xf32>, tensor<3x21x40xf32>) {
+  %0 = dlc.matmul %a, %b : (tensor<2x3x5x16xf32>, tensor<2x3x16x40xf32>) -> tensor<2x3x5x40xf32>
+  %1 = dlc.add %0, %bias : (tensor<2x3x5x40xf32>, tensor<40xf32>) -> tensor<2x3x5x40xf32>
+  %2 = dlc.matmul %c, %d : (tensor<3x21x16xf32>, tensor<3x16x40xf32>) -> tensor<3x21x40xf32>
+  %3 = dlc.relu %2 : tensor<3x21x40xf32>
+  return %1, %3 : tensor<2x3x5x40xf32>, tensor<3x21x40xf32>
 }
 
 func.func @matmul_f16(%a: tensor<7x40xf16>, %b: tensor<40x9xf16>) -> tensor<7x9xf16> {

@@ -2,15 +2,20 @@
 
 // 20x16 by 16x40: full 8x32 tiles become vector code with C carried in
 // registers through the K loop; the ragged last row and column of tiles are
-// peeled off and stay as (scalar) linalg.
+// peeled off as static tiles (columns first, so the last row's columns are
+// peeled too) and vectorised the same way: no scalar code.
 // CHECK-LABEL: func.func @matmul
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C:.*]] = %{{.*}}) -> (vector<8x32xf32>)
 // CHECK: vector.contract {{.*}} %[[C]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
 // The last 8 columns are a static tile too.
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C8:.*]] = %{{.*}}) -> (vector<8x8xf32>)
 // CHECK: vector.contract {{.*}} %[[C8]] : vector<8x1xf32>, vector<1x8xf32> into vector<8x8xf32>
-// The last 4 rows, of dynamic width, stay linalg.
-// CHECK: linalg.matmul {{.*}} -> tensor<4x?xf32>
+// The last 4 rows: a 4x32 tile and a 4x8 one.
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C4:.*]] = %{{.*}}) -> (vector<4x32xf32>)
+// CHECK: vector.contract {{.*}} %[[C4]] : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C48:.*]] = %{{.*}}) -> (vector<4x8xf32>)
+// CHECK: vector.contract {{.*}} %[[C48]] : vector<4x1xf32>, vector<1x8xf32> into vector<4x8xf32>
+// CHECK-NOT: linalg.matmul
 func.func @matmul(%a: tensor<20x16xf32>, %b: tensor<16x40xf32>) -> tensor<20x40xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<20x40xf32>
