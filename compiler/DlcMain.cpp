@@ -717,6 +717,25 @@ int compileCommand(int argc, char **argv) {
     llvm::outs() << llvmIR;
     return 0;
   }
+  // A device or a pipe (-o /dev/null, a process substitution) is written
+  // directly: a file renamed over it would replace /dev/null itself, as root.
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(outputPath, status) && llvm::sys::fs::exists(status) &&
+      !llvm::sys::fs::is_regular_file(status)) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(outputPath, ec);
+    if (!ec) {
+      os << *artifact;
+      os.flush();
+      ec = os.error();
+      os.clear_error();
+    }
+    if (ec) {
+      llvm::errs() << "error: cannot write '" << outputPath << "': " << ec.message() << "\n";
+      return 1;
+    }
+    return 0;
+  }
   // Written to a temporary file beside the output and renamed over it: a
   // failed write never leaves a truncated artifact in place of a good one.
   auto temp = llvm::sys::fs::TempFile::create(outputPath + ".tmp-%%%%%%");

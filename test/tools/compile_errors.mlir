@@ -6,7 +6,7 @@
 // RUN: not dlc compile %s --emit=sass 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: error: --emit expects mlir, llvm, cuda or ptx, got 'sass'
 // RUN: not dlc compile %s --entry=gpu -o %t/gpu.dlcm 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: compile_errors.mlir:[[@LINE+12]]:8: error: 'softmax_0' runs on cuda:1 but its operand lives on cpu: values cross devices only through dlc.copy (dlc-insert-copies inserts them)
+// GPU: compile_errors.mlir:[[@LINE+19]]:8: error: 'softmax_0' runs on cuda:1 but its operand lives on cpu: values cross devices only through dlc.copy (dlc-insert-copies inserts them)
 // RUN: not dlc compile %s --entry=main --cpu=pentium9 -o %t/cpu.dlcm 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: error: unknown target CPU 'pentium9' (try an LLVM CPU name such as x86-64-v3, znver4 or native)
 // RUN: not dlc compile %s --entry=nothing -o %t/x.dlcm 2>&1 | FileCheck %s --check-prefix=ENTRY
@@ -16,6 +16,13 @@
 // RUN: cp %t/keep.dlcm %t/keep.orig
 // RUN: not dlc compile %s --entry=gpu -o %t/keep.dlcm
 // RUN: cmp %t/keep.dlcm %t/keep.orig
+// An output in a missing directory is an error naming it.
+// RUN: not dlc compile %s --entry=main -o %t/missing/x.dlcm 2>&1 | FileCheck %s --check-prefix=WRITE
+// WRITE: error: cannot write '{{.*}}missing/x.dlcm': {{.*}}
+// A device is written, not replaced: -o /dev/null works (for root too, where
+// renaming a file over /dev/null would replace the device).
+// RUN: dlc compile %s --entry=main -o /dev/null
+// RUN: test -c /dev/null
 
 func.func @gpu(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = dlc.softmax %x {device = #dlc.device<cuda:1>} : tensor<4x8xf32>
