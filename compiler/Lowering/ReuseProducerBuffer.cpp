@@ -46,19 +46,38 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `op` is elementwise and writes one fresh tensor: an empty init,
+/// never read, indexed like the iteration space (what both patterns rewrite).
+bool writesFreshTensor(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
+      op.getNumLoops() != op.getNumParallelLoops())
+    return false;
+  OpOperand *init = op.getDpsInitOperand(0);
+  return !op.payloadUsesValueFromOperand(init) &&
+         init->get().getDefiningOp<tensor::EmptyOp>() &&
+         op.getMatchingIndexingMap(init).isIdentity();
+}
+
+/// Moves `op`'s payload into `into`, whose inputs are `op`'s but the one at
+/// `consumed` and whose init stands for it: that input's block argument
+/// becomes the output's.
+void movePayloadOverInit(RewriterBase &rewriter, linalg::GenericOp op,
+                         linalg::GenericOp into, unsigned consumed) {
+  rewriter.inlineRegionBefore(op.getRegion(), into.getRegion(), into.getRegion().begin());
+  Block &body = into.getRegion().front();
+  BlockArgument outArg = body.getArgument(body.getNumArguments() - 1);
+  rewriter.replaceAllUsesWith(body.getArgument(consumed), outArg);
+  body.eraseArgument(consumed);
+}
+
 struct WriteOverProducer : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
-        op.getNumLoops() != op.getNumParallelLoops())
+    if (!writesFreshTensor(op))
       return failure();
     OpOperand *init = op.getDpsInitOperand(0);
-    if (op.payloadUsesValueFromOperand(init) ||
-        !init->get().getDefiningOp<tensor::EmptyOp>() ||
-        !op.getMatchingIndexingMap(init).isIdentity())
-      return failure();
     Type resultType = op.getResult(0).getType();
     for (OpOperand *input : op.getDpsInputOperands()) {
       Value value = input->get();
@@ -80,12 +99,7 @@ struct WriteOverProducer : OpRewritePattern<linalg::GenericOp> {
       auto rebuilt = rewriter.create<linalg::GenericOp>(
           op.getLoc(), TypeRange{resultType}, inputs, ValueRange{value}, maps,
           op.getIteratorTypesArray());
-      rewriter.inlineRegionBefore(op.getRegion(), rebuilt.getRegion(),
-                                  rebuilt.getRegion().begin());
-      Block &body = rebuilt.getRegion().front();
-      BlockArgument outArg = body.getArgument(body.getNumArguments() - 1);
-      rewriter.replaceAllUsesWith(body.getArgument(index), outArg);
-      body.eraseArgument(index);
+      movePayloadOverInit(rewriter, op, rebuilt, index);
       rewriter.replaceOp(op, rebuilt.getResults());
       return success();
     }
@@ -136,14 +150,8 @@ struct EpilogueIntoBatchLoops : OpRewritePattern<linalg::GenericOp> {
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics() ||
-        op.getNumLoops() != op.getNumParallelLoops())
-      return failure();
-    OpOperand *init = op.getDpsInitOperand(0);
     auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
-    if (!type || type.getRank() < 3 || op.payloadUsesValueFromOperand(init) ||
-        !init->get().getDefiningOp<tensor::EmptyOp>() ||
-        !op.getMatchingIndexingMap(init).isIdentity())
+    if (!writesFreshTensor(op) || !type || type.getRank() < 3)
       return failure();
     bool lookups = false;
     op.getBody()->walk([&](Operation *inner) {
@@ -173,7 +181,8 @@ struct EpilogueIntoBatchLoops : OpRewritePattern<linalg::GenericOp> {
       if (!movable)
         continue;
       scf::ForOp inner = loops.back();
-      auto insert = cast<tensor::InsertSliceOp>(inner.getBody()->getTerminator()->getOperand(0).getDefiningOp());
+      auto insert = inner.getBody()->getTerminator()->getOperand(0)
+                        .getDefiningOp<tensor::InsertSliceOp>();
       rewriter.setInsertionPoint(insert);
       Location loc = op.getLoc();
       MLIRContext *ctx = op.getContext();
@@ -215,13 +224,7 @@ struct EpilogueIntoBatchLoops : OpRewritePattern<linalg::GenericOp> {
       auto moved = rewriter.create<linalg::GenericOp>(
           loc, TypeRange{tile.getType()}, inputs, ValueRange{tile}, maps,
           SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel));
-      rewriter.inlineRegionBefore(op.getRegion(), moved.getRegion(),
-                                  moved.getRegion().begin());
-      Block &body = moved.getRegion().front();
-      unsigned index = input->getOperandNumber();
-      BlockArgument outArg = body.getArgument(body.getNumArguments() - 1);
-      rewriter.replaceAllUsesWith(body.getArgument(index), outArg);
-      body.eraseArgument(index);
+      movePayloadOverInit(rewriter, op, moved, input->getOperandNumber());
       rewriter.modifyOpInPlace(insert, [&] {
         insert.getSourceMutable().assign(moved.getResult(0));
       });
