@@ -20,7 +20,13 @@
 // steps. A transpose of a constant (and a reshape of it) used only by the
 // convolution or matmul right after it (a packed weight, PackConvWeights.cpp
 // and LinearToMatmul.cpp) joins that op's kernel, whose lowering
-// reads the packed layout directly. Kernels are contiguous in the model's order, so each code generator
+// reads the packed layout directly. So does a CPU transpose that keeps the
+// last dim and feeds only a batched matmul (attention's [B, T, H, D] ->
+// [B, H, T, D] of Q and V), moved right before it: the matmul reads its
+// matrices through it (isReadInPlaceByMatmul); and one that keeps the last
+// dim of a batched matmul's result ([B, H, T, D] -> [B, T, H, D] after P.V)
+// joins the matmul's kernel, which writes each matrix in its place
+// (isWrittenInPlaceByMatmul). Kernels are contiguous in the model's order, so each code generator
 // (the CPU path, and CUDA's) outlines them as they come.
 //
 //===----------------------------------------------------------------------===//
@@ -62,6 +68,29 @@ bool dlc::isPackedWeightView(Operation *op) {
   return user == last->getNextNode() && isa<Conv2dOp, MatmulOp>(user);
 }
 
+bool dlc::isReadInPlaceByMatmul(Operation *op) {
+  auto t = dyn_cast<TransposeOp>(op);
+  if (!t || !t->hasOneUse() || t.getInput().getDefiningOp<ConstantOp>())
+    return false;
+  ArrayRef<int64_t> perm = t.getPerm();
+  auto matmul = dyn_cast<MatmulOp>(*t->user_begin());
+  DeviceAttr device = getDevicePin(t);
+  return matmul && perm.size() >= 3 && perm.back() == static_cast<int64_t>(perm.size()) - 1 &&
+         cast<RankedTensorType>(matmul.getType()).getRank() >= 3 &&
+         (!device || device.getKind() == DeviceKind::Cpu) && getDevicePin(matmul) == device;
+}
+
+bool dlc::isWrittenInPlaceByMatmul(Operation *op) {
+  auto t = dyn_cast<TransposeOp>(op);
+  auto matmul = t ? t.getInput().getDefiningOp<MatmulOp>() : MatmulOp();
+  if (!matmul || !matmul->hasOneUse())
+    return false;
+  ArrayRef<int64_t> perm = t.getPerm();
+  DeviceAttr device = getDevicePin(t);
+  return perm.size() >= 3 && perm.back() == static_cast<int64_t>(perm.size()) - 1 &&
+         (!device || device.getKind() == DeviceKind::Cpu) && getDevicePin(matmul) == device;
+}
+
 namespace {
 /// A padded, ungrouped CPU convolution whose image the open kernel computes
 /// for it alone joins that kernel: the CPU lowering then has the producer
@@ -99,8 +128,16 @@ struct PartitionKernelsPass
     DeviceAttr openDevice;
     llvm::SmallPtrSet<Operation *, 16> open;
     SmallVector<Operation *> relayout; // waiting for their user's kernel
+    // Transposes a batched matmul reads in place move right before it, so
+    // that they can join its kernel (kernels stay contiguous).
+    SmallVector<Operation *> readInPlace;
+    for (Operation &op : func.getBody().front())
+      if (isReadInPlaceByMatmul(&op))
+        readInPlace.push_back(&op);
+    for (Operation *t : readInPlace)
+      t->moveBefore(*t->user_begin());
     for (Operation &op : func.getBody().front()) {
-      if (isPackedWeightView(&op)) {
+      if (isPackedWeightView(&op) || isReadInPlaceByMatmul(&op)) {
         relayout.push_back(&op);
         continue;
       }
@@ -119,6 +156,7 @@ struct PartitionKernelsPass
       if (auto conv = dyn_cast<Conv2dOp>(op))
         joins |= joinsAsPaddedConsumer(conv, open, openDevice);
       joins |= joinsAsRowOp(&op, open, openDevice);
+      joins |= isWrittenInPlaceByMatmul(&op) && open.contains(op.getOperand(0).getDefiningOp());
       if (!joins) {
         ++kernel;
         open.clear();

@@ -14,6 +14,14 @@ bool isFusableElementwise(mlir::Operation *op);
 /// convolution or matmul reads a weight packed at compile time; such views
 /// join their user's kernel and never run (PartitionKernels.cpp).
 bool isPackedWeightView(mlir::Operation *op);
+/// A CPU transpose keeping the last dim whose one user is a batched matmul,
+/// which reads its matrices through it (PartitionKernels.cpp,
+/// LowerContractions.cpp): it joins the matmul's kernel and never runs.
+bool isReadInPlaceByMatmul(mlir::Operation *op);
+/// A CPU transpose keeping the last dim of a batched matmul's result, its
+/// only use: it joins the matmul's kernel, whose loops write each matrix in
+/// its transposed place (ReuseProducerBuffer.cpp), and never runs.
+bool isWrittenInPlaceByMatmul(mlir::Operation *op);
 
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"

@@ -122,6 +122,21 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
         }
         auto matrixType = RankedTensorType::get(vType.getShape().take_back(2),
                                                 vType.getElementType());
+        // Through a transpose that keeps the last dim (attention's heads,
+        // [B, T, H, D] -> [B, H, T, D], PartitionKernels puts it in this
+        // kernel): the matrix is a strided slice of its input, which the
+        // tiles read in place; the transpose then never runs.
+        if (auto t = v.getDefiningOp<linalg::TransposeOp>();
+            t && t.getPermutation().back() == vRank - 1) {
+          ArrayRef<int64_t> perm = t.getPermutation();
+          SmallVector<OpFoldResult> inOffsets(vRank), inSizes(vRank);
+          for (int64_t j = 0; j < vRank; ++j) {
+            inOffsets[perm[j]] = offsets[j];
+            inSizes[perm[j]] = sizes[j];
+          }
+          return b.create<tensor::ExtractSliceOp>(l, matrixType, t.getInput(), inOffsets,
+                                                  inSizes, strides);
+        }
         return b.create<tensor::ExtractSliceOp>(l, matrixType, v, offsets, sizes,
                                                 strides);
       };

@@ -34,6 +34,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -235,11 +236,84 @@ struct EpilogueIntoBatchLoops : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// A transpose that keeps the last dim of a batched matmul's result
+/// (attention's [B, H, T, D] -> [B, T, H, D] after P.V; PartitionKernels puts
+/// it in the matmul's kernel) becomes the loop nest itself, each matrix
+/// inserted at its place in the transposed result: the tiles write the
+/// output in its final layout and the transpose never runs.
+struct TransposeIntoBatchLoops : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    Value value = op.getInput();
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    ArrayRef<int64_t> perm = op.getPermutation();
+    SmallVector<scf::ForOp> loops;
+    if (!type || type.getRank() < 3 || !value.hasOneUse() ||
+        perm.back() != type.getRank() - 1 || !op.hasPureTensorSemantics())
+      return failure();
+    int64_t rank = type.getRank();
+    if (!batchLoopMatmul(value, rank, loops))
+      return failure();
+    auto insert = loops.back().getBody()->getTerminator()->getOperand(0)
+                      .getDefiningOp<tensor::InsertSliceOp>();
+    BlockArgument oldAcc = loops.back().getRegionIterArgs()[0];
+    Location loc = op.getLoc();
+    // Where a matrix at batch position `ivs` sits in the transposed result.
+    auto place = [&](ValueRange ivs, SmallVectorImpl<OpFoldResult> &offsets,
+                     SmallVectorImpl<OpFoldResult> &sizes) {
+      for (int64_t j = 0; j < rank; ++j) {
+        int64_t d = perm[j];
+        offsets.push_back(d < rank - 2 ? OpFoldResult(ivs[d]) : rewriter.getIndexAttr(0));
+        sizes.push_back(rewriter.getIndexAttr(d < rank - 2 ? 1 : type.getDimSize(d)));
+      }
+    };
+    SmallVector<Value> lbs, ubs, steps;
+    for (scf::ForOp loop : loops) {
+      lbs.push_back(loop.getLowerBound());
+      ubs.push_back(loop.getUpperBound());
+      steps.push_back(loop.getStep());
+    }
+    rewriter.setInsertionPoint(op);
+    Value init = op.getInit();
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, lbs, ubs, steps, ValueRange{init},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange args) -> scf::ValueVector {
+          IRMapping map;
+          for (auto [loop, iv] : llvm::zip(loops, ivs))
+            map.map(loop.getInductionVar(), iv);
+          SmallVector<OpFoldResult> offsets, sizes;
+          place(ivs, offsets, sizes);
+          SmallVector<OpFoldResult> unit(rank, b.getIndexAttr(1));
+          auto matrixType = cast<RankedTensorType>(insert.getSourceType());
+          for (Operation &inner : loops.back().getBody()->without_terminator()) {
+            if (&inner == insert.getOperation())
+              continue;
+            auto slice = dyn_cast<tensor::ExtractSliceOp>(inner);
+            if (slice && slice.getSource() == oldAcc) {
+              map.map(slice.getResult(),
+                      b.create<tensor::ExtractSliceOp>(l, matrixType, args[0], offsets, sizes, unit)
+                          .getResult());
+              continue;
+            }
+            b.clone(inner, map);
+          }
+          return {b.create<tensor::InsertSliceOp>(l, map.lookup(insert.getSource()), args[0],
+                                                  offsets, sizes, unit)
+                      .getResult()};
+        });
+    rewriter.replaceOp(op, nest.results.front());
+    rewriter.eraseOp(loops.front());
+    return success();
+  }
+};
+
 struct ReuseProducerBufferPass
     : dlc::impl::ReuseProducerBufferBase<ReuseProducerBufferPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WriteOverProducer, EpilogueIntoBatchLoops>(&getContext());
+    patterns.add<WriteOverProducer, EpilogueIntoBatchLoops, TransposeIntoBatchLoops>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

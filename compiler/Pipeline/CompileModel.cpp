@@ -608,9 +608,10 @@ FailureOr<std::string> ModelCompiler::run() {
     unsigned device = opDevice.lookup(op);
     if (specIndex[device] < 0)
       return -1;
-    // A packed weight's view is read through by its convolution's or
-    // matmul's lowering: it never runs.
-    if (dlc::isPackedWeightView(op))
+    // A packed weight's view, or a transpose a batched matmul reads or
+    // writes in place, is folded into that op's lowering: it never runs.
+    if (dlc::isPackedWeightView(op) || dlc::isReadInPlaceByMatmul(op) ||
+        dlc::isWrittenInPlaceByMatmul(op))
       return 0;
     if (auto copy = dyn_cast<dlc::CopyOp>(op)) {
       unsigned from = deviceOf(copy.getInput());

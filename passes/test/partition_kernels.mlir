@@ -105,3 +105,31 @@ func.func @row_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: tensor<8xf32>) 
   %late = dlc.softmax %a : tensor<4x8xf32>
   return %s, %n2, %h, %late : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// Attention's heads: the transposes of Q and V that keep the last dim move
+// right before their batched matmul and join its kernel (it reads its
+// matrices through them); the one after P.V joins the P.V kernel (which
+// writes each matrix in place). Kᵀ moves the last dim: a kernel of its own.
+// A transpose with a second user stays where it is, in a kernel of its own.
+// CHECK-LABEL: func.func @attention_heads
+// CHECK: dlc.transpose %{{.*}} {dlc.kernel = 0 : i64, perm = array<i64: 0, 2, 3, 1>}
+// CHECK: dlc.transpose %[[Q:.*]] {dlc.kernel = 1 : i64, perm = array<i64: 0, 2, 1, 3>}
+// CHECK: dlc.matmul {{.*}}dlc.kernel = 1
+// CHECK: dlc.softmax {{.*}}dlc.kernel = 1
+// CHECK: dlc.transpose %{{.*}} {dlc.kernel = 2 : i64, perm = array<i64: 0, 2, 1, 3>}
+// CHECK: dlc.matmul {{.*}}dlc.kernel = 2
+// CHECK: dlc.transpose %{{.*}} {dlc.kernel = 2 : i64, perm = array<i64: 0, 2, 1, 3>}
+// CHECK: dlc.transpose %{{.*}} {dlc.kernel = 3 : i64, perm = array<i64: 0, 2, 1, 3>}
+// CHECK: dlc.matmul {{.*}}dlc.kernel = 4
+func.func @attention_heads(%q: tensor<2x8x4x16xf32>, %k: tensor<2x8x4x16xf32>, %v: tensor<2x8x4x16xf32>) -> (tensor<2x8x4x16xf32>, tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) {
+  %qt = dlc.transpose %q {perm = array<i64: 0, 2, 1, 3>} : tensor<2x8x4x16xf32> -> tensor<2x4x8x16xf32>
+  %kt = dlc.transpose %k {perm = array<i64: 0, 2, 3, 1>} : tensor<2x8x4x16xf32> -> tensor<2x4x16x8xf32>
+  %vt = dlc.transpose %v {perm = array<i64: 0, 2, 1, 3>} : tensor<2x8x4x16xf32> -> tensor<2x4x8x16xf32>
+  %s = dlc.matmul %qt, %kt : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  %p = dlc.softmax %s : tensor<2x4x8x8xf32>
+  %o = dlc.matmul %p, %vt : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  %ot = dlc.transpose %o {perm = array<i64: 0, 2, 1, 3>} : tensor<2x4x8x16xf32> -> tensor<2x8x4x16xf32>
+  %shared = dlc.transpose %q {perm = array<i64: 0, 2, 1, 3>} : tensor<2x8x4x16xf32> -> tensor<2x4x8x16xf32>
+  %s2 = dlc.matmul %shared, %kt : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  return %ot, %s2, %shared : tensor<2x8x4x16xf32>, tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>
+}

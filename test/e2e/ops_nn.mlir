@@ -23,6 +23,8 @@
 // RUN: %check-e2e %s row_max_negative %t
 // RUN: %check-e2e %s attention_scores %t
 // RUN: %check-e2e %s attention_scores %t/attention_2 --threads=2
+// RUN: %check-e2e %s attention_heads %t
+// RUN: %check-e2e %s attention_heads %t/heads_2 --threads=2
 
 func.func @matmul(%a: tensor<33x67xf32>, %b: tensor<67x45xf32>) -> tensor<33x45xf32> {
   %0 = dlc.matmul %a, %b : (tensor<33x67xf32>, tensor<67x45xf32>) -> tensor<33x45xf32>
@@ -155,6 +157,32 @@ func.func @attention_scores(%q: tensor<2x3x19x16xf32>, %k: tensor<2x3x16x40xf32>
   %s2 = dlc.matmul %q, %k : (tensor<2x3x19x16xf32>, tensor<2x3x16x40xf32>) -> tensor<2x3x19x40xf32>
   %h = dlc.mul %s2, %hs : (tensor<2x3x19x40xf32>, tensor<2x3x1x1xf32>) -> tensor<2x3x19x40xf32>
   return %o, %h : tensor<2x3x19x8xf32>, tensor<2x3x19x40xf32>
+}
+
+// Multi-head attention as PyTorch exports it, 19 tokens, 3 heads of 8: the
+// batched matmuls read Q and V through their head transposes and write P.V
+// in the merged layout (PartitionKernels, LowerContractions,
+// ReuseProducerBuffer); Kᵀ moves the last dim and stays a transpose; a head
+// transpose with a second use is computed.
+func.func @attention_heads(%qkv: tensor<2x19x72xf32>) -> (tensor<2x19x24xf32>, tensor<2x3x19x8xf32>) {
+  %q, %k, %v = dlc.split %qkv {axis = 2 : i64, sizes = array<i64: 24, 24, 24>} : tensor<2x19x72xf32> -> tensor<2x19x24xf32>, tensor<2x19x24xf32>, tensor<2x19x24xf32>
+  %qh = dlc.reshape %q : tensor<2x19x24xf32> -> tensor<2x19x3x8xf32>
+  %kh = dlc.reshape %k : tensor<2x19x24xf32> -> tensor<2x19x3x8xf32>
+  %vh = dlc.reshape %v : tensor<2x19x24xf32> -> tensor<2x19x3x8xf32>
+  %qt = dlc.transpose %qh {perm = array<i64: 0, 2, 1, 3>} : tensor<2x19x3x8xf32> -> tensor<2x3x19x8xf32>
+  %kt = dlc.transpose %kh {perm = array<i64: 0, 2, 3, 1>} : tensor<2x19x3x8xf32> -> tensor<2x3x8x19xf32>
+  %vt = dlc.transpose %vh {perm = array<i64: 0, 2, 1, 3>} : tensor<2x19x3x8xf32> -> tensor<2x3x19x8xf32>
+  %s = dlc.matmul %qt, %kt : (tensor<2x3x19x8xf32>, tensor<2x3x8x19xf32>) -> tensor<2x3x19x19xf32>
+  %c = dlc.constant dense<0.35> : tensor<f32>
+  %m = dlc.mul %s, %c : (tensor<2x3x19x19xf32>, tensor<f32>) -> tensor<2x3x19x19xf32>
+  %p = dlc.softmax %m : tensor<2x3x19x19xf32>
+  %o = dlc.matmul %p, %vt : (tensor<2x3x19x19xf32>, tensor<2x3x19x8xf32>) -> tensor<2x3x19x8xf32>
+  %ot = dlc.transpose %o {perm = array<i64: 0, 2, 1, 3>} : tensor<2x3x19x8xf32> -> tensor<2x19x3x8xf32>
+  %y = dlc.reshape %ot : tensor<2x19x3x8xf32> -> tensor<2x19x24xf32>
+  %shared = dlc.transpose %qh {perm = array<i64: 0, 2, 1, 3>} : tensor<2x19x3x8xf32> -> tensor<2x3x19x8xf32>
+  %o2 = dlc.matmul %p, %shared : (tensor<2x3x19x19xf32>, tensor<2x3x19x8xf32>) -> tensor<2x3x19x8xf32>
+  %z = dlc.add %o2, %shared : (tensor<2x3x19x8xf32>, tensor<2x3x19x8xf32>) -> tensor<2x3x19x8xf32>
+  return %y, %z : tensor<2x19x24xf32>, tensor<2x3x19x8xf32>
 }
 
 func.func @reductions(%x: tensor<4x5x6xf32>) -> (tensor<4x1x6xf32>, tensor<5xf32>, tensor<f32>, tensor<4x5x1xf32>) {

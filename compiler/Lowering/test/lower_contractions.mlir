@@ -147,3 +147,22 @@ func.func @depthwise_short_rows(%x: tensor<1x4x5x6xf32>, %w: tensor<4x1x3x3xf32>
   %0 = dlc.conv2d %x, %w, %b {groups = 4 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x5x6xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x5x6xf32>
   return %0 : tensor<1x4x5x6xf32>
 }
+
+// -----
+
+// A batched matmul whose operand is a transpose keeping the last dim (the
+// heads of attention, PartitionKernels puts it in the matmul's kernel) reads
+// each matrix as a strided slice of the transpose's input; the transpose is
+// left unused.
+// CHECK-LABEL: func.func @matmul_through_transpose
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x8x4x16xf32>, %[[K:.*]]: tensor<2x4x16x8xf32>)
+// CHECK: scf.for %[[B:[a-z0-9]+]] =
+// CHECK: scf.for %[[H:[a-z0-9]+]] =
+// CHECK: tensor.extract_slice %[[Q]][%[[B]], 0, %[[H]], 0] [1, 8, 1, 16] [1, 1, 1, 1] : tensor<2x8x4x16xf32> to tensor<8x16xf32>
+// CHECK: tensor.extract_slice %[[K]][%[[B]], %[[H]], 0, 0] [1, 1, 16, 8]
+// CHECK: linalg.matmul
+func.func @matmul_through_transpose(%q: tensor<2x8x4x16xf32>, %k: tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32> {
+  %qt = dlc.transpose %q {perm = array<i64: 0, 2, 1, 3>} : tensor<2x8x4x16xf32> -> tensor<2x4x8x16xf32>
+  %0 = dlc.matmul %qt, %k : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  return %0 : tensor<2x4x8x8xf32>
+}

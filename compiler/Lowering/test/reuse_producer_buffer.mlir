@@ -182,3 +182,43 @@ func.func @batched_epilogue_reads_indices(%q: tensor<2x3x9x16xf32>, %k: tensor<2
   } -> tensor<2x3x9x20xf32>
   return %z : tensor<2x3x9x20xf32>
 }
+
+// -----
+
+// A transpose keeping the last dim of a batched matmul's result (attention's
+// heads merged back after P.V) becomes the loop nest: each matrix is read
+// from and inserted into its place in the transposed result, which the loops
+// carry; no transpose is left.
+// CHECK-LABEL: func.func @transposed_batch_result
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x8x4x16xf32>
+// CHECK: %[[R:.*]] = scf.for %[[I:[a-z0-9]+]] = {{.*}} iter_args(%[[A0:.*]] = %[[E]]) -> (tensor<2x8x4x16xf32>)
+// CHECK: scf.for %[[J:[a-z0-9]+]] = {{.*}} iter_args(%[[A1:.*]] = %[[A0]]) -> (tensor<2x8x4x16xf32>)
+// CHECK: %[[T:.*]] = tensor.extract_slice %[[A1]][%[[I]], 0, %[[J]], 0] [1, 8, 1, 16] [1, 1, 1, 1] : tensor<2x8x4x16xf32> to tensor<8x16xf32>
+// CHECK: %[[F:.*]] = linalg.fill {{.*}} outs(%[[T]] : tensor<8x16xf32>)
+// CHECK: %[[MM:.*]] = linalg.matmul {{.*}} outs(%[[F]] : tensor<8x16xf32>)
+// CHECK: tensor.insert_slice %[[MM]] into %[[A1]][%[[I]], 0, %[[J]], 0] [1, 8, 1, 16] [1, 1, 1, 1] : tensor<8x16xf32> into tensor<2x8x4x16xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: return %[[R]]
+func.func @transposed_batch_result(%p: tensor<2x4x8x8xf32>, %v: tensor<2x4x8x16xf32>) -> tensor<2x8x4x16xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %c4 = arith.constant 4 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %0 = tensor.empty() : tensor<2x4x8x16xf32>
+  %1 = scf.for %i = %c0 to %c2 step %c1 iter_args(%a0 = %0) -> (tensor<2x4x8x16xf32>) {
+    %2 = scf.for %j = %c0 to %c4 step %c1 iter_args(%a1 = %a0) -> (tensor<2x4x8x16xf32>) {
+      %t = tensor.extract_slice %a1[%i, %j, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : tensor<2x4x8x16xf32> to tensor<8x16xf32>
+      %f = linalg.fill ins(%zero : f32) outs(%t : tensor<8x16xf32>) -> tensor<8x16xf32>
+      %lm = tensor.extract_slice %p[%i, %j, 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<2x4x8x8xf32> to tensor<8x8xf32>
+      %rm = tensor.extract_slice %v[%i, %j, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : tensor<2x4x8x16xf32> to tensor<8x16xf32>
+      %mm = linalg.matmul ins(%lm, %rm : tensor<8x8xf32>, tensor<8x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+      %ins = tensor.insert_slice %mm into %a1[%i, %j, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : tensor<8x16xf32> into tensor<2x4x8x16xf32>
+      scf.yield %ins : tensor<2x4x8x16xf32>
+    }
+    scf.yield %2 : tensor<2x4x8x16xf32>
+  }
+  %e = tensor.empty() : tensor<2x8x4x16xf32>
+  %tr = linalg.transpose ins(%1 : tensor<2x4x8x16xf32>) outs(%e : tensor<2x8x4x16xf32>) permutation = [0, 2, 1, 3]
+  return %tr : tensor<2x8x4x16xf32>
+}
