@@ -25,6 +25,7 @@
 // RUN: %check-e2e %s attention_scores %t/attention_2 --threads=2
 // RUN: %check-e2e %s attention_heads %t
 // RUN: %check-e2e %s attention_heads %t/heads_2 --threads=2
+// RUN: %check-e2e %s transposed_batch_operands %t
 
 func.func @matmul(%a: tensor<33x67xf32>, %b: tensor<67x45xf32>) -> tensor<33x45xf32> {
   %0 = dlc.matmul %a, %b : (tensor<33x67xf32>, tensor<67x45xf32>) -> tensor<33x45xf32>
@@ -183,6 +184,21 @@ func.func @attention_heads(%qkv: tensor<2x19x72xf32>) -> (tensor<2x19x24xf32>, t
   %o2 = dlc.matmul %p, %shared : (tensor<2x3x19x19xf32>, tensor<2x3x19x8xf32>) -> tensor<2x3x19x8xf32>
   %z = dlc.add %o2, %shared : (tensor<2x3x19x8xf32>, tensor<2x3x19x8xf32>) -> tensor<2x3x19x8xf32>
   return %y, %z : tensor<2x19x24xf32>, tensor<2x3x19x8xf32>
+}
+
+// Transposes keeping the last dim around batched matmuls, other shapes: the
+// batch dims swapped, a 3-D operand broadcast over a 4-D batch, a 2-D one, and
+// the result's batch dims swapped back.
+func.func @transposed_batch_operands(%a: tensor<3x2x9x5xf32>, %b: tensor<5x3x7xf32>, %c: tensor<9x2x5xf32>, %d: tensor<5x7xf32>)
+    -> (tensor<3x2x9x7xf32>, tensor<9x2x7xf32>) {
+  %at = dlc.transpose %a {perm = array<i64: 1, 0, 2, 3>} : tensor<3x2x9x5xf32> -> tensor<2x3x9x5xf32>
+  %bt = dlc.transpose %b {perm = array<i64: 1, 0, 2>} : tensor<5x3x7xf32> -> tensor<3x5x7xf32>
+  %0 = dlc.matmul %at, %bt : (tensor<2x3x9x5xf32>, tensor<3x5x7xf32>) -> tensor<2x3x9x7xf32>
+  %r0 = dlc.transpose %0 {perm = array<i64: 1, 0, 2, 3>} : tensor<2x3x9x7xf32> -> tensor<3x2x9x7xf32>
+  %ct = dlc.transpose %c {perm = array<i64: 1, 0, 2>} : tensor<9x2x5xf32> -> tensor<2x9x5xf32>
+  %1 = dlc.matmul %ct, %d : (tensor<2x9x5xf32>, tensor<5x7xf32>) -> tensor<2x9x7xf32>
+  %r1 = dlc.transpose %1 {perm = array<i64: 1, 0, 2>} : tensor<2x9x7xf32> -> tensor<9x2x7xf32>
+  return %r0, %r1 : tensor<3x2x9x7xf32>, tensor<9x2x7xf32>
 }
 
 func.func @reductions(%x: tensor<4x5x6xf32>) -> (tensor<4x1x6xf32>, tensor<5xf32>, tensor<f32>, tensor<4x5x1xf32>) {
