@@ -493,7 +493,9 @@ struct ReadThroughSlice : OpRewritePattern<vector::TransferReadOp> {
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
     auto slice = read.getSource().getDefiningOp<tensor::ExtractSliceOp>();
-    if (!slice || !slice.hasUnitStride() || read.getMask())
+    // An out-of-bounds lane reads the padding value, not the slice's
+    // neighbour in the source: only in-bounds reads fold.
+    if (!slice || !slice.hasUnitStride() || read.getMask() || read.hasOutOfBoundsDim())
       return failure();
     llvm::SmallBitVector dropped = slice.getDroppedDims();
     SmallVector<Value> indices = indicesInSource(rewriter, read.getLoc(), read.getIndices(),
@@ -516,7 +518,7 @@ struct WriteThroughCoveredSlice : OpRewritePattern<tensor::InsertSliceOp> {
   LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
                                 PatternRewriter &rewriter) const override {
     auto write = insert.getSource().getDefiningOp<vector::TransferWriteOp>();
-    if (!write || !insert.hasUnitStride() || write.getMask() ||
+    if (!write || !insert.hasUnitStride() || write.getMask() || write.hasOutOfBoundsDim() ||
         !write.getShapedType().hasStaticShape() ||
         !llvm::equal(write.getVectorType().getShape(), write.getShapedType().getShape()) ||
         !write.getPermutationMap().isMinorIdentity() ||
