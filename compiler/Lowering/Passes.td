@@ -122,7 +122,10 @@ def ReuseProducerBuffer : Pass<"dlc-reuse-producer-buffer", "mlir::func::FuncOp"
   let description = [{
     `generic ins(%mm, %b) outs(%empty)` becomes `generic ins(%b) outs(%mm)`
     when %mm has one use and the same type: epilogues update a matmul's or
-    convolution's result in place, and no temporary is allocated.
+    convolution's result in place, and no temporary is allocated. A batched
+    matmul's epilogue, and a transpose keeping the last dim of its result,
+    move into its batch loops (each matrix updated in place, or inserted in
+    its transposed place).
   }];
 }
 

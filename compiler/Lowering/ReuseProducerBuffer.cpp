@@ -26,7 +26,10 @@
 //                      %e = linalg.generic ins(%s) outs(%t) {...}
 //                      insert_slice %e }
 //
-// where TileAndVectorize then runs it on each tile's registers.
+// where TileAndVectorize then runs it on each tile's registers. Likewise a
+// transpose that keeps the last dim of such a result (attention's heads
+// merged back after P.V) becomes the loop nest, each matrix inserted in its
+// transposed place (TransposeIntoBatchLoops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,6 +141,9 @@ linalg::MatmulOp batchLoopMatmul(Value value, int64_t rank,
     if (lb != 0 || step != 1 || ub != type.getDimSize(i))
       return nullptr;
   }
+  for (size_t i = 0; i + 1 < loops.size(); ++i)
+    if (loops[i + 1].getInitArgs()[0] != loops[i].getRegionIterArgs()[0])
+      return nullptr;
   for (int64_t i = 0; i < rank - 2; ++i) {
     OpFoldResult offset = insert.getMixedOffsets()[i];
     if (!isa<Value>(offset) || cast<Value>(offset) != loops[i].getInductionVar())
