@@ -717,6 +717,10 @@ int compileCommand(int argc, char **argv) {
     llvm::outs() << llvmIR;
     return 0;
   }
+  auto cannotWrite = [&](const std::string &why) {
+    llvm::errs() << "error: cannot write '" << outputPath << "': " << why << "\n";
+    return 1;
+  };
   // A device or a pipe (-o /dev/null, a process substitution) is written
   // directly: a file renamed over it would replace /dev/null itself, as root.
   llvm::sys::fs::file_status status;
@@ -730,37 +734,26 @@ int compileCommand(int argc, char **argv) {
       ec = os.error();
       os.clear_error();
     }
-    if (ec) {
-      llvm::errs() << "error: cannot write '" << outputPath << "': " << ec.message() << "\n";
-      return 1;
-    }
-    return 0;
+    return ec ? cannotWrite(ec.message()) : 0;
   }
   // Written to a temporary file beside the output and renamed over it: a
   // failed write never leaves a truncated artifact in place of a good one.
   auto temp = llvm::sys::fs::TempFile::create(outputPath + ".tmp-%%%%%%");
-  if (!temp) {
-    llvm::errs() << "error: cannot write '" << outputPath
-                 << "': " << llvm::toString(temp.takeError()) << "\n";
-    return 1;
-  }
+  if (!temp)
+    return cannotWrite(llvm::toString(temp.takeError()));
   {
     llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
     os << *artifact;
     os.flush();
     if (os.has_error()) {
-      llvm::errs() << "error: cannot write '" << outputPath
-                   << "': " << os.error().message() << "\n";
+      std::string why = os.error().message();
       os.clear_error();
       llvm::consumeError(temp->discard());
-      return 1;
+      return cannotWrite(why);
     }
   }
-  if (llvm::Error error = temp->keep(outputPath)) {
-    llvm::errs() << "error: cannot write '" << outputPath
-                 << "': " << llvm::toString(std::move(error)) << "\n";
-    return 1;
-  }
+  if (llvm::Error error = temp->keep(outputPath))
+    return cannotWrite(llvm::toString(std::move(error)));
   return 0;
 }
 

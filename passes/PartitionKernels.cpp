@@ -68,27 +68,30 @@ bool dlc::isPackedWeightView(Operation *op) {
   return user == last->getNextNode() && isa<Conv2dOp, MatmulOp>(user);
 }
 
+namespace {
+bool runsOnCpu(DeviceAttr pin) { return !pin || pin.isCpu(); }
+
+/// Whether `t` moves only batch and row dims (rank 3 or more, the last dim
+/// kept: attention's heads) and runs on the CPU, like `matmul`.
+bool movesBatchDimsBeside(TransposeOp t, MatmulOp matmul) {
+  ArrayRef<int64_t> perm = t.getPerm();
+  DeviceAttr device = getDevicePin(t);
+  return matmul && perm.size() >= 3 && perm.back() == static_cast<int64_t>(perm.size()) - 1 &&
+         runsOnCpu(device) && getDevicePin(matmul) == device;
+}
+} // namespace
+
 bool dlc::isReadInPlaceByMatmul(Operation *op) {
   auto t = dyn_cast<TransposeOp>(op);
   if (!t || !t->hasOneUse() || t.getInput().getDefiningOp<ConstantOp>())
     return false;
-  ArrayRef<int64_t> perm = t.getPerm();
-  auto matmul = dyn_cast<MatmulOp>(*t->user_begin());
-  DeviceAttr device = getDevicePin(t);
-  return matmul && perm.size() >= 3 && perm.back() == static_cast<int64_t>(perm.size()) - 1 &&
-         cast<RankedTensorType>(matmul.getType()).getRank() >= 3 &&
-         (!device || device.getKind() == DeviceKind::Cpu) && getDevicePin(matmul) == device;
+  return movesBatchDimsBeside(t, dyn_cast<MatmulOp>(*t->user_begin()));
 }
 
 bool dlc::isWrittenInPlaceByMatmul(Operation *op) {
   auto t = dyn_cast<TransposeOp>(op);
   auto matmul = t ? t.getInput().getDefiningOp<MatmulOp>() : MatmulOp();
-  if (!matmul || !matmul->hasOneUse())
-    return false;
-  ArrayRef<int64_t> perm = t.getPerm();
-  DeviceAttr device = getDevicePin(t);
-  return perm.size() >= 3 && perm.back() == static_cast<int64_t>(perm.size()) - 1 &&
-         (!device || device.getKind() == DeviceKind::Cpu) && getDevicePin(matmul) == device;
+  return matmul && matmul->hasOneUse() && movesBatchDimsBeside(t, matmul);
 }
 
 namespace {
@@ -100,8 +103,7 @@ namespace {
 bool joinsAsPaddedConsumer(Conv2dOp conv, const llvm::SmallPtrSetImpl<Operation *> &open,
                            DeviceAttr openDevice) {
   DeviceAttr device = getDevicePin(conv);
-  return !open.empty() && device == openDevice &&
-         (!device || device.getKind() == DeviceKind::Cpu) && conv.getGroups() == 1 &&
+  return !open.empty() && device == openDevice && runsOnCpu(device) && conv.getGroups() == 1 &&
          llvm::any_of(conv.getPads(), [](int64_t p) { return p != 0; }) &&
          open.contains(conv.getInput().getDefiningOp()) && conv.getInput().hasOneUse();
 }
@@ -115,8 +117,7 @@ bool joinsAsRowOp(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &open,
                   DeviceAttr openDevice) {
   DeviceAttr device = getDevicePin(op);
   return isa<LayerNormOp, SoftmaxOp>(op) && !open.empty() && device == openDevice &&
-         (!device || device.getKind() == DeviceKind::Cpu) &&
-         open.contains(op->getOperand(0).getDefiningOp());
+         runsOnCpu(device) && open.contains(op->getOperand(0).getDefiningOp());
 }
 
 struct PartitionKernelsPass
