@@ -599,9 +599,19 @@ int compileCommand(int argc, char **argv) {
   cl::list<std::string> binds(
       "bind", cl::desc("ONNX: NAME=FILE.npy makes a graph input a constant"),
       cl::value_desc("NAME=FILE.npy"), cl::cat(category));
+  cl::opt<int> testDropEventWait(
+      "test-drop-event-wait", cl::Hidden, cl::init(-1),
+      cl::desc("Test only: leave out the K-th WaitEvent of the schedule"),
+      cl::cat(category));
+  cl::opt<bool> testNoVerifySchedule(
+      "test-no-verify-schedule", cl::Hidden,
+      cl::desc("Test only: write the artifact without proving its schedule"),
+      cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "dlc compile: a model to an artifact (.dlcm)\n");
+  const int dropWait = testDropEventWait;
+  const bool skipVerify = testNoVerifySchedule;
   ::dlc::OnnxImportOptions importOptions;
   if (!parseImportFlags(shapes, binds, /*raise=*/true, importOptions))
     return 1;
@@ -710,6 +720,8 @@ int compileCommand(int argc, char **argv) {
   options.cudaRequired = cudaRequired;
   options.cudaArchs = archs;
   options.emulatedGpuHostCode = hostCode == "emulated";
+  options.testDropEventWait = dropWait;
+  options.testSkipScheduleVerification = skipVerify;
   FailureOr<std::string> artifact = ::dlc::compileModel(*module, options);
   if (failed(artifact))
     return 1;

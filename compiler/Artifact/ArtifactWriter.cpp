@@ -75,7 +75,7 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
     buffers.push_back(fb::CreateBuffer(
         fbb, fbb.CreateString(b.name), static_cast<fb::DType>(b.dtype),
         fbb.CreateVector(b.shape), b.device, b.offset, b.size,
-        b.constantSegment));
+        b.constantSegment, b.viewOf));
 
   std::vector<flatbuffers::Offset<fb::Library>> libraries;
   for (const Library &l : contents.libraries)

@@ -37,6 +37,8 @@ struct Buffer {
   uint64_t offset = 0;
   uint64_t size = 0;
   int32_t constantSegment = -1;
+  /// The buffer whose bytes these are (a view); -1: its own bytes.
+  int32_t viewOf = -1;
 };
 
 struct Library {

@@ -8,6 +8,7 @@
 #include "compiler/Target/CUDA/Nvrtc.h"
 #include "passes/CostModel.h"
 #include "passes/Passes.h"
+#include "dlc/runtime.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -112,6 +113,8 @@ struct Storage {
   /// Written by another device's stream (a copy): it never shares bytes, so
   /// the two streams need no ordering beyond the copy's event.
   bool writtenAcrossDevices = false;
+  /// The buffer that owns these bytes (the first made on them).
+  int32_t owner = -1;
 };
 
 class ModelCompiler {
@@ -130,6 +133,8 @@ private:
   FailureOr<unsigned> bufferFor(Value value);
   FailureOr<unsigned> newBuffer(Value value, int storage);
   void outlineGroup(ModuleOp kernels, const Group &group, unsigned index);
+  static void dropEventWait(std::vector<std::vector<aw::Step>> &schedules, int which);
+  LogicalResult verifyArtifactSchedule(const std::string &artifact);
 
   func::FuncOp func;
   const dlc::CompileOptions &options;
@@ -223,6 +228,11 @@ FailureOr<unsigned> ModelCompiler::newBuffer(Value value, int storage) {
     storages.push_back(Storage{buffer.size, deviceOf(value)});
     storage = storages.size() - 1;
   }
+  // The first buffer of a storage owns its bytes; later ones are views.
+  if (storages[storage].owner >= 0)
+    buffer.viewOf = storages[storage].owner;
+  else
+    storages[storage].owner = buffers.size();
   buffer.device = storages[storage].device;
   buffers.push_back(buffer);
   bufferStorage.push_back(storage);
@@ -374,11 +384,20 @@ FailureOr<std::string> ModelCompiler::run() {
     storage.first = std::min<int64_t>(storage.first, position);
     storage.last = std::max<int64_t>(storage.last, position);
   };
+  // A buffer another device's copy writes is read after that copy's event,
+  // by kernels and by copies alike: a view (a reshape) of a copied value
+  // has no step of its own, so a copy reading it must wait there itself.
+  auto waitForWriter = [&](unsigned buffer, unsigned device) {
+    auto event = storageEvent.find(bufferStorage[buffer]);
+    if (event != storageEvent.end() && waited[device].insert(event->second).second)
+      schedules[device].push_back(aw::Step{aw::StepKind::WaitEvent, 0, {}, event->second});
+  };
   for (const Item &item : items) {
     if (item.group < 0) {
       unsigned from = deviceOf(item.source);
       unsigned source = valueBuffer.lookup(item.source);
       unsigned destination = valueBuffer.lookup(item.destination);
+      waitForWriter(source, from);
       use(source, from);
       schedules[from].push_back(aw::Step{aw::StepKind::Copy, 0, {source, destination}, 0, 0});
       storageEvent[bufferStorage[destination]] = eventCount;
@@ -392,9 +411,7 @@ FailureOr<std::string> ModelCompiler::run() {
                   static_cast<uint32_t>(group.outputs.size())};
     for (Value v : llvm::concat<const Value>(group.inputs, group.outputs)) {
       unsigned buffer = valueBuffer.lookup(v);
-      auto event = storageEvent.find(bufferStorage[buffer]);
-      if (event != storageEvent.end() && waited[device].insert(event->second).second)
-        schedules[device].push_back(aw::Step{aw::StepKind::WaitEvent, 0, {}, event->second});
+      waitForWriter(buffer, device);
       call.buffers.push_back(buffer);
     }
     for (unsigned buffer : call.buffers)
@@ -565,6 +582,8 @@ FailureOr<std::string> ModelCompiler::run() {
     }
     contents.cudaModules.push_back(std::move(module));
   }
+  if (options.testDropEventWait >= 0)
+    dropEventWait(schedules, options.testDropEventWait);
   contents.schedules = std::move(schedules);
   contents.eventCount = eventCount;
   contents.buffers = std::move(buffers);
@@ -636,7 +655,43 @@ FailureOr<std::string> ModelCompiler::run() {
                                   op.getName().getStringRef().str(), reason,
                                   opDevice.lookup(&op), estimate(&op)});
   }
-  return aw::serialize(contents);
+  std::string artifact = aw::serialize(contents);
+  if (!options.testSkipScheduleVerification &&
+      failed(verifyArtifactSchedule(artifact)))
+    return failure();
+  return artifact;
+}
+
+void ModelCompiler::dropEventWait(std::vector<std::vector<aw::Step>> &schedules,
+                                  int which) {
+  for (std::vector<aw::Step> &steps : schedules)
+    for (auto it = steps.begin(); it != steps.end(); ++it)
+      if (it->kind == aw::StepKind::WaitEvent && which-- == 0) {
+        steps.erase(it);
+        return;
+      }
+}
+
+// The artifact is proved right by the runtime's own schedule verifier, over
+// the facts the runtime will use (runtime/src/ScheduleVerifier.h); an
+// artifact it refuses is a bug of dlc's, never written.
+LogicalResult ModelCompiler::verifyArtifactSchedule(const std::string &artifact) {
+  dlc_model_options_t loadOptions;
+  dlc_model_options_initialize(&loadOptions);
+  loadOptions.name = "<compiled>";
+  loadOptions.load_code = 0;
+  loadOptions.verify_schedule = 1;
+  dlc_model_t *model = nullptr;
+  dlc_status_t status =
+      dlc_model_load_memory(artifact.data(), artifact.size(), &loadOptions, &model);
+  dlc_model_release(model);
+  if (!status)
+    return success();
+  std::string message = dlc_status_message(status);
+  dlc_status_free(status);
+  return func.emitError() << "internal compiler error: the schedule dlc made "
+                             "is wrong, so no artifact is written: "
+                          << message;
 }
 
 } // namespace

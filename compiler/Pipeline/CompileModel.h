@@ -57,6 +57,14 @@ struct CompileOptions {
   /// the CUDA emulation (compiler/Target/CUDA/EmulatedHostCode.h), a second
   /// library of the artifact; else the CPU path's code of the same ops.
   bool emulatedGpuHostCode = false;
+  /// Test-only (`dlc compile --test-drop-event-wait=K`): the K-th WaitEvent
+  /// of the schedule (counted over the devices' lists in order) is left out,
+  /// so that tests can show that the schedule verifier, the runtime's
+  /// ordering checker and the differential tests catch a missing wait.
+  int testDropEventWait = -1;
+  /// Test-only (`--test-no-verify-schedule`): write the artifact without
+  /// proving its schedule first (the runtime's checks then have to find it).
+  bool testSkipScheduleVerification = false;
 };
 
 /// Compiles the entry function of `module` into artifact bytes. Errors are

@@ -348,6 +348,21 @@ dlc_status_t Artifact::verifyBuffers() {
                     << ") lies outside the arena of device " << b.device()
                     << " (" << arena << " bytes)";
     }
+    // 0.5: a view has exactly the bytes of an earlier buffer that owns them.
+    int32_t view = b.view_of();
+    if (view != -1) {
+      if (view < 0 || uint32_t(view) >= i)
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "is a view of buffer " << view
+                    << " (expected -1 or an earlier buffer)";
+      const fb::Buffer &owner = *buffers->Get(view);
+      if (owner.view_of() != -1)
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "is a view of buffer " << view
+                    << ", which is a view itself (name the buffer owning the bytes)";
+      if (owner.device() != b.device() || owner.size() != b.size() ||
+          owner.constant_segment() != seg || (seg < 0 && owner.offset() != b.offset()))
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "is a view of buffer " << view
+                    << " but does not have its bytes (device, offset, size or constant differ)";
+    }
   }
   return nullptr;
 }

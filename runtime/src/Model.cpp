@@ -5,6 +5,7 @@
 #include "CpuFeatures.h"
 #include "Error.h"
 #include "FlatUtil.h"
+#include "ScheduleVerifier.h"
 
 #include <cstring>
 
@@ -111,6 +112,8 @@ dlc_status_t finishLoad(std::unique_ptr<Artifact> artifact,
   fillTensorInfos(*model->artifact, m.outputs(), model->outputs);
   for (uint32_t i = 0; i < count(m.devices()); ++i)
     model->deviceNames.push_back(deviceName(*m.devices()->Get(i)));
+  if (options->verify_schedule)
+    DLC_RETURN_IF_ERROR(verifySchedule(*model->artifact));
   if (options->load_code)
     DLC_RETURN_IF_ERROR(loadCode(*model));
   *out = model.release();
@@ -127,6 +130,7 @@ dlc_status_t checkOut(void *out, const char *fn) {
 extern "C" void dlc_model_options_initialize(dlc_model_options_t *options) {
   options->name = nullptr;
   options->load_code = 1;
+  options->verify_schedule = 0;
 }
 
 extern "C" dlc_status_t dlc_model_load_file(const char *path,

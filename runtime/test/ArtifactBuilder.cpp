@@ -46,7 +46,7 @@ std::string flatBuffer(const ArtifactSpec &s,
       size *= uint64_t(d);
     buffers.push_back(fb::CreateBufferDirect(
         b, buf.name.c_str(), buf.dtype, &buf.shape, buf.device, buf.offset,
-        buf.size ? *buf.size : size, buf.constantSegment));
+        buf.size ? *buf.size : size, buf.constantSegment, buf.viewOf));
   }
   auto strings = [&](const std::vector<std::string> &v) {
     std::vector<flatbuffers::Offset<flatbuffers::String>> out;

@@ -41,6 +41,7 @@ struct BufferSpec {
   uint64_t offset = 0;
   std::optional<uint64_t> size; // Default: product(shape) * dtype size.
   int32_t constantSegment = -1;
+  int32_t viewOf = -1; // 0.5
 };
 
 struct LibrarySpec {

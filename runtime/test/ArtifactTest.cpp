@@ -78,17 +78,17 @@ TEST(Artifact, FlatBufferVerifierRejectsGarbage) {
 TEST(Artifact, Versions) {
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 0; })),
             "ok");
-  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 4; })),
-            "ok");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 5; })),
-            "unimplemented: artifact 'test.dlcm' has format version 0.5; this "
-            "runtime (version 0.4) reads versions 0.0 to 0.4");
+            "ok");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 6; })),
+            "unimplemented: artifact 'test.dlcm' has format version 0.6; this "
+            "runtime (version 0.5) reads versions 0.0 to 0.5");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
               s.versionMajor = 1;
               s.versionMinor = 0;
             })),
             "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
-            "runtime (version 0.4) reads versions 0.0 to 0.4");
+            "runtime (version 0.5) reads versions 0.0 to 0.5");
 }
 
 TEST(Artifact, SegmentErrors) {

@@ -34,6 +34,7 @@ struct RunOptions {
   int32_t gpuBinding = DLC_GPU_BINDING_REAL;
   std::vector<int32_t> gpuMap; // --gpu-map: logical cuda:N -> physical.
   bool checkOrdering = false;
+  bool verifySchedule = false;
   bool simLinks = false;
   std::string profile; // --profile=FILE: the Chrome trace.
 };
@@ -42,7 +43,7 @@ const char *kUsage =
     "usage: %s MODEL.dlcm [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
     "          [--iterations=N] [--warmup=N] [--threads=N] [--seed=S]\n"
     "          [--gpu=real|sim] [--gpu-map=P0,P1,...] [--check-ordering]\n"
-    "          [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
+    "          [--verify-schedule] [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
     "       %s --inspect MODEL.dlcm\n"
     "       %s --list-gpus\n"
     "       %s --probe-devices=SPEC.json [--sim-gpus=N]\n"
@@ -55,7 +56,9 @@ const char *kUsage =
     "--gpu-map=0,0 runs cuda:0 and cuda:1 both on GPU 0 (cuda:N on the Nth\n"
     "entry); --gpu=sim binds each cuda:N to a simulated GPU. A model needing\n"
     "GPUs the machine lacks fails. --check-ordering verifies that every\n"
-    "read is ordered after its write. --sim-links makes each copy to or\n"
+    "read is ordered after its write while it runs; --verify-schedule\n"
+    "proves the schedule right for every interleaving at load instead.\n"
+    "--sim-links makes each copy to or\n"
     "from a simulated GPU take at least its link's latency + bytes /\n"
     "bandwidth (the artifact's links, from the compiler's device spec).\n"
     "--profile writes a Chrome trace and, like --iterations, prints a\n"
@@ -135,6 +138,8 @@ std::string parseArgs(int argc, char **argv, RunOptions &o) {
                "got '" + v + "'";
     } else if (arg == "--check-ordering") {
       o.checkOrdering = true;
+    } else if (arg == "--verify-schedule") {
+      o.verifySchedule = true;
     } else if (arg == "--sim-links") {
       o.simLinks = true;
     } else if (value("profile", v)) {
@@ -331,7 +336,10 @@ int dlcRunMain(int argc, char **argv) {
     return usage(prog, problem);
 
   Model model;
-  if (Status s = Model::loadFile(o.model, model); !s.ok())
+  dlc_model_options_t modelOptions;
+  dlc_model_options_initialize(&modelOptions);
+  modelOptions.verify_schedule = o.verifySchedule;
+  if (Status s = Model::loadFile(o.model, model, &modelOptions); !s.ok())
     return fail(prog, s.message());
   dlc_session_options_t sessionOptions;
   dlc_session_options_initialize(&sessionOptions);

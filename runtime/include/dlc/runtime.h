@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define DLC_RUNTIME_VERSION_MAJOR 0
-#define DLC_RUNTIME_VERSION_MINOR 4
+#define DLC_RUNTIME_VERSION_MINOR 5
 
 /*===-- Status --------------------------------------------------------------===*/
 
@@ -100,6 +100,14 @@ typedef struct dlc_model_options_t {
    * introspect only (what `dlc inspect` does); sessions on such a model fail
    * with DLC_STATUS_INVALID_ARGUMENT. */
   int32_t load_code;
+  /* 1: also prove the schedule right before the load returns (every read
+   * ordered after its write on every device, no arena range reused while a
+   * reader may still read it, constants never written, outputs intact at the
+   * end: runtime/README.md, "Schedule verification"); a violation is
+   * DLC_STATUS_DATA_LOSS naming the steps and the buffer. 0 (default): the
+   * structural checks only. The compiler runs this on every artifact it
+   * writes. */
+  int32_t verify_schedule;
 } dlc_model_options_t;
 
 /* Sets the defaults above. */
