@@ -56,15 +56,27 @@ struct InsertCopiesPass : dlc::impl::InsertCopiesBase<InsertCopiesPass> {
     for (CopyOp copy : block.getOps<CopyOp>())
       copies.try_emplace({copy.getInput(), copy.getDeviceAttr()}, copy.getResult());
 
-    auto copyTo = [&](Value value, DeviceAttr device) {
-      auto key = std::make_pair(value, Attribute(device));
-      if (Value existing = copies.lookup(key))
-        return existing;
-      OpBuilder builder(ctx);
+    auto placeAfterValue = [&](OpBuilder &builder, Value value) {
       if (Operation *def = value.getDefiningOp())
         builder.setInsertionPointAfter(def);
       else
         builder.setInsertionPointToStart(&block);
+    };
+    auto copyTo = [&](Value value, DeviceAttr device, Operation *user) {
+      auto key = std::make_pair(value, Attribute(device));
+      if (Value existing = copies.lookup(key)) {
+        // A copy the model wrote further down moves up to its value, so that
+        // it dominates this earlier reader too.
+        Operation *copy = existing.getDefiningOp();
+        if (!copy->isBeforeInBlock(user)) {
+          OpBuilder builder(ctx);
+          placeAfterValue(builder, value);
+          copy->moveBefore(builder.getInsertionBlock(), builder.getInsertionPoint());
+        }
+        return existing;
+      }
+      OpBuilder builder(ctx);
+      placeAfterValue(builder, value);
       Value copy = builder.create<CopyOp>(value.getLoc(), value.getType(), value, device);
       copies[key] = copy;
       return copy;
@@ -81,7 +93,7 @@ struct InsertCopiesPass : dlc::impl::InsertCopiesBase<InsertCopiesPass> {
       for (OpOperand &operand : op->getOpOperands()) {
         Value value = operand.get();
         if (deviceOf(value) != here)
-          operand.set(copyTo(value, here));
+          operand.set(copyTo(value, here, op));
       }
     }
   }

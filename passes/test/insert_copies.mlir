@@ -39,3 +39,24 @@ func.func @unplaced(%x: tensor<4xf32>) -> tensor<4xf32> {
   %h = dlc.relu %x : tensor<4xf32>
   return %h : tensor<4xf32>
 }
+
+// -----
+
+// A copy the model itself wrote after an op on its destination that reads the
+// same value: the op shares it, and it moves up to its value so that it
+// dominates that op (it was reused where it was, and the IR was invalid).
+// Found by test/diff (seed 1059).
+// CHECK-LABEL: func.func @model_copy_after_reader
+// CHECK-SAME: (%[[X:.*]]: tensor<2xf32>)
+// CHECK-NEXT: %[[C:.*]] = dlc.clip %[[X]]
+// CHECK-NEXT: %[[C0:.*]] = dlc.copy %[[C]] to cuda:0 : tensor<2xf32>
+// CHECK-NEXT: %[[C01:.*]] = dlc.copy %[[C0]] to cpu
+// CHECK-NEXT: %[[N:.*]] = dlc.neg %[[C0]] {device = #dlc.device<cuda:0>}
+// CHECK-NEXT: %[[N1:.*]] = dlc.copy %[[N]] to cpu
+// CHECK-NEXT: return %[[N1]], %[[C01]]
+func.func @model_copy_after_reader(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>) {
+  %c = dlc.clip %x {min = 0.0, max = 1.0, device = #dlc.device<cpu>} : tensor<2xf32>
+  %n = dlc.neg %c {device = #dlc.device<cuda:0>} : tensor<2xf32>
+  %c0 = dlc.copy %c to cuda:0 : tensor<2xf32>
+  return %n, %c0 : tensor<2xf32>, tensor<2xf32>
+}
