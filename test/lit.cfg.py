@@ -18,6 +18,12 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%check-e2e", "%s %s" % (
     config.python_executable, os.path.join(config.dlc_src_root, "test", "e2e", "Inputs", "check_e2e.py"))))
 
+# Differential tests (test/diff): random programs and random placements.
+config.substitutions.append(("%difftest", "%s %s" % (
+    config.python_executable, os.path.join(config.dlc_src_root, "test", "diff", "difftest.py"))))
+config.substitutions.append(("%model-placements", "%s %s" % (
+    config.python_executable, os.path.join(config.dlc_src_root, "test", "diff", "model_placements.py"))))
+
 # The runtime tests' fake CUDA driver (runtime/test/FakeCuda.cpp), for
 # DLC_CUDA_DRIVER=%fake_cuda: GPUs in host memory, without a GPU.
 config.substitutions.append(("%fake_cuda", os.path.join(config.dlc_obj_root, "lib", "libdlc_fake_cuda.so")))

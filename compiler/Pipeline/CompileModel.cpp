@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -89,6 +90,37 @@ bool isInlinableConstant(Operation *op) {
              kInlineConstantElements;
 }
 
+/// A kernel's inputs and outputs, as the schedule passes them: values read
+/// from outside it (small dense constants are cloned in instead) and values
+/// read outside it.
+void groupInterface(ArrayRef<Operation *> ops, SmallVectorImpl<Value> &inputs,
+                    SmallVectorImpl<Value> &outputs) {
+  llvm::SmallPtrSet<Operation *, 16> inGroup(ops.begin(), ops.end());
+  llvm::SetVector<Value> in, out;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands())
+      if (!inGroup.contains(operand.getDefiningOp()) &&
+          !isInlinableConstant(operand.getDefiningOp()))
+        in.insert(operand);
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (!inGroup.contains(user))
+          out.insert(result);
+  }
+  inputs.assign(in.begin(), in.end());
+  outputs.assign(out.begin(), out.end());
+}
+
+/// Whether the CUDA backend can emit `ops` as one kernel (its errors
+/// swallowed: the caller splits the kernel instead).
+bool cudaCanFuse(MLIRContext *ctx, ArrayRef<Operation *> ops) {
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  SmallVector<Value> inputs, outputs;
+  groupInterface(ops, inputs, outputs);
+  std::vector<std::string> names(ops.size());
+  return succeeded(dlc::cuda::emitKernel(ops, inputs, outputs, "probe", names));
+}
+
 /// A group of ops on one device that becomes one kernel.
 struct Group {
   unsigned device = 0;
@@ -133,6 +165,7 @@ private:
   FailureOr<unsigned> bufferFor(Value value);
   FailureOr<unsigned> newBuffer(Value value, int storage);
   void outlineGroup(ModuleOp kernels, const Group &group, unsigned index);
+  void splitKernelsCudaCannotFuse();
   static void dropEventWait(std::vector<std::vector<aw::Step>> &schedules, int which);
   LogicalResult verifyArtifactSchedule(const std::string &artifact);
 
@@ -260,20 +293,7 @@ FailureOr<unsigned> ModelCompiler::bufferFor(Value value) {
 LogicalResult ModelCompiler::closeGroup() {
   if (open.ops.empty())
     return success();
-  llvm::SmallPtrSet<Operation *, 16> inGroup(open.ops.begin(), open.ops.end());
-  llvm::SetVector<Value> inputs, outputs;
-  for (Operation *op : open.ops) {
-    for (Value operand : op->getOperands())
-      if (!inGroup.contains(operand.getDefiningOp()) &&
-          !isInlinableConstant(operand.getDefiningOp()))
-        inputs.insert(operand);
-    for (Value result : op->getResults())
-      for (Operation *user : result.getUsers())
-        if (!inGroup.contains(user))
-          outputs.insert(result);
-  }
-  open.inputs.assign(inputs.begin(), inputs.end());
-  open.outputs.assign(outputs.begin(), outputs.end());
+  groupInterface(open.ops, open.inputs, open.outputs);
   for (Value input : open.inputs)
     if (failed(bufferFor(input)))
       return failure();
@@ -367,7 +387,11 @@ void ModelCompiler::outlineGroup(ModuleOp kernels, const Group &group,
 }
 
 FailureOr<std::string> ModelCompiler::run() {
-  if (failed(checkFunction()) || failed(formGroups()))
+  if (failed(checkFunction()))
+    return failure();
+  if (options.cuda || options.emitCuda || options.emulatedGpuHostCode)
+    splitKernelsCudaCannotFuse();
+  if (failed(formGroups()))
     return failure();
 
   // Per device, its steps in the model's order. A copy runs on the source
@@ -660,6 +684,43 @@ FailureOr<std::string> ModelCompiler::run() {
       failed(verifyArtifactSchedule(artifact)))
     return failure();
   return artifact;
+}
+
+// The backends never refuse what the CPU path accepts: a GPU kernel that
+// dlc-partition-kernels formed but the CUDA backend cannot emit as one (an
+// elementwise op broadcasting the anchor's result, as a squeeze-excitation
+// multiply does) is split into the longest runs of its ops that it can, each
+// a kernel of its own. (A single op it cannot emit stays, and is reported.)
+void ModelCompiler::splitKernelsCudaCannotFuse() {
+  auto kernelOf = [](Operation *o) {
+    auto id = o->getAttrOfType<IntegerAttr>("dlc.kernel");
+    return id ? id.getInt() : int64_t(-1);
+  };
+  int64_t nextId = 0;
+  SmallVector<SmallVector<Operation *>> kernels;
+  for (Operation &op : func.getBody().front()) {
+    int64_t id = kernelOf(&op);
+    nextId = std::max(nextId, id + 1);
+    if (id < 0 || !devices[opDevice[&op]].isCuda())
+      continue;
+    if (kernels.empty() || kernelOf(kernels.back().front()) != id)
+      kernels.emplace_back();
+    kernels.back().push_back(&op);
+  }
+  for (ArrayRef<Operation *> kernel : kernels) {
+    if (kernel.size() < 2 || cudaCanFuse(ctx, kernel))
+      continue;
+    size_t begin = 0;
+    for (size_t end = 2; end <= kernel.size(); ++end) {
+      if (cudaCanFuse(ctx, kernel.slice(begin, end - begin)))
+        continue;
+      // [begin, end - 1) is a kernel; the next one starts at end - 1.
+      IntegerAttr id = IntegerAttr::get(IntegerType::get(ctx, 64), nextId++);
+      for (size_t i = end - 1; i < kernel.size(); ++i)
+        kernel[i]->setAttr("dlc.kernel", id);
+      begin = end - 1;
+    }
+  }
 }
 
 void ModelCompiler::dropEventWait(std::vector<std::vector<aw::Step>> &schedules,
