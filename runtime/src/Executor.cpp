@@ -11,10 +11,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "Error.h"
+#include "FlatUtil.h"
+#include "Half.h"
 #include "Session.h"
 #include "ThreadPool.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 using namespace dlc::rt;
@@ -81,6 +86,51 @@ std::string stepName(const dlc_session_s &s, uint32_t d, const Op &op) {
          s.model->deviceNames[d];
 }
 
+/// check_numerics: the first non-finite element of a float buffer, or -1.
+int64_t firstNonFinite(const fb::Buffer &b, const void *data) {
+  size_t n = b.size() / std::max<size_t>(dtypeSize(b.dtype()), 1);
+  for (size_t i = 0; i < n; ++i) {
+    double x;
+    switch (b.dtype()) {
+    case fb::DType::F32: x = static_cast<const float *>(data)[i]; break;
+    case fb::DType::F16: x = f16BitsToDouble(static_cast<const uint16_t *>(data)[i]); break;
+    case fb::DType::BF16: x = bf16BitsToDouble(static_cast<const uint16_t *>(data)[i]); break;
+    default: return -1;
+    }
+    if (!std::isfinite(x))
+      return int64_t(i);
+  }
+  return -1;
+}
+
+/// check_numerics after a host Call: a NaN or inf in an output, when every
+/// input is finite, is this kernel's.
+dlc_status_t checkNumerics(const dlc_session_s &s, uint32_t d, const Op &op) {
+  const fb::Model &m = s.model->artifact->model();
+  const fb::Step &step = *op.step;
+  uint32_t n = count(step.buffers()), firstOutput = n - step.output_count();
+  for (uint32_t j = 0; j < firstOutput; ++j)
+    if (firstNonFinite(*m.buffers()->Get(step.buffers()->Get(j)), op.args[j]) >= 0)
+      return nullptr; // Not produced here: an input already holds it.
+  for (uint32_t j = firstOutput; j < n; ++j) {
+    uint32_t b = step.buffers()->Get(j);
+    const fb::Buffer &buffer = *m.buffers()->Get(b);
+    int64_t at = firstNonFinite(buffer, op.args[j]);
+    if (at < 0)
+      continue;
+    const fb::Kernel &k = *m.kernels()->Get(step.kernel());
+    std::ostringstream os;
+    os << "model '" << s.model->artifact->name() << "': check-numerics: "
+       << stepName(s, d, op) << ", kernel '" << str(k.name()) << "' (ops ";
+    for (uint32_t i = 0; i < count(k.ops()); ++i)
+      os << (i ? ", " : "") << str(k.ops()->Get(i));
+    os << "), wrote a NaN or infinity to buffer " << b << " ('" << str(buffer.name())
+       << "') at element " << at << " from finite inputs";
+    return Error(DLC_STATUS_DATA_LOSS) << os.str();
+  }
+  return nullptr;
+}
+
 /// A real GPU's side of RecordEvent: a CUevent after the stream's work.
 dlc_status_t recordOnGpu(dlc_session_s &s, Slot &slot, uint32_t d,
                          uint32_t event) {
@@ -130,6 +180,13 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
         }
       for (auto &[ptr, bytes] : op.poison)
         std::memset(ptr, 0xFF, bytes);
+      if (op.cuda && s.options.check_numerics && op.kind == fb::StepKind::Call) {
+        fail(slot, Error(DLC_STATUS_UNIMPLEMENTED)
+                       << "check-numerics: " << stepName(s, d, op)
+                       << " runs on a real GPU, whose memory it does not scan; "
+                          "simulate the GPUs (dlc-run --gpu=sim)");
+        break;
+      }
       if (op.cuda) {
         dlc_status_t e = cuda::issue(*op.cuda, stepName(s, d, op));
         if (!e && profile && gpu)
@@ -143,6 +200,11 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
           stats.bytesCopied += op.bytes;
       } else if (op.kind == fb::StepKind::Call) {
         op.fn(op.args.data());
+        if (s.options.check_numerics)
+          if (dlc_status_t e = checkNumerics(s, d, op)) {
+            fail(slot, e);
+            break;
+          }
       } else {
         Clock::time_point start = op.minNs ? Clock::now() : Clock::time_point();
         if (op.bytes)

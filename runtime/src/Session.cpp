@@ -578,6 +578,7 @@ extern "C" void dlc_session_options_initialize(dlc_session_options_t *options) {
   options->sim_links = 0;
   options->gpu_map = nullptr;
   options->gpu_map_count = 0;
+  options->check_numerics = 0;
 }
 
 extern "C" dlc_status_t dlc_cuda_device_count(int32_t *out_count) {

@@ -410,3 +410,17 @@ TEST(Cuda, DlcRunGpuFlags) {
 }
 
 } // namespace
+
+namespace {
+TEST(Cuda, CheckNumericsRefusesRealGpus) {
+  dlc::Model model = load(cudaMulti());
+  dlc::Session session;
+  dlc_session_options_t o = options();
+  o.check_numerics = 1;
+  ASSERT_TRUE(dlc::Session::create(model, session, &o).ok());
+  Outputs got;
+  EXPECT_EQ(runOnce(session, 0, got),
+            "unimplemented: check-numerics: step 1 (call) of cuda:0 runs on a real GPU, "
+            "whose memory it does not scan; simulate the GPUs (dlc-run --gpu=sim)");
+}
+} // namespace

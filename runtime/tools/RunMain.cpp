@@ -35,6 +35,7 @@ struct RunOptions {
   std::vector<int32_t> gpuMap; // --gpu-map: logical cuda:N -> physical.
   bool checkOrdering = false;
   bool verifySchedule = false;
+  bool checkNumerics = false;
   bool simLinks = false;
   std::string profile; // --profile=FILE: the Chrome trace.
 };
@@ -43,7 +44,7 @@ const char *kUsage =
     "usage: %s MODEL.dlcm [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
     "          [--iterations=N] [--warmup=N] [--threads=N] [--seed=S]\n"
     "          [--gpu=real|sim] [--gpu-map=P0,P1,...] [--check-ordering]\n"
-    "          [--verify-schedule] [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
+    "          [--verify-schedule] [--check-numerics] [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
     "       %s --inspect MODEL.dlcm\n"
     "       %s --list-gpus\n"
     "       %s --probe-devices=SPEC.json [--sim-gpus=N]\n"
@@ -58,6 +59,8 @@ const char *kUsage =
     "GPUs the machine lacks fails. --check-ordering verifies that every\n"
     "read is ordered after its write while it runs; --verify-schedule\n"
     "proves the schedule right for every interleaving at load instead.\n"
+    "--check-numerics stops at the first kernel that writes a NaN or inf\n"
+    "from finite inputs, naming its ops and device.\n"
     "--sim-links makes each copy to or\n"
     "from a simulated GPU take at least its link's latency + bytes /\n"
     "bandwidth (the artifact's links, from the compiler's device spec).\n"
@@ -140,6 +143,8 @@ std::string parseArgs(int argc, char **argv, RunOptions &o) {
       o.checkOrdering = true;
     } else if (arg == "--verify-schedule") {
       o.verifySchedule = true;
+    } else if (arg == "--check-numerics") {
+      o.checkNumerics = true;
     } else if (arg == "--sim-links") {
       o.simLinks = true;
     } else if (value("profile", v)) {
@@ -346,6 +351,7 @@ int dlcRunMain(int argc, char **argv) {
   sessionOptions.thread_count = static_cast<int32_t>(o.threads);
   sessionOptions.gpu_binding = o.gpuBinding;
   sessionOptions.check_ordering = o.checkOrdering;
+  sessionOptions.check_numerics = o.checkNumerics;
   sessionOptions.profile = o.timed || !o.profile.empty();
   sessionOptions.max_in_flight = static_cast<int32_t>(o.inFlight);
   sessionOptions.sim_links = o.simLinks;

@@ -231,6 +231,13 @@ typedef struct dlc_session_options_t {
    * dlc_session_create only. */
   const int32_t *gpu_map;
   int32_t gpu_map_count;
+  /* 1: after each kernel on the CPU or a simulated GPU, scan its float
+   * outputs; the first kernel that writes a NaN or an infinity from finite
+   * inputs stops the run with DATA_LOSS naming the step, its kernel's ops,
+   * the device, the buffer and the element (dlc-run --check-numerics). Real
+   * GPUs' memory is not scanned: such a run fails with UNIMPLEMENTED.
+   * Default 0. */
+  int32_t check_numerics;
 } dlc_session_options_t;
 
 void dlc_session_options_initialize(dlc_session_options_t *options);
