@@ -15,7 +15,7 @@
 //
 // Bit-identical reruns: the same artifact run twice, and run 20 times with two
 // runs in flight, writes the same bytes.
-// RUN: dlc run %t/enc-pipe/main.dlcm --gpu=sim --output-dir %t/rerun1 > /dev/null
-// RUN: dlc run %t/enc-pipe/main.dlcm --gpu=sim --output-dir %t/rerun2 --iterations=20 --in-flight=2 > /dev/null
+// RUN: dlc run %t/enc-pipe/main.dlcm --gpu=sim --check-ordering --output-dir %t/rerun1 > /dev/null
+// RUN: dlc run %t/enc-pipe/main.dlcm --gpu=sim --check-ordering --output-dir %t/rerun2 --iterations=20 --in-flight=2 > /dev/null
 // RUN: cmp %t/rerun1/y.npy %t/rerun2/y.npy
 // RUN: cmp %t/rerun1/y.npy %t/enc-pipe/main.run/y.npy

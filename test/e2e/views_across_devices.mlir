@@ -7,7 +7,7 @@
 // RUN: %check-e2e %s squeeze_alone %t --devices=cpu,cuda:0,cuda:1 --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=SQUEEZE
 // RUN: %check-e2e %s flatten_then_copy %t --devices=cpu,cuda:0,cuda:1 --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=FLATTEN
 // RUN: dlc compile %s --entry=squeeze_alone --devices=cpu,cuda:0,cuda:1 --no-cuda -o %t/s.dlcm
-// RUN: dlc run %t/s.dlcm --gpu=sim --verify-schedule | FileCheck %s --check-prefix=VERIFIED
+// RUN: dlc run %t/s.dlcm --gpu=sim --check-ordering --verify-schedule | FileCheck %s --check-prefix=VERIFIED
 // SQUEEZE: squeeze_alone y: ok
 // FLATTEN: flatten_then_copy y: ok
 // VERIFIED: output 0 'y'

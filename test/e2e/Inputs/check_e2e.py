@@ -66,6 +66,9 @@ def main():
     run_prefixes = ("--gpu=", "--check-ordering", "--threads=")
     flags = [f for f in sys.argv[4:] if not f.startswith(run_prefixes)]
     run_flags = [f for f in sys.argv[4:] if f.startswith(run_prefixes)]
+    # Simulated GPUs always run with the ordering checker in the tests.
+    if "--gpu=sim" in run_flags and "--check-ordering" not in run_flags:
+        run_flags.append("--check-ordering")
     os.makedirs(work, exist_ok=True)
     artifact = os.path.join(work, entry + ".dlcm")
     ref_dir, run_dir = os.path.join(work, entry + ".ref"), os.path.join(work, entry + ".run")

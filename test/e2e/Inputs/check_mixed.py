@@ -45,6 +45,9 @@ def main():
     model, work = sys.argv[1], sys.argv[2]
     flags = [f for f in sys.argv[3:] if not f.startswith("--gpu=")]
     run_flags = [f for f in sys.argv[3:] if f.startswith("--gpu=")]
+    # Simulated GPUs always run with the ordering checker in the tests.
+    if "--gpu=sim" in run_flags:
+        run_flags.append("--check-ordering")
     inputs = ["--input=" + f[len("--calibrate="):] for f in flags if f.startswith("--calibrate=")]
     os.makedirs(work, exist_ok=True)
     painted = os.path.join(work, "painted.mlir")

@@ -24,6 +24,9 @@ def main():
     flags = sys.argv[4:]
     run_flags = [f for f in flags if f.startswith(("--gpu=", "--check-ordering", "--iterations="))]
     compile_flags = [f for f in flags if f not in run_flags]
+    # Simulated GPUs always run with the ordering checker in the tests.
+    if "--gpu=sim" in run_flags and "--check-ordering" not in run_flags:
+        run_flags.append("--check-ordering")
     os.makedirs(work, exist_ok=True)
     artifact = os.path.join(work, "model.dlcm")
     dlc = os.path.join(bindir, "dlc")
