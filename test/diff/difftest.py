@@ -217,9 +217,9 @@ def shrink(program, cfg, work, verdict, args):
                 break
     os.makedirs(args.regressions, exist_ok=True)
     path = os.path.join(args.regressions, "random_%d.mlir" % cfg.seed)
-    flags = "--devices=%s --no-cuda%s%s" % (
-        ",".join(best.devices), " --precision=fp32" if any(n.paint for n in best.nodes) else "",
-        " --gpu-host-code=emulated" if cfg.emulated else "")
+    flags = " ".join(["--devices=" + ",".join(best.devices), "--no-cuda"] +
+                     (["--precision=fp32"] if any(n.paint for n in best.nodes) else []) +
+                     (["--gpu-host-code=emulated"] if cfg.emulated else []) + cfg.extra)
     with open(path, "w") as f:
         f.write("// Shrunk by test/diff/difftest.py from seed %d (%s).\n" % (cfg.seed, verdict))
         f.write("// RUN: %%check-e2e %%s main %%t %s --gpu=sim --check-ordering | FileCheck %%s\n" % flags)
