@@ -431,9 +431,12 @@ class Generator:
 
 
 def broadcast(a, b):
+    """The broadcast of shapes a and b, or None where they do not broadcast."""
     rank = max(len(a), len(b))
     a = (1,) * (rank - len(a)) + tuple(a)
     b = (1,) * (rank - len(b)) + tuple(b)
+    if any(x != y and x != 1 and y != 1 for x, y in zip(a, b)):
+        return None
     return tuple(max(x, y) for x, y in zip(a, b))
 
 
