@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Calibrate.h"
+#include "compiler/CompareReference.h"
 #include "compiler/DlcOptMain.h"
 #include "compiler/Registration.h"
 #include "Interpreter/Interpreter.h"
@@ -17,6 +18,7 @@
 #include "compiler/Import/ONNX/OnnxImporter.h"
 #include "compiler/Pipeline/CompileModel.h"
 #include "compiler/Target/CUDA/Nvrtc.h"
+#include "passes/CostModel.h"
 #include "passes/Passes.h"
 #include "passes/PlacementReport.h"
 
@@ -32,6 +34,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -219,6 +222,70 @@ void printSummary(llvm::StringRef name, const ::dlc::ref::Tensor &t) {
   llvm::outs() << (t.data.size() > shown ? ", ...]\n" : "]\n");
 }
 
+/// The interpreter's inputs for `func`: NAME=FILE.npy specs, the rest random
+/// (when `randomInputs`) from `seed`, as dlc run draws them. Errors on stderr.
+bool interpreterInputs(func::FuncOp func, llvm::StringRef entry,
+                       llvm::ArrayRef<std::string> inputFiles, bool randomInputs,
+                       uint64_t seed, std::vector<::dlc::ref::Tensor> &inputs) {
+  // Inputs: NAME=FILE pairs matched against argument names.
+  llvm::StringMap<std::string> given;
+  for (const std::string &spec : inputFiles) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      llvm::errs() << "error: --input expects NAME=FILE.npy, got '" << spec << "'\n";
+      return false;
+    }
+    given[spec.substr(0, eq)] = spec.substr(eq + 1);
+  }
+  inputs.clear();
+  uint64_t state = seed;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    std::string name = ::dlc::argumentName(func, i);
+    auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
+    auto it = given.find(name);
+    if (it == given.end())
+      it = given.find("arg" + std::to_string(i));
+    if (it != given.end()) {
+      ::dlc::ref::Expected<::dlc::ref::Tensor> tensor = ::dlc::ref::readNpy(it->second);
+      if (!tensor) {
+        llvm::errs() << "error: input '" << name << "': " << tensor.message() << "\n";
+        return false;
+      }
+      inputs.push_back(std::move(*tensor));
+      given.erase(it);
+      // As dlc run does: a given input still consumes its share of the random
+      // stream, so the other inputs get the same values either way.
+      for (int64_t e = 0; e < type.getNumElements(); ++e)
+        dlc_random_next(&state);
+      continue;
+    }
+    FailureOr<::dlc::ref::DType> dtype = ::dlc::refDTypeOf(type.getElementType());
+    if (!randomInputs || failed(dtype)) {
+      llvm::errs() << "error: no value for input '" << name << "' (" << type
+                   << "): pass --input=" << name
+                   << "=FILE.npy or --random-inputs\n";
+      return false;
+    }
+    // The interpreter holds every element as a double: refuse what cannot fit.
+    if (type.getNumElements() > kMaxInterpretedElements) {
+      llvm::errs() << "error: input '" << name << "' (" << type << ") has "
+                   << type.getNumElements()
+                   << " elements, more than the reference interpreter handles ("
+                   << kMaxInterpretedElements << ")\n";
+      return false;
+    }
+    inputs.push_back(randomTensor(*dtype, type.getShape(),
+                                  ::dlc::gatherIndexBound(func.getArgument(i)), state));
+  }
+  if (!given.empty()) {
+    llvm::errs() << "error: @" << entry << " has no input named '"
+                 << given.begin()->getKey() << "'\n";
+    return false;
+  }
+
+  return true;
+}
+
 int interpretCommand(int argc, char **argv) {
   cl::OptionCategory category("dlc interpret options");
   cl::opt<std::string> model(cl::Positional, cl::Required,
@@ -254,61 +321,10 @@ int interpretCommand(int argc, char **argv) {
   if (!func)
     return 1;
 
-  // Inputs: NAME=FILE pairs matched against argument names.
-  llvm::StringMap<std::string> given;
-  for (const std::string &spec : inputFiles) {
-    size_t eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      llvm::errs() << "error: --input expects NAME=FILE.npy, got '" << spec << "'\n";
-      return 1;
-    }
-    given[spec.substr(0, eq)] = spec.substr(eq + 1);
-  }
   std::vector<::dlc::ref::Tensor> inputs;
-  uint64_t state = seed;
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    std::string name = ::dlc::argumentName(func, i);
-    auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
-    auto it = given.find(name);
-    if (it == given.end())
-      it = given.find("arg" + std::to_string(i));
-    if (it != given.end()) {
-      ::dlc::ref::Expected<::dlc::ref::Tensor> tensor = ::dlc::ref::readNpy(it->second);
-      if (!tensor) {
-        llvm::errs() << "error: input '" << name << "': " << tensor.message() << "\n";
-        return 1;
-      }
-      inputs.push_back(std::move(*tensor));
-      given.erase(it);
-      // As dlc run does: a given input still consumes its share of the random
-      // stream, so the other inputs get the same values either way.
-      for (int64_t e = 0; e < type.getNumElements(); ++e)
-        dlc_random_next(&state);
-      continue;
-    }
-    FailureOr<::dlc::ref::DType> dtype = ::dlc::refDTypeOf(type.getElementType());
-    if (!randomInputs || failed(dtype)) {
-      llvm::errs() << "error: no value for input '" << name << "' (" << type
-                   << "): pass --input=" << name
-                   << "=FILE.npy or --random-inputs\n";
-      return 1;
-    }
-    // The interpreter holds every element as a double: refuse what cannot fit.
-    if (type.getNumElements() > kMaxInterpretedElements) {
-      llvm::errs() << "error: input '" << name << "' (" << type << ") has "
-                   << type.getNumElements()
-                   << " elements, more than the reference interpreter handles ("
-                   << kMaxInterpretedElements << ")\n";
-      return 1;
-    }
-    inputs.push_back(randomTensor(*dtype, type.getShape(),
-                                  ::dlc::gatherIndexBound(func.getArgument(i)), state));
-  }
-  if (!given.empty()) {
-    llvm::errs() << "error: @" << entry << " has no input named '"
-                 << given.begin()->getKey() << "'\n";
+  if (!interpreterInputs(func, entry, std::vector<std::string>(inputFiles.begin(), inputFiles.end()),
+                         randomInputs, seed, inputs))
     return 1;
-  }
 
   FailureOr<std::vector<::dlc::ref::Tensor>> outputs =
       ::dlc::interpretFunction(func, inputs);
@@ -669,6 +685,9 @@ int compileCommand(int argc, char **argv) {
     return 1;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  // Names fixed now, before passes add ops: buffers, dumps and
+  // `dlc run --compare-reference` then agree on every op's name.
+  module->walk([](func::FuncOp f) { ::dlc::nameUnnamedOps(f); });
 
   func::FuncOp calibrated;
   ::dlc::Calibration calibration;
@@ -769,6 +788,106 @@ int compileCommand(int argc, char **argv) {
   return 0;
 }
 
+/// `dlc run A.dlcm --compare-reference=MODEL [--compare-tolerance=R]
+/// [dlc-run options]`: runs the artifact with --dump-steps, then compares
+/// every step's output with the reference interpreter on MODEL, with the
+/// same inputs (CompareReference.h).
+int compareRunCommand(int argc, char **argv) {
+  std::string source, dumpDir, entry = "main";
+  double tolerance = 0;
+  std::vector<std::string> runArgs{argv[0]}, inputFiles;
+  uint64_t seed = 1;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    auto value = [&](llvm::StringRef flag, std::string &out) {
+      if (arg.consume_front(("--" + flag + "=").str())) {
+        out = arg.str();
+        return true;
+      }
+      if (arg == ("--" + flag).str() && i + 1 < argc) {
+        out = argv[++i];
+        return true;
+      }
+      return false;
+    };
+    std::string v;
+    if (value("compare-reference", source))
+      continue;
+    if (value("compare-entry", entry))
+      continue;
+    if (value("compare-tolerance", v)) {
+      if (llvm::StringRef(v).getAsDouble(tolerance) || !(tolerance > 0)) {
+        llvm::errs() << "error: --compare-tolerance expects a positive number, got '" << v
+                     << "'\n";
+        return 2;
+      }
+      continue;
+    }
+    bool dump = value("dump-steps", dumpDir), input = !dump && value("input", v);
+    bool seeded = !dump && !input && value("seed", v);
+    if (input)
+      inputFiles.push_back(v);
+    if (seeded && llvm::StringRef(v).getAsInteger(10, seed)) {
+      llvm::errs() << "error: --seed expects a number, got '" << v << "'\n";
+      return 2;
+    }
+    if (dump || input || seeded)
+      runArgs.push_back("--" + std::string(dump ? "dump-steps" : input ? "input" : "seed") +
+                        "=" + (dump ? dumpDir : v));
+    else
+      runArgs.push_back(argv[i]);
+  }
+  if (source.empty()) {
+    llvm::errs() << "error: --compare-reference expects the model the artifact was "
+                    "compiled from (.mlir or .onnx)\n";
+    return 2;
+  }
+  llvm::SmallString<128> temp;
+  if (dumpDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("dlc-compare", temp)) {
+      llvm::errs() << "error: cannot create a temporary directory: " << ec.message() << "\n";
+      return 1;
+    }
+    dumpDir = std::string(temp);
+    runArgs.push_back("--dump-steps=" + dumpDir);
+  }
+  auto cleanUp = llvm::make_scope_exit([&] {
+    if (!temp.empty())
+      llvm::sys::fs::remove_directories(temp);
+  });
+  std::vector<char *> cargs;
+  for (std::string &a : runArgs)
+    cargs.push_back(a.data());
+  int runRc = dlcRunMain(int(cargs.size()), cargs.data());
+  if (runRc == 2)
+    return 2;
+  // Even after a failed run: what was dumped up to the failure is compared.
+  MLIRContext context;
+  setUpContext(context);
+  OwningOpRef<ModuleOp> module =
+      isOnnxPath(source) ? importModel(context, source, [] {
+        ::dlc::OnnxImportOptions o;
+        o.raisePatterns = true;
+        return o;
+      }())
+                         : loadModule(context, source);
+  if (!module)
+    return 1;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  func::FuncOp func = findEntry(*module, source, entry);
+  std::vector<::dlc::ref::Tensor> inputs;
+  if (!func || !interpreterInputs(func, entry, inputFiles, /*randomInputs=*/true, seed, inputs))
+    return 1;
+  ::dlc::CompareReferenceOptions options;
+  options.tolerance = tolerance;
+  std::fflush(stdout);
+  int rc = ::dlc::compareWithReference(func, inputs, dumpDir, options, llvm::outs(),
+                                       llvm::errs());
+  llvm::outs().flush();
+  return runRc ? runRc : rc;
+}
+
 } // namespace
 
 int ::dlc::dlcMain(int argc, char **argv) {
@@ -784,8 +903,12 @@ int ::dlc::dlcMain(int argc, char **argv) {
   args[0] = program.data();
   int subArgc = static_cast<int>(args.size());
   // run and inspect are the runtime's own tools: dlc-run behaves the same.
-  if (command == "run")
+  if (command == "run") {
+    for (char *arg : args)
+      if (llvm::StringRef(arg).starts_with("--compare-reference"))
+        return compareRunCommand(subArgc, args.data());
     return dlcRunMain(subArgc, args.data());
+  }
   if (command == "inspect")
     return dlcInspectMain(subArgc, args.data());
   if (command == "compile")

@@ -21,6 +21,23 @@ std::string dlc::opName(Operation *op, unsigned ordinal) {
   return opKind(op).str() + "_" + std::to_string(ordinal);
 }
 
+void dlc::nameUnnamedOps(func::FuncOp func) {
+  if (func.isExternal())
+    return;
+  unsigned ordinal = 0;
+  for (Operation &op : func.getBody().front()) {
+    unsigned index = ordinal++;
+    Location loc = op.getLoc();
+    bool named = isa<NameLoc>(loc);
+    if (auto fused = dyn_cast<FusedLoc>(loc))
+      named = llvm::any_of(fused.getLocations(),
+                           [](Location l) { return isa<NameLoc>(l); });
+    if (named || isa<func::ReturnOp>(op))
+      continue;
+    op.setLoc(NameLoc::get(StringAttr::get(op.getContext(), opName(&op, index)), loc));
+  }
+}
+
 int64_t dlc::valueBytes(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || !type.hasStaticShape())

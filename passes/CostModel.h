@@ -18,6 +18,7 @@
 
 #include "passes/DeviceSpec.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
 
 #include <string>
@@ -27,6 +28,12 @@ namespace dlc {
 /// An op's name: its location name (ONNX node names become these), else
 /// `<op>_<n>` with n its position in the block.
 std::string opName(mlir::Operation *op, unsigned ordinal);
+
+/// Gives every op of `func`'s body without a location name the name
+/// opName gives it now (`<op>_<n>`), so that passes which add or remove ops
+/// later do not rename it: the artifact's buffers, the placement dump and
+/// the reference interpreter (`dlc run --compare-reference`) then agree.
+void nameUnnamedOps(mlir::func::FuncOp func);
 
 /// `matmul` for `dlc.matmul`: the name supported_ops lists.
 inline llvm::StringRef opKind(mlir::Operation *op) {

@@ -49,14 +49,23 @@ namespace {
 
 /// Whether `operand`, broadcast against `from` (the reshape's source shape),
 /// means what it meant broadcast against `to` (its result): its rank fits
-/// both, and every dimension it does not broadcast is one the reshape keeps
-/// (counting from the last).
+/// both, every dimension it does not broadcast matches, and the reshape
+/// keeps the trailing dimensions of `to` from the outermost of those on,
+/// whole. Equal sizes alone are not enough: 6x4 -> 2x6x2 has a 6 second to
+/// last on both sides, of stride 4 in one and 2 in the other, and a 6x1
+/// operand would pair with other elements.
 bool broadcastsAlike(ArrayRef<int64_t> operand, ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
   if (operand.size() > from.size() || operand.size() > to.size())
     return false;
-  for (size_t i = 1; i <= operand.size(); ++i) {
+  size_t kept = 0; // Trailing dims that must be the same in `from` and `to`.
+  for (size_t i = 1; i <= operand.size(); ++i)
+    if (operand[operand.size() - i] != 1)
+      kept = i;
+  if (from.take_back(kept) != to.take_back(kept))
+    return false;
+  for (size_t i = 1; i <= kept; ++i) {
     int64_t d = operand[operand.size() - i];
-    if (d != 1 && (d != from[from.size() - i] || d != to[to.size() - i]))
+    if (d != 1 && d != to[to.size() - i])
       return false;
   }
   return true;

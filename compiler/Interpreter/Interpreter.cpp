@@ -312,7 +312,8 @@ static std::string describe(const Tensor &t) {
 }
 
 FailureOr<std::vector<Tensor>>
-dlc::interpretFunction(func::FuncOp func, const std::vector<Tensor> &inputs) {
+dlc::interpretFunction(func::FuncOp func, const std::vector<Tensor> &inputs,
+                       const OpResultsCallback &onOp) {
   if (func.isExternal())
     return func.emitError() << "cannot interpret the declaration @"
                             << func.getSymName() << ": it has no body";
@@ -368,8 +369,11 @@ dlc::interpretFunction(func::FuncOp func, const std::vector<Tensor> &inputs) {
         return op.emitError() << "reference interpreter: computed "
                               << describe(tensor) << " for result type "
                               << result.getType();
-      values[result] = std::move(tensor);
     }
+    if (onOp)
+      onOp(&op, results);
+    for (auto [result, tensor] : llvm::zip(op.getResults(), results))
+      values[result] = std::move(tensor);
   }
   return func.emitError() << "function @" << func.getSymName()
                           << " has no return";

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,8 +40,14 @@ std::string resultName(mlir::func::FuncOp func, unsigned index);
 ref::Expected<std::vector<ref::Tensor>>
 evaluateOp(mlir::Operation *op, const std::vector<ref::Tensor> &operands);
 
+/// `onOp`, when given, sees every op's results as they are computed
+/// (`dlc run --compare-reference` keeps them).
+using OpResultsCallback =
+    std::function<void(mlir::Operation *, const std::vector<ref::Tensor> &)>;
+
 mlir::FailureOr<std::vector<ref::Tensor>>
-interpretFunction(mlir::func::FuncOp func, const std::vector<ref::Tensor> &inputs);
+interpretFunction(mlir::func::FuncOp func, const std::vector<ref::Tensor> &inputs,
+                  const OpResultsCallback &onOp = nullptr);
 
 } // namespace dlc
 

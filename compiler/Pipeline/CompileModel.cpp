@@ -225,13 +225,17 @@ LogicalResult ModelCompiler::checkFunction() {
       continue;
     // Values cross devices only through dlc.copy (placement inserts them).
     for (Value operand : op.getOperands())
-      if (deviceOf(operand) != opDevice[&op])
+      if (deviceOf(operand) != opDevice[&op]) {
+        std::string all;
+        for (dlc::DeviceAttr d : devices)
+          all += (all.empty() ? "" : ",") + d.str();
         return op.emitError()
                << "'" << nameOf(&op, ordinals[&op]) << "' runs on "
                << devices[opDevice[&op]].str() << " but its operand lives on "
                << devices[deviceOf(operand)].str()
-               << ": values cross devices only through dlc.copy "
-                  "(dlc-insert-copies inserts them)";
+               << ": values cross devices only through dlc.copy; compile with --devices="
+               << all << " so that placement inserts the copies";
+      }
   }
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (Value v : ret.getOperands())

@@ -56,20 +56,26 @@ func.func @both_reshaped(%a: tensor<4x6xf32>, %b: tensor<4x6xf32>) -> (tensor<24
 
 // Broadcasts that would change meaning are left alone: a per-row scale
 // whose dimension the reshape merges, an operand of higher rank than the
-// source, and an op that broadcasts the reshaped operand itself.
+// source, an op that broadcasts the reshaped operand itself, and an operand
+// whose dimension has the same size on both sides but not the same stride
+// (6x4 -> 2x6x2; found by test/diff, seed 200875).
 // CHECK-LABEL: func.func @broadcasts_kept
 // CHECK: %[[U:.*]] = dlc.reshape %{{.*}} : tensor<8x4xf32> -> tensor<2x4x4xf32>
 // CHECK: dlc.mul %[[U]], %{{.*}} : (tensor<2x4x4xf32>, tensor<4x1xf32>) -> tensor<2x4x4xf32>
 // CHECK: dlc.mul %[[U]], %{{.*}} : (tensor<2x4x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x4x4xf32>
 // CHECK: %[[V:.*]] = dlc.reshape %{{.*}} : tensor<8xf32> -> tensor<2x4xf32>
 // CHECK: dlc.add %[[V]], %{{.*}} : (tensor<2x4xf32>, tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
-func.func @broadcasts_kept(%a: tensor<8x4xf32>, %s: tensor<4x1xf32>, %t: tensor<1x1x1x4xf32>, %v: tensor<8xf32>, %w: tensor<3x2x4xf32>) -> (tensor<2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<3x2x4xf32>) {
+// CHECK: %[[S:.*]] = dlc.reshape %{{.*}} : tensor<6x4xf32> -> tensor<2x6x2xf32>
+// CHECK: dlc.add %{{.*}}, %[[S]] : (tensor<6x1xf32>, tensor<2x6x2xf32>) -> tensor<2x6x2xf32>
+func.func @broadcasts_kept(%a: tensor<8x4xf32>, %s: tensor<4x1xf32>, %t: tensor<1x1x1x4xf32>, %v: tensor<8xf32>, %w: tensor<3x2x4xf32>, %c: tensor<6x1xf32>, %d: tensor<6x4xf32>) -> (tensor<2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<3x2x4xf32>, tensor<2x6x2xf32>) {
   %u = dlc.reshape %a : tensor<8x4xf32> -> tensor<2x4x4xf32>
   %m = dlc.mul %u, %s : (tensor<2x4x4xf32>, tensor<4x1xf32>) -> tensor<2x4x4xf32>
   %n = dlc.mul %u, %t : (tensor<2x4x4xf32>, tensor<1x1x1x4xf32>) -> tensor<1x2x4x4xf32>
   %rv = dlc.reshape %v : tensor<8xf32> -> tensor<2x4xf32>
   %o = dlc.add %rv, %w : (tensor<2x4xf32>, tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
-  return %m, %n, %o : tensor<2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<3x2x4xf32>
+  %sd = dlc.reshape %d : tensor<6x4xf32> -> tensor<2x6x2xf32>
+  %q = dlc.add %c, %sd : (tensor<6x1xf32>, tensor<2x6x2xf32>) -> tensor<2x6x2xf32>
+  return %m, %n, %o, %q : tensor<2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<3x2x4xf32>, tensor<2x6x2xf32>
 }
 
 // -----

@@ -131,6 +131,58 @@ dlc_status_t checkNumerics(const dlc_session_s &s, uint32_t d, const Op &op) {
   return nullptr;
 }
 
+/// step_observer after a host Call or Copy: each buffer the step wrote.
+dlc_status_t observeStep(dlc_session_s &s, const Slot &slot, uint32_t d,
+                         const Op &op) {
+  const fb::Model &m = s.model->artifact->model();
+  const fb::Step &step = *op.step;
+  bool copy = op.kind == fb::StepKind::Copy;
+  uint32_t n = count(step.buffers());
+  uint32_t first = copy ? 1 : n - step.output_count();
+  std::vector<const char *> ops;
+  const char *kernel = "";
+  if (!copy) {
+    const fb::Kernel &k = *m.kernels()->Get(step.kernel());
+    kernel = k.name() ? k.name()->c_str() : "";
+    for (uint32_t i = 0; i < count(k.ops()); ++i)
+      ops.push_back(k.ops()->Get(i)->c_str());
+  }
+  std::lock_guard<std::mutex> lock(s.observerMutex);
+  for (uint32_t j = first; j < n; ++j) {
+    uint32_t b = step.buffers()->Get(j);
+    const fb::Buffer &buffer = *m.buffers()->Get(b);
+    dlc_step_output_t out{};
+    out.sequence = s.observed++;
+    out.run = slot.generation - 1;
+    out.device = d;
+    out.device_name = s.model->deviceNames[d].c_str();
+    out.step = op.index;
+    out.is_copy = copy;
+    out.kernel = kernel;
+    out.op_count = ops.size();
+    out.ops = ops.empty() ? nullptr : ops.data();
+    out.buffer = b;
+    out.tensor.name = buffer.name() ? buffer.name()->c_str() : "";
+    out.tensor.dtype = static_cast<dlc_dtype_t>(buffer.dtype());
+    out.tensor.rank = count(buffer.shape());
+    out.tensor.shape = out.tensor.rank ? buffer.shape()->data() : nullptr;
+    out.tensor.byte_size = buffer.size();
+    out.tensor.device = buffer.device();
+    out.data = copy ? op.args[1] : op.args[j];
+    out.copied_from = "";
+    if (copy) {
+      const fb::Buffer &from = *m.buffers()->Get(step.buffers()->Get(0));
+      out.copied_from = from.name() ? from.name()->c_str() : "";
+    }
+    if (s.options.step_observer(s.options.step_observer_user, &out) != 0)
+      return Error(DLC_STATUS_ABORTED)
+             << "model '" << s.model->artifact->name()
+             << "': the step observer stopped the run after " << stepName(s, d, op)
+             << " wrote buffer " << b << " ('" << out.tensor.name << "')";
+  }
+  return nullptr;
+}
+
 /// A real GPU's side of RecordEvent: a CUevent after the stream's work.
 dlc_status_t recordOnGpu(dlc_session_s &s, Slot &slot, uint32_t d,
                          uint32_t event) {
@@ -205,6 +257,11 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
             fail(slot, e);
             break;
           }
+        if (s.options.step_observer)
+          if (dlc_status_t e = observeStep(s, slot, d, op)) {
+            fail(slot, e);
+            break;
+          }
       } else {
         Clock::time_point start = op.minNs ? Clock::now() : Clock::time_point();
         if (op.bytes)
@@ -212,6 +269,11 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
         stats.bytesCopied += op.bytes;
         if (op.minNs)
           waitUntil(start + std::chrono::nanoseconds(op.minNs));
+        if (s.options.step_observer)
+          if (dlc_status_t e = observeStep(s, slot, d, op)) {
+            fail(slot, e);
+            break;
+          }
       }
     } else if (op.kind == fb::StepKind::RecordEvent) {
       if (slot.checker)

@@ -125,6 +125,11 @@ dlc_status_t bindDevices(dlc_session_s &s) {
   s.gpus.resize(ndev);
   if (gpus.empty() || sim)
     return nullptr;
+  if (s.options.step_observer)
+    return Error(DLC_STATUS_UNIMPLEMENTED)
+           << "model '" << name << "': a step observer reads every step's "
+           << "output in host memory, and " << gpus.front()
+           << " is a real GPU; " << kSimHint;
   std::string why;
   const cuda::Driver *drv = cuda::driver(why);
   if (!drv)
@@ -579,6 +584,8 @@ extern "C" void dlc_session_options_initialize(dlc_session_options_t *options) {
   options->gpu_map = nullptr;
   options->gpu_map_count = 0;
   options->check_numerics = 0;
+  options->step_observer = nullptr;
+  options->step_observer_user = nullptr;
 }
 
 extern "C" dlc_status_t dlc_cuda_device_count(int32_t *out_count) {

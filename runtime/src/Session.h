@@ -148,6 +148,9 @@ struct dlc_session_s {
   dlc::rt::Clock::time_point created, lastEnd;
   uint64_t activeNs = 0;
   std::vector<dlc::rt::DeviceStats> stats; // By device.
+  /// step_observer: its calls are serialised and numbered.
+  std::mutex observerMutex;
+  uint64_t observed = 0;
 
   ~dlc_session_s();
 };

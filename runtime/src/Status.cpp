@@ -52,6 +52,7 @@ extern "C" const char *dlc_status_code_name(dlc_status_code_t code) {
   case DLC_STATUS_DATA_LOSS: return "data_loss";
   case DLC_STATUS_UNIMPLEMENTED: return "unimplemented";
   case DLC_STATUS_INTERNAL: return "internal";
+  case DLC_STATUS_ABORTED: return "aborted";
   }
   return "unknown";
 }

@@ -412,6 +412,20 @@ TEST(Cuda, DlcRunGpuFlags) {
 } // namespace
 
 namespace {
+int32_t observeNothing(void *, const dlc_step_output_t *) { return 0; }
+
+TEST(Cuda, StepObserverRefusesRealGpus) {
+  dlc::Model model = load(cudaMulti());
+  dlc::Session session;
+  dlc_session_options_t o = options();
+  o.step_observer = &observeNothing;
+  dlc::Status s = dlc::Session::create(model, session, &o);
+  EXPECT_EQ(s.toString(),
+            "unimplemented: model '<memory>': a step observer reads every step's output "
+            "in host memory, and cuda:0 is a real GPU; simulate them with gpu_binding = "
+            "DLC_GPU_BINDING_SIM (dlc-run --gpu=sim)");
+}
+
 TEST(Cuda, CheckNumericsRefusesRealGpus) {
   dlc::Model model = load(cudaMulti());
   dlc::Session session;

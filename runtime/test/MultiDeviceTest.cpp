@@ -427,3 +427,100 @@ TEST(MultiDevice, ConcurrentSessionsAndRuns) {
 }
 
 } // namespace
+
+namespace {
+
+/// What a step observer saw: one record per buffer written.
+struct Observed {
+  uint64_t sequence, run;
+  std::string device, kernel, name, copiedFrom;
+  uint32_t step, buffer;
+  bool copy;
+  std::vector<std::string> ops;
+  std::vector<uint8_t> bytes;
+};
+
+struct Observer {
+  std::vector<Observed> seen;
+  uint32_t stopAtBuffer = UINT32_MAX;
+  static int32_t observe(void *user, const dlc_step_output_t *o) {
+    auto &self = *static_cast<Observer *>(user);
+    Observed r{o->sequence, o->run, o->device_name, o->kernel, o->tensor.name,
+               o->copied_from, o->step, o->buffer, o->is_copy != 0, {}, {}};
+    for (size_t i = 0; i < o->op_count; ++i)
+      r.ops.push_back(o->ops[i]);
+    const uint8_t *p = static_cast<const uint8_t *>(o->data);
+    r.bytes.assign(p, p + o->tensor.byte_size);
+    self.seen.push_back(std::move(r));
+    return o->buffer == self.stopAtBuffer ? 1 : 0;
+  }
+  const Observed *find(uint32_t buffer, uint64_t run) const {
+    for (const Observed &r : seen)
+      if (r.buffer == buffer && r.run == run)
+        return &r;
+    return nullptr;
+  }
+};
+
+TEST(MultiDevice, StepObserverSeesEveryCallAndCopyInDataflowOrder) {
+  dlc::Model model = load(multi());
+  Observer observer;
+  dlc_session_options_t o = simOptions(1);
+  o.step_observer = &Observer::observe;
+  o.step_observer_user = &observer;
+  dlc::Session session = create(model, o);
+  Outputs got;
+  ASSERT_EQ(runOnce(session, 0, got), "");
+  EXPECT_TRUE(got == reference(0));
+  // cpu: 3 copies and a call; cuda:0 a call; cuda:1 a copy and a call.
+  ASSERT_EQ(observer.seen.size(), 7u);
+  for (size_t i = 0; i < observer.seen.size(); ++i) {
+    EXPECT_EQ(observer.seen[i].sequence, i);
+    EXPECT_EQ(observer.seen[i].run, 0u);
+  }
+  const Observed *sum0 = observer.find(7, 0), *sum1 = observer.find(8, 0),
+                 *prod = observer.find(9, 0), *out = observer.find(4, 0),
+                 *total = observer.find(3, 0);
+  ASSERT_TRUE(sum0 && sum1 && prod && out && total);
+  EXPECT_LT(sum0->sequence, sum1->sequence);
+  EXPECT_LT(sum1->sequence, prod->sequence);
+  EXPECT_LT(prod->sequence, out->sequence);
+  EXPECT_EQ(sum0->device, "cuda:0");
+  EXPECT_FALSE(sum0->copy);
+  EXPECT_EQ(sum0->ops, std::vector<std::string>{"/add/Add"});
+  EXPECT_EQ(sum0->name, "sum0");
+  EXPECT_TRUE(sum1->copy);
+  EXPECT_EQ(sum1->device, "cuda:1");
+  EXPECT_EQ(sum1->copiedFrom, "sum0");
+  EXPECT_EQ(sum1->kernel, "");
+  EXPECT_EQ(std::memcmp(sum0->bytes.data(), got.sum.data(), 24), 0);
+  EXPECT_EQ(std::memcmp(out->bytes.data(), got.out.data(), 24), 0);
+  EXPECT_EQ(std::memcmp(total->bytes.data(), got.total.data(), 4), 0);
+  // A second run is numbered 1; the sequence goes on.
+  ASSERT_EQ(runOnce(session, 1, got), "");
+  ASSERT_EQ(observer.seen.size(), 14u);
+  EXPECT_EQ(observer.seen.back().run, 1u);
+  EXPECT_EQ(observer.seen.back().sequence, 13u);
+}
+
+TEST(MultiDevice, StepObserverStopsTheRun) {
+  dlc::Model model = load(multi());
+  Observer observer;
+  observer.stopAtBuffer = 9;
+  dlc_session_options_t o = simOptions(0);
+  o.step_observer = &Observer::observe;
+  o.step_observer_user = &observer;
+  dlc::Session session = create(model, o);
+  Outputs got;
+  EXPECT_EQ(runOnce(session, 0, got),
+            "aborted: model '<memory>': the step observer stopped the run after step 2 (call) "
+            "of cuda:1 wrote buffer 9 ('prod1')");
+  // The out copy waits for prod1: it never ran.
+  EXPECT_EQ(observer.find(4, 0), nullptr);
+  // The session survives a stopped run.
+  observer.stopAtBuffer = UINT32_MAX;
+  ASSERT_EQ(runOnce(session, 1, got), "");
+  EXPECT_TRUE(got == reference(1));
+}
+
+} // namespace

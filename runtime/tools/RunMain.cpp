@@ -4,6 +4,7 @@
 #include "Model.h"
 #include "NpyFormat.h"
 #include "RuntimeTools.h"
+#include "StepDump.h"
 #include "ToolSupport.h"
 #include "dlc/random_inputs.h"
 #include "dlc/runtime.hpp"
@@ -38,13 +39,15 @@ struct RunOptions {
   bool checkNumerics = false;
   bool simLinks = false;
   std::string profile; // --profile=FILE: the Chrome trace.
+  std::string dumpSteps; // --dump-steps=DIR: every step's output (StepDump.h).
 };
 
 const char *kUsage =
     "usage: %s MODEL.dlcm [--input NAME=FILE.npy ...] [--output-dir DIR]\n"
     "          [--iterations=N] [--warmup=N] [--threads=N] [--seed=S]\n"
     "          [--gpu=real|sim] [--gpu-map=P0,P1,...] [--check-ordering]\n"
-    "          [--verify-schedule] [--check-numerics] [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
+    "          [--verify-schedule] [--check-numerics] [--dump-steps=DIR]\n"
+    "          [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
     "       %s --inspect MODEL.dlcm\n"
     "       %s --list-gpus\n"
     "       %s --probe-devices=SPEC.json [--sim-gpus=N]\n"
@@ -60,7 +63,9 @@ const char *kUsage =
     "read is ordered after its write while it runs; --verify-schedule\n"
     "proves the schedule right for every interleaving at load instead.\n"
     "--check-numerics stops at the first kernel that writes a NaN or inf\n"
-    "from finite inputs, naming its ops and device.\n"
+    "from finite inputs, naming its ops and device. --dump-steps writes\n"
+    "every buffer each kernel call and copy of the first run wrote to\n"
+    "DIR/NNNNNN.npy, listed in DIR/steps.jsonl (CPU and simulated GPUs).\n"
     "--sim-links makes each copy to or\n"
     "from a simulated GPU take at least its link's latency + bytes /\n"
     "bandwidth (the artifact's links, from the compiler's device spec).\n"
@@ -145,6 +150,10 @@ std::string parseArgs(int argc, char **argv, RunOptions &o) {
       o.verifySchedule = true;
     } else if (arg == "--check-numerics") {
       o.checkNumerics = true;
+    } else if (value("dump-steps", v)) {
+      if (v.empty())
+        return "--dump-steps expects a directory";
+      o.dumpSteps = v;
     } else if (arg == "--sim-links") {
       o.simLinks = true;
     } else if (value("profile", v)) {
@@ -359,6 +368,13 @@ int dlcRunMain(int argc, char **argv) {
     sessionOptions.gpu_map = o.gpuMap.data();
     sessionOptions.gpu_map_count = int32_t(o.gpuMap.size());
   }
+  StepDump dump;
+  if (!o.dumpSteps.empty()) {
+    if (std::string e = dump.open(o.dumpSteps); !e.empty())
+      return fail(prog, e);
+    sessionOptions.step_observer = &StepDump::observe;
+    sessionOptions.step_observer_user = &dump;
+  }
   Session session;
   if (Status s = Session::create(model, session, &sessionOptions); !s.ok())
     return fail(prog, s.message());
@@ -474,12 +490,15 @@ int dlcRunMain(int argc, char **argv) {
         return s;
     return Status();
   };
+  auto failRun = [&](const Status &s) {
+    return fail(prog, dump.error().empty() ? s.message() : dump.error());
+  };
   if (Status s = iterations(o.warmup, nullptr); !s.ok())
-    return fail(prog, s.message());
+    return failRun(s);
   std::vector<double> millis;
   auto timedStart = Clock::now();
   if (Status s = iterations(o.iterations, &millis); !s.ok())
-    return fail(prog, s.message());
+    return failRun(s);
   double totalMs =
       std::chrono::duration<double, std::milli>(Clock::now() - timedStart)
           .count();

@@ -6,7 +6,7 @@
 // RUN: not dlc compile %s --emit=sass 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: error: --emit expects mlir, llvm, cuda or ptx, got 'sass'
 // RUN: not dlc compile %s --entry=gpu -o %t/gpu.dlcm 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: compile_errors.mlir:[[@LINE+19]]:8: error: 'softmax_0' runs on cuda:1 but its operand lives on cpu: values cross devices only through dlc.copy (dlc-insert-copies inserts them)
+// GPU: compile_errors.mlir:[[@LINE+19]]:8: error: 'softmax_0' runs on cuda:1 but its operand lives on cpu: values cross devices only through dlc.copy; compile with --devices=cpu,cuda:1 so that placement inserts the copies
 // RUN: not dlc compile %s --entry=main --cpu=pentium9 -o %t/cpu.dlcm 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: error: unknown target CPU 'pentium9' (try an LLVM CPU name such as x86-64-v3, znver4 or native)
 // RUN: not dlc compile %s --entry=nothing -o %t/x.dlcm 2>&1 | FileCheck %s --check-prefix=ENTRY

@@ -46,6 +46,7 @@ typedef enum dlc_status_code_e {
   DLC_STATUS_DATA_LOSS = 5,        /* a corrupt or truncated artifact */
   DLC_STATUS_UNIMPLEMENTED = 6,
   DLC_STATUS_INTERNAL = 7,
+  DLC_STATUS_ABORTED = 8,          /* stopped by the caller's step observer */
 } dlc_status_code_t;
 
 typedef struct dlc_status_s *dlc_status_t;
@@ -198,6 +199,27 @@ typedef enum dlc_gpu_binding_e {
  * driver on first use; thread-safe. */
 dlc_status_t dlc_cuda_device_count(int32_t *out_count);
 
+/* What a step observer (dlc_session_options_t.step_observer) is shown: one
+ * buffer a step wrote, valid during the call only. */
+typedef struct dlc_step_output_t {
+  uint64_t sequence;      /* 0, 1, ...: the order of the calls in a session */
+  uint64_t run;           /* the run's number in the session: 0, 1, ... */
+  uint32_t device;        /* index of the device that ran the step */
+  const char *device_name;/* "cpu", "cuda:1" */
+  uint32_t step;          /* the step's index in that device's program */
+  int32_t is_copy;        /* 1: a copy (from another device or within one) */
+  const char *kernel;     /* the kernel's name; "" for a copy */
+  size_t op_count;        /* the ops the kernel computes (their IR names); */
+  const char *const *ops; /* for a copy, 0 and NULL */
+  uint32_t buffer;        /* the buffer written (dlc inspect's numbering) */
+  dlc_tensor_info_t tensor; /* its name (the value's op), dtype and shape */
+  const void *data;       /* its tensor.byte_size bytes */
+  const char *copied_from;/* a copy: the name of the buffer it read; "" for
+                           * a call */
+} dlc_step_output_t;
+
+typedef int32_t (*dlc_step_observer_fn)(void *user, const dlc_step_output_t *output);
+
 typedef struct dlc_session_options_t {
   /* Threads a CPU kernel's parallel loops may use, the calling stream's
    * own included (dlc/parallel.h: the process's pool, shared by all
@@ -238,6 +260,17 @@ typedef struct dlc_session_options_t {
    * GPUs' memory is not scanned: such a run fails with UNIMPLEMENTED.
    * Default 0. */
   int32_t check_numerics;
+  /* Non-NULL: called after every kernel call and copy that runs on the CPU
+   * or a simulated GPU, once per buffer the step wrote (dlc-run
+   * --dump-steps; `dlc run --compare-reference` compares these with the
+   * reference interpreter). Calls are serialised by the session (one at a
+   * time, in an order consistent with the steps' dependencies, numbered by
+   * `sequence`), from the device's stream thread. A non-zero return stops
+   * the run, which fails with ABORTED naming the step. Real GPUs' memory is
+   * not read: a session with an observer and a real GPU is refused
+   * (UNIMPLEMENTED). Default NULL. */
+  dlc_step_observer_fn step_observer;
+  void *step_observer_user;
 } dlc_session_options_t;
 
 void dlc_session_options_initialize(dlc_session_options_t *options);
