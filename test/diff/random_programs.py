@@ -469,8 +469,20 @@ def discontinuous_consumers(p):
     return seen
 
 
-def emit(p, reference=False, entry="main"):
-    """The program as MLIR text: placed (pins, paint) or as the reference."""
+def fp16_affected(p):
+    """The f32 values that an fp16 rounding reaches: painted ops' results and
+    everything computed from them (not the outputs themselves)."""
+    tainted = set()
+    for n in p.nodes:
+        if n.paint or any(o in tainted for o in n.operands):
+            tainted.update(n.results)
+    return [v for v in sorted(tainted) if p.dtype(v) == F32 and v not in p.outputs]
+
+
+def emit(p, reference=False, entry="main", trace=False):
+    """The program as MLIR text: placed (pins, paint) or as the reference.
+    With `trace` the reference also returns fp16_affected(p), as outputs
+    trace0, trace1, ...: their magnitudes bound an fp16 rounding's effect."""
     names = {}
     for i, v in enumerate(p.args):
         names[v] = "%%a%d" % i
@@ -526,10 +538,13 @@ def emit(p, reference=False, entry="main"):
                                                             ttype(p.shape(r), F16), ty(r)))
     args = ", ".join("%s: %s {dlc.name = \"in%d\"}" % (names[v], ty(v), i)
                      for i, v in enumerate(p.args))
-    results = ", ".join("%s {dlc.name = \"out%d\"}" % (ty(v), i) for i, v in enumerate(p.outputs))
+    returned = [(v, "out%d" % i) for i, v in enumerate(p.outputs)]
+    if reference and trace:
+        returned += [(v, "trace%d" % i) for i, v in enumerate(fp16_affected(p))]
+    results = ", ".join("%s {dlc.name = \"%s\"}" % (ty(v), name) for v, name in returned)
     body = "\n".join("  " + l for l in lines)
-    ret = "  return %s : %s" % (", ".join(names[v] for v in p.outputs),
-                                ", ".join(ty(v) for v in p.outputs))
+    ret = "  return %s : %s" % (", ".join(names[v] for v, _ in returned),
+                                ", ".join(ty(v) for v, _ in returned))
     return "func.func @%s(%s) -> (%s) {\n%s\n%s\n}\n" % (entry, args, results, body, ret)
 
 
