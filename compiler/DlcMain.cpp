@@ -631,6 +631,10 @@ int compileCommand(int argc, char **argv) {
   ::dlc::OnnxImportOptions importOptions;
   if (!parseImportFlags(shapes, binds, /*raise=*/true, importOptions))
     return 1;
+  if (devices.getNumOccurrences() && devices.empty()) {
+    llvm::errs() << "error: --devices: no devices given (expected e.g. cpu,cuda:0)\n";
+    return 1;
+  }
   PlacementFlags place{devices, placement, {pins.begin(), pins.end()}, deviceSpec,
                        fallback, dumpPlacement, printPlacement, placementFrom};
   PrecisionFlags precision{precisionFlag, ioPrecision,
@@ -688,6 +692,13 @@ int compileCommand(int argc, char **argv) {
   // Names fixed now, before passes add ops: buffers, dumps and
   // `dlc run --compare-reference` then agree on every op's name.
   module->walk([](func::FuncOp f) { ::dlc::nameUnnamedOps(f); });
+  // Only the entry is compiled: the other functions of the file must not be
+  // placed (their errors are not this compile's, and the placement dump is
+  // the entry's).
+  if (module->lookupSymbol<func::FuncOp>(entryName))
+    for (func::FuncOp f : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
+      if (f.getSymName() != entryName)
+        f.erase();
 
   func::FuncOp calibrated;
   ::dlc::Calibration calibration;

@@ -86,11 +86,12 @@ def PlaceDevices : Pass<"dlc-place", "mlir::ModuleOp"> {
   let summary = "Places every op on a logical device (pins, policy, cost model, memory)";
   let description = [{
     Writes `device` and `dlc.reason` (pinned, unsupported, capacity, cost,
-    default) on every op of every function, and `dlc.order`, the execution
+    default, view) on every op of every function, and `dlc.order`, the execution
     order the placer assumed (a topological order; the memory estimate and the
     makespan are computed over it). Constants follow their consumers: one
     constant per device that uses it (weights are loaded once, not copied per
-    run). Policies: `cost` (HEFT-style list scheduling with per-device memory
+    run). Views (reshapes) a policy places follow their source's device
+    (reason `view`): they have no step of their own. Policies: `cost` (HEFT-style list scheduling with per-device memory
     capacity as a hard constraint), `cpu`, `gpu` (the first GPU in `devices`),
     `pipeline:N` (N contiguous stages on N GPUs, minimising the slowest),
     `data-parallel:N` (the batch split over N replicas on N GPUs, sliced and

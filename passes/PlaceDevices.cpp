@@ -58,7 +58,7 @@ constexpr size_t kExactPipelineOps = 2000;
 constexpr size_t kRefineOps = 2000;
 constexpr double kRefineBudgetMs = 200;
 
-enum class Reason { Pinned, Unsupported, Capacity, Cost, Default };
+enum class Reason { Pinned, Unsupported, Capacity, Cost, Default, View };
 
 const char *reasonName(Reason reason) {
   switch (reason) {
@@ -67,6 +67,7 @@ const char *reasonName(Reason reason) {
   case Reason::Capacity: return "capacity";
   case Reason::Cost: return "cost";
   case Reason::Default: return "default";
+  case Reason::View: return "view";
   }
   return "default";
 }
@@ -169,6 +170,7 @@ private:
   LogicalResult refineCost(const llvm::DenseMap<Value, ValueState> &initialValues,
                            ArrayRef<int> initialWaiting);
   void placeConstants();
+  void viewsFollowTheirSource();
 
   double meanCommUs(int64_t bytes) const {
     return commPairs ? meanLatencyUs + 1e6 * bytes * meanInvBandwidth : 0;
@@ -756,8 +758,34 @@ DeviceAttr deviceAttr(MLIRContext *ctx, const DeviceId &id) {
   return DeviceAttr::get(ctx, id.cuda ? DeviceKind::Cuda : DeviceKind::Cpu, id.index);
 }
 
+/// A view (dlc.reshape) has no step: its bytes are its source's. Placed by a
+/// policy, it follows its source's device, with reason `view`, so that no
+/// view stands alone on a device (the cost policy put one Squeeze alone on
+/// cuda:1). A consumer elsewhere then reads a copy of the view: the same
+/// bytes a copy of the source would move. Pinned views (an attribute,
+/// --pin, --placement-from) stay where they are: a copy materialises them.
+void FunctionPlacer::viewsFollowTheirSource() {
+  for (Node &node : nodes) { // In program order: a chain follows its head.
+    if (node.pinned || node.reason == Reason::Unsupported || !isa<ReshapeOp>(node.op))
+      continue;
+    Value source = node.op->getOperand(0);
+    int device = 0; // A function argument lives on the cpu.
+    if (Operation *def = source.getDefiningOp()) {
+      auto it = nodeOf.find(def);
+      if (it == nodeOf.end() || it->second < 0)
+        continue; // A constant: it is cloned onto its consumers' devices.
+      device = nodes[it->second].device;
+    }
+    if (std::isinf(node.time[device]))
+      continue;
+    node.device = device;
+    node.reason = Reason::View;
+  }
+}
+
 void FunctionPlacer::placeConstants() {
   MLIRContext *ctx = func.getContext();
+  viewsFollowTheirSource();
   for (Node &node : nodes) {
     if (!isa<CopyOp>(node.op))
       node.op->setAttr("device", deviceAttr(ctx, spec.devices[node.device].id));
