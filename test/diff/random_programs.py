@@ -469,20 +469,33 @@ def discontinuous_consumers(p):
     return seen
 
 
-def fp16_affected(p):
-    """The f32 values that an fp16 rounding reaches: painted ops' results and
-    everything computed from them (not the outputs themselves)."""
-    tainted = set()
+def traced_values(p):
+    """The f32 values (inputs, constants, op results) that are not outputs: the reference returns
+    them (trace outputs, named trace<value id>) so that a comparison can scale
+    by the largest value an output was computed from."""
+    made = set(p.args)
     for n in p.nodes:
-        if n.paint or any(o in tainted for o in n.operands):
-            tainted.update(n.results)
-    return [v for v in sorted(tainted) if p.dtype(v) == F32 and v not in p.outputs]
+        made.update(n.results)
+    return [v for v in sorted(made) if p.dtype(v) == F32 and v not in p.outputs]
+
+
+def cone(p, v):
+    """`v` and every value it was computed from."""
+    producer = {r: n for n in p.nodes for r in n.results}
+    seen, stack = set(), [v]
+    while stack:
+        x = stack.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if x in producer:
+            stack.extend(producer[x].operands)
+    return seen
 
 
 def emit(p, reference=False, entry="main", trace=False):
     """The program as MLIR text: placed (pins, paint) or as the reference.
-    With `trace` the reference also returns fp16_affected(p), as outputs
-    trace0, trace1, ...: their magnitudes bound an fp16 rounding's effect."""
+    With `trace` the reference also returns traced_values(p)."""
     names = {}
     for i, v in enumerate(p.args):
         names[v] = "%%a%d" % i
@@ -540,7 +553,7 @@ def emit(p, reference=False, entry="main", trace=False):
                      for i, v in enumerate(p.args))
     returned = [(v, "out%d" % i) for i, v in enumerate(p.outputs)]
     if reference and trace:
-        returned += [(v, "trace%d" % i) for i, v in enumerate(fp16_affected(p))]
+        returned += [(v, "trace%d" % v) for v in traced_values(p)]
     results = ", ".join("%s {dlc.name = \"%s\"}" % (ty(v), name) for v, name in returned)
     body = "\n".join("  " + l for l in lines)
     ret = "  return %s : %s" % (", ".join(names[v] for v, _ in returned),
