@@ -56,8 +56,10 @@ def one(job):
     r = random.Random(seed)
     with open(dump) as f:
         placement = json.load(f)
+    # Per name: ops that share one (an ONNX node's halves) must share a device.
+    chosen = {}
     for op in placement["ops"]:
-        op["device"] = r.choice(args.devices)
+        op["device"] = chosen.setdefault(op["name"], r.choice(args.devices))
     edited = os.path.join(work, "placement.json")
     with open(edited, "w") as f:
         json.dump(placement, f)
