@@ -109,23 +109,20 @@ Mismatch compareTensors(const dlc::ref::Tensor &got, const dlc::ref::Tensor &wan
     if (std::isfinite(v))
       m.scale = std::max(m.scale, std::fabs(v));
   m.bound = tolerance * m.scale + 1e-7;
-  double worst = -1;
+  int64_t worst = -1;
   for (size_t i = 0; i < want.data.size(); ++i) {
     double a = got.data[i], b = want.data[i];
     if (!std::isfinite(b))
       continue; // The reference's own overflow: nothing to hold dlc to.
     double e = std::isfinite(a) ? std::fabs(a - b) : INFINITY;
-    if (e > worst) {
-      worst = e;
+    if (worst < 0 || e > m.error) {
+      worst = int64_t(i);
       m.got = a;
       m.want = b;
       m.error = e;
-      if (e > m.bound)
-        m.element = int64_t(i);
     }
   }
-  if (m.error <= m.bound)
-    m.element = -1;
+  m.element = m.error > m.bound ? worst : -1;
   return m;
 }
 
@@ -148,13 +145,10 @@ int dlc::compareWithReference(func::FuncOp source, const std::vector<ref::Tensor
     for (const std::string &name : {"input:" + std::to_string(i), argumentName(source, i),
                                     "arg" + std::to_string(i)})
       reference[name] = {inputs[i]};
-  unsigned ordinal = 0;
-  llvm::DenseMap<Operation *, unsigned> ordinals;
-  for (Operation &op : source.getBody().front())
-    ordinals[&op] = ordinal++;
+  // Every op has a location name now: opName ignores the ordinal.
   FailureOr<std::vector<ref::Tensor>> outputs = interpretFunction(
       source, inputs, [&](Operation *op, const std::vector<ref::Tensor> &results) {
-        std::vector<ref::Tensor> &slot = reference[opName(op, ordinals.lookup(op))];
+        std::vector<ref::Tensor> &slot = reference[opName(op, /*ordinal=*/0)];
         slot.insert(slot.end(), results.begin(), results.end());
       });
   if (failed(outputs))

@@ -10,6 +10,7 @@
 
 #include "Error.h"
 #include "FlatUtil.h"
+#include "JsonText.h"
 #include "Session.h"
 
 #include <cerrno>
@@ -20,24 +21,6 @@
 using namespace dlc::rt;
 
 namespace {
-
-/// `text` as a JSON string literal.
-std::string quote(const std::string &text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
 
 std::string micros(int64_t ns) {
   char buf[32];
@@ -131,13 +114,13 @@ extern "C" dlc_status_t dlc_session_write_trace(dlc_session_t *session,
     std::string out = "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
     out += "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, "
            "\"tid\": 0, \"args\": {\"name\": " +
-           quote("dlc session: " + session->model->artifact->name()) + "}}";
+           jsonQuote("dlc session: " + session->model->artifact->name()) + "}}";
     for (size_t d = 0; d < session->stats.size(); ++d) {
       std::string tid = std::to_string(d + 1);
       std::string track = session->model->deviceNames[d] + " (" +
                           bindingName(session->bindings[d]) + ")";
       out += ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
-             "\"tid\": " + tid + ", \"args\": {\"name\": " + quote(track) +
+             "\"tid\": " + tid + ", \"args\": {\"name\": " + jsonQuote(track) +
              "}}";
       for (const Span &span : session->stats[d].spans) {
         const fb::Step &step = *schedules[d]->steps()->Get(span.step);
@@ -156,7 +139,7 @@ extern "C" dlc_status_t dlc_session_write_trace(dlc_session_t *session,
           args += ", \"bytes\": " + std::to_string(span.bytes) +
                   ", \"GB/s\": " + rate;
         }
-        out += ",\n{\"name\": " + quote(spanName(m, step)) +
+        out += ",\n{\"name\": " + jsonQuote(spanName(m, step)) +
                ", \"cat\": \"" + cat + "\", \"pid\": 1, \"tid\": " + tid +
                ", \"ts\": " + micros(span.startNs);
         if (kind == fb::StepKind::RecordEvent)

@@ -2,6 +2,7 @@
 
 #include "StepDump.h"
 
+#include "JsonText.h"
 #include "NpyFormat.h"
 #include "ToolSupport.h"
 
@@ -11,27 +12,7 @@
 
 using namespace dlc::tools;
 
-namespace {
-
-std::string jsonString(const char *text) {
-  std::string out = "\"";
-  for (const char *p = text; *p; ++p) {
-    unsigned char c = static_cast<unsigned char>(*p);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += char(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
-} // namespace
+using dlc::rt::jsonQuote;
 
 std::string StepDump::open(const std::string &dir) {
   struct stat st;
@@ -73,15 +54,15 @@ int32_t StepDump::observe(void *user, const dlc_step_output_t *out) {
     return 1;
   }
   std::string line = "{\"sequence\": " + std::to_string(out->sequence) +
-                     ", \"device\": " + jsonString(out->device_name) +
+                     ", \"device\": " + jsonQuote(out->device_name) +
                      ", \"step\": " + std::to_string(out->step) +
                      ", \"kind\": \"" + (out->is_copy ? "copy" : "call") +
-                     "\", \"kernel\": " + jsonString(out->kernel) + ", \"ops\": [";
+                     "\", \"kernel\": " + jsonQuote(out->kernel) + ", \"ops\": [";
   for (size_t i = 0; i < out->op_count; ++i)
-    line += (i ? ", " : "") + jsonString(out->ops[i]);
+    line += (i ? ", " : "") + jsonQuote(out->ops[i]);
   line += "], \"buffer\": " + std::to_string(out->buffer) +
-          ", \"name\": " + jsonString(t.name) +
-          ", \"copied_from\": " + jsonString(out->copied_from) +
+          ", \"name\": " + jsonQuote(t.name) +
+          ", \"copied_from\": " + jsonQuote(out->copied_from) +
           ", \"dtype\": \"" + npyDescr(t.dtype) +
           "\", \"file\": \"" + file + "\"}\n";
   if (std::fputs(line.c_str(), self.manifest_) < 0 || std::fflush(self.manifest_) != 0) {
