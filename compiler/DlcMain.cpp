@@ -9,15 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/Calibrate.h"
 #include "compiler/CompareReference.h"
+#include "compiler/Driver/ArtifactFile.h"
+#include "compiler/Driver/CompilePipeline.h"
 #include "compiler/DlcOptMain.h"
 #include "compiler/Registration.h"
 #include "Interpreter/Interpreter.h"
 #include "Interpreter/Npy.h"
 #include "compiler/Import/ONNX/OnnxImporter.h"
-#include "compiler/Pipeline/CompileModel.h"
-#include "compiler/Target/CUDA/Nvrtc.h"
 #include "passes/CostModel.h"
 #include "passes/Passes.h"
 #include "passes/PlacementReport.h"
@@ -395,143 +394,6 @@ int importCommand(int argc, char **argv) {
   return 0;
 }
 
-/// dlc compile's placement options, copied out of llvm::cl (LLD resets them).
-struct PlacementFlags {
-  std::string devices, policy;
-  std::vector<std::string> pins;
-  std::string deviceSpec, fallback, dump;
-  bool print = false;
-  std::string placementFrom;
-  bool requested() const {
-    return !devices.empty() || !policy.empty() || !pins.empty() || !deviceSpec.empty() ||
-           !fallback.empty() || !dump.empty() || print || !placementFrom.empty();
-  }
-};
-
-/// dlc compile's mixed-precision options (passes/README.md).
-struct PrecisionFlags {
-  std::string precision, io;
-  std::vector<std::string> allow, deny;
-  bool requested() const {
-    return !precision.empty() || !io.empty() || !allow.empty() || !deny.empty();
-  }
-};
-
-/// The spec placement used, for the dump written after mixed precision.
-llvm::Expected<::dlc::DeviceSpec> placementSpec(const PlacementFlags &flags) {
-  std::vector<::dlc::DeviceId> ids;
-  if (!flags.devices.empty()) {
-    auto parsed = ::dlc::parseDeviceList(flags.devices);
-    if (!parsed)
-      return parsed.takeError();
-    ids = *parsed;
-  }
-  if (flags.deviceSpec.empty())
-    return ::dlc::DeviceSpec::builtin(ids);
-  auto spec = ::dlc::DeviceSpec::loadJson(flags.deviceSpec);
-  if (!spec || ids.empty())
-    return spec;
-  return spec->select(ids, flags.deviceSpec);
-}
-
-LogicalResult runPlacement(ModuleOp module, const PlacementFlags &flags,
-                           const PrecisionFlags &precision) {
-  ::dlc::PlaceDevicesOptions options;
-  std::vector<std::string> devices;
-  if (!flags.devices.empty())
-    devices.push_back(flags.devices);
-  options.devices = devices;
-  if (!flags.policy.empty())
-    options.policy = flags.policy;
-  options.pins = flags.pins;
-  options.deviceSpec = flags.deviceSpec;
-  if (!flags.fallback.empty())
-    options.fallback = flags.fallback;
-  // With mixed precision the dump describes the IR after the casts.
-  if (!precision.requested()) {
-    options.dump = flags.dump;
-    options.print = flags.print;
-  }
-  options.placementFrom = flags.placementFrom;
-  PassManager pm(module.getContext());
-  pm.addPass(::dlc::createPlaceDevices(options));
-  if (precision.requested()) {
-    ::dlc::MixedPrecisionOptions mixed;
-    if (!precision.precision.empty())
-      mixed.precision = precision.precision;
-    if (!precision.io.empty())
-      mixed.ioPrecision = precision.io;
-    mixed.fp16Allow = precision.allow;
-    mixed.fp16Deny = precision.deny;
-    pm.addNestedPass<func::FuncOp>(::dlc::createMixedPrecision(mixed));
-  }
-  pm.addNestedPass<func::FuncOp>(::dlc::createInsertCopies());
-  if (failed(pm.run(module)))
-    return failure();
-  if (!precision.requested() || (flags.dump.empty() && !flags.print))
-    return success();
-  auto spec = placementSpec(flags);
-  if (!spec) {
-    llvm::errs() << "error: " << llvm::toString(spec.takeError()) << "\n";
-    return failure();
-  }
-  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
-    FailureOr<::dlc::PlacementReport> report = ::dlc::buildPlacementReport(func, *spec);
-    if (failed(report))
-      return failure();
-    if (flags.print)
-      ::dlc::writePlacementText(*report, llvm::errs());
-    if (!flags.dump.empty())
-      if (llvm::Error error = ::dlc::writePlacementFile(*report, flags.dump)) {
-        llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
-        return failure();
-      }
-  }
-  return success();
-}
-
-/// --calibrate's NAME=FILE.npy pairs as one tensor per argument of `func`.
-LogicalResult readCalibrationInputs(func::FuncOp func,
-                                    const std::vector<std::string> &specs,
-                                    std::vector<::dlc::ref::Tensor> &inputs) {
-  llvm::StringMap<std::string> given;
-  for (const std::string &spec : specs) {
-    size_t eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      llvm::errs() << "error: --calibrate expects NAME=FILE.npy, got '" << spec << "'\n";
-      return failure();
-    }
-    given[spec.substr(0, eq)] = spec.substr(eq + 1);
-  }
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    std::string name = ::dlc::argumentName(func, i);
-    auto it = given.find(name);
-    if (it == given.end())
-      it = given.find("arg" + std::to_string(i));
-    if (it == given.end()) {
-      llvm::errs() << "error: --calibrate: no value for input '" << name
-                   << "': pass --calibrate=" << name << "=FILE.npy\n";
-      return failure();
-    }
-    ::dlc::ref::Expected<::dlc::ref::Tensor> tensor = ::dlc::ref::readNpy(it->second);
-    if (!tensor) {
-      llvm::errs() << "error: --calibrate: input '" << name << "': " << tensor.message()
-                   << "\n";
-      return failure();
-    }
-    inputs.push_back(std::move(*tensor));
-    given.erase(it);
-  }
-  if (!given.empty()) {
-    llvm::errs() << "error: --calibrate: @" << func.getSymName() << " has no input named '"
-                 << given.begin()->getKey() << "'\n";
-    return failure();
-  }
-  return success();
-}
-
 int compileCommand(int argc, char **argv) {
   cl::OptionCategory category("dlc compile options");
   cl::opt<std::string> model(cl::Positional, cl::Required,
@@ -626,8 +488,6 @@ int compileCommand(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv,
                               "dlc compile: a model to an artifact (.dlcm)\n");
-  const int dropWait = testDropEventWait;
-  const bool skipVerify = testNoVerifySchedule;
   ::dlc::OnnxImportOptions importOptions;
   if (!parseImportFlags(shapes, binds, /*raise=*/true, importOptions))
     return 1;
@@ -635,50 +495,70 @@ int compileCommand(int argc, char **argv) {
     llvm::errs() << "error: --devices: no devices given (expected e.g. cpu,cuda:0)\n";
     return 1;
   }
-  PlacementFlags place{devices, placement, {pins.begin(), pins.end()}, deviceSpec,
-                       fallback, dumpPlacement, printPlacement, placementFrom};
-  PrecisionFlags precision{precisionFlag, ioPrecision,
-                           {fp16Allow.begin(), fp16Allow.end()},
-                           {fp16Deny.begin(), fp16Deny.end()}};
-  const std::vector<std::string> calibrateInputs(calibrate.begin(), calibrate.end());
-  if (!calibrateInputs.empty() &&
-      (precision.precision.empty() || precision.precision == "fp32")) {
-    llvm::errs() << "error: --calibrate needs --precision=mixed or --precision=fp16\n";
-    return 1;
-  }
-  // Copies: LLD, linked in-process, resets every registered option when it
-  // runs, ours included.
-  const std::string modelPath = model, outputPath = output, emitStage = emit,
-                    entryName = entry, cpuName = cpu;
+  const std::string emitStage = emit;
   if (!emitStage.empty() && emitStage != "mlir" && emitStage != "llvm" &&
       emitStage != "cuda" && emitStage != "ptx") {
     llvm::errs() << "error: --emit expects mlir, llvm, cuda or ptx, got '" << emitStage
                  << "'\n";
     return 1;
   }
-  if (emitStage == "ptx" && noCuda) {
-    llvm::errs() << "error: --emit=ptx needs the CUDA code that --no-cuda leaves out\n";
+  if (gpuHostCode != "llvm" && gpuHostCode != "emulated") {
+    llvm::errs() << "error: --gpu-host-code expects llvm or emulated, got '" << gpuHostCode
+                 << "'\n";
     return 1;
   }
-  std::vector<std::string> archs(cudaArchs.begin(), cudaArchs.end());
-  // Asked for GPU code explicitly: no NVRTC is then an error, not a warning.
-  const bool cudaRequired = !archs.empty() || emitStage == "ptx";
-  if (archs.empty())
-    archs.push_back("sm_90");
-  if (llvm::Error error = ::dlc::cuda::checkArchs(archs)) {
-    llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
-    return 1;
-  }
-  const bool cudaCode = !noCuda;
-  const std::string hostCode = gpuHostCode;
-  if (hostCode != "llvm" && hostCode != "emulated") {
-    llvm::errs() << "error: --gpu-host-code expects llvm or emulated, got '" << hostCode << "'\n";
-    return 1;
-  }
-  if (emitStage.empty() && outputPath.empty()) {
+  if (emitStage.empty() && output.empty()) {
     llvm::errs() << "error: no output: pass -o model.dlcm (or --emit=mlir|llvm)\n";
     return 1;
   }
+  // Copied out of llvm::cl: LLD, linked in-process, resets every registered
+  // option when it runs, ours included.
+  ::dlc::CompileOptions options;
+  options.entry = entry;
+  options.devices = devices;
+  options.policy = placement;
+  options.pins.assign(pins.begin(), pins.end());
+  options.deviceSpecPath = deviceSpec;
+  options.fallback = fallback;
+  options.placementFrom = placementFrom;
+  options.dumpPlacement = dumpPlacement;
+  options.printPlacement = printPlacement;
+  options.precision = precisionFlag;
+  options.ioPrecision = ioPrecision;
+  options.fp16Allow.assign(fp16Allow.begin(), fp16Allow.end());
+  options.fp16Deny.assign(fp16Deny.begin(), fp16Deny.end());
+  options.calibrate.assign(calibrate.begin(), calibrate.end());
+  options.modelLabel = model;
+  ::dlc::CodegenOptions &codegen = options.codegen;
+  codegen.entry = entry;
+  codegen.cpu.cpu = cpu;
+  codegen.cuda = !noCuda;
+  // Asked for GPU code explicitly: no NVRTC is then an error, not a warning.
+  codegen.cudaRequired = !cudaArchs.empty() || emitStage == "ptx";
+  if (!cudaArchs.empty())
+    codegen.cudaArchs.assign(cudaArchs.begin(), cudaArchs.end());
+  codegen.emulatedGpuHostCode = gpuHostCode == "emulated";
+  codegen.testDropEventWait = testDropEventWait;
+  codegen.testSkipScheduleVerification = testNoVerifySchedule;
+  std::string llvmIR;
+  llvm::raw_string_ostream llvmStream(llvmIR);
+  // --emit=mlir prints the placed IR when placement ran, else the kernels.
+  const bool placing = options.placementRequested() || options.precisionRequested();
+  if (emitStage == "mlir" && placing)
+    options.stopAfter = ::dlc::CompileStage::Copies;
+  if (emitStage == "mlir" && !placing)
+    codegen.emitKernels = &llvm::outs();
+  if (emitStage == "llvm")
+    codegen.emitLLVM = &llvmStream;
+  if (emitStage == "cuda")
+    codegen.emitCuda = &llvm::outs();
+  if (emitStage == "ptx")
+    codegen.emitPtx = &llvm::outs();
+  if (llvm::Error error = options.check()) {
+    llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
+  const std::string modelPath = model, outputPath = output;
 
   MLIRContext context;
   setUpContext(context);
@@ -689,113 +569,22 @@ int compileCommand(int argc, char **argv) {
     return 1;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  // Names fixed now, before passes add ops: buffers, dumps and
-  // `dlc run --compare-reference` then agree on every op's name.
-  module->walk([](func::FuncOp f) { ::dlc::nameUnnamedOps(f); });
-  // Only the entry is compiled: the other functions of the file must not be
-  // placed (their errors are not this compile's, and the placement dump is
-  // the entry's).
-  if (module->lookupSymbol<func::FuncOp>(entryName))
-    for (func::FuncOp f : llvm::make_early_inc_range(module->getOps<func::FuncOp>()))
-      if (f.getSymName() != entryName)
-        f.erase();
-
-  func::FuncOp calibrated;
-  ::dlc::Calibration calibration;
-  if (!calibrateInputs.empty()) {
-    calibrated = findEntry(*module, modelPath, entryName);
-    if (!calibrated ||
-        failed(readCalibrationInputs(calibrated, calibrateInputs, calibration.inputs)) ||
-        failed(::dlc::calibrateFp16(calibrated, calibration, llvm::errs())))
-      return 1;
-  }
-  if (place.requested() || precision.requested()) {
-    if (failed(runPlacement(*module, place, precision)))
-      return 1;
-    if (calibrated && failed(::dlc::reportCalibrationError(calibrated, calibration,
-                                                           llvm::errs())))
-      return 1;
-    if (emitStage == "mlir") {
-      module->print(llvm::outs());
-      llvm::outs() << "\n";
-      return 0;
-    }
-    // GPU kernels get host code too: simulated GPUs run it (dlc run --gpu=sim).
-  }
-
-  ::dlc::CompileOptions options;
-  options.entry = entryName;
-  // The artifact's links (and placement estimates) come from the spec
-  // placement used: the file's, else the built-in profiles.
-  if (!place.deviceSpec.empty()) {
-    auto spec = ::dlc::DeviceSpec::loadJson(place.deviceSpec);
-    if (!spec) {
-      llvm::errs() << "error: " << llvm::toString(spec.takeError()) << "\n";
-      return 1;
-    }
-    options.deviceSpec = std::move(*spec);
-  }
-  options.cpu.cpu = cpuName;
-  std::string llvmIR;
-  llvm::raw_string_ostream llvmStream(llvmIR);
-  if (emitStage == "mlir")
-    options.emitKernels = &llvm::outs();
-  if (emitStage == "llvm")
-    options.emitLLVM = &llvmStream;
-  if (emitStage == "cuda")
-    options.emitCuda = &llvm::outs();
-  if (emitStage == "ptx")
-    options.emitPtx = &llvm::outs();
-  options.cuda = cudaCode;
-  options.cudaRequired = cudaRequired;
-  options.cudaArchs = archs;
-  options.emulatedGpuHostCode = hostCode == "emulated";
-  options.testDropEventWait = dropWait;
-  options.testSkipScheduleVerification = skipVerify;
-  FailureOr<std::string> artifact = ::dlc::compileModel(*module, options);
+  FailureOr<std::string> artifact = ::dlc::compileModule(*module, options);
   if (failed(artifact))
     return 1;
+  if (options.stopAfter != ::dlc::CompileStage::Artifact) {
+    module->print(llvm::outs());
+    llvm::outs() << "\n";
+    return 0;
+  }
   if (!emitStage.empty()) {
     llvm::outs() << llvmIR;
     return 0;
   }
-  auto cannotWrite = [&](const std::string &why) {
-    llvm::errs() << "error: cannot write '" << outputPath << "': " << why << "\n";
+  if (llvm::Error error = ::dlc::writeArtifactFile(outputPath, *artifact)) {
+    llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
     return 1;
-  };
-  // A device or a pipe (-o /dev/null, a process substitution) is written
-  // directly: a file renamed over it would replace /dev/null itself, as root.
-  llvm::sys::fs::file_status status;
-  if (!llvm::sys::fs::status(outputPath, status) && llvm::sys::fs::exists(status) &&
-      !llvm::sys::fs::is_regular_file(status)) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(outputPath, ec);
-    if (!ec) {
-      os << *artifact;
-      os.flush();
-      ec = os.error();
-      os.clear_error();
-    }
-    return ec ? cannotWrite(ec.message()) : 0;
   }
-  // Written to a temporary file beside the output and renamed over it: a
-  // failed write never leaves a truncated artifact in place of a good one.
-  auto temp = llvm::sys::fs::TempFile::create(outputPath + ".tmp-%%%%%%");
-  if (!temp)
-    return cannotWrite(llvm::toString(temp.takeError()));
-  {
-    llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
-    os << *artifact;
-    os.flush();
-    if (os.has_error()) {
-      std::string why = os.error().message();
-      os.clear_error();
-      llvm::consumeError(temp->discard());
-      return cannotWrite(why);
-    }
-  }
-  if (llvm::Error error = temp->keep(outputPath))
-    return cannotWrite(llvm::toString(std::move(error)));
   return 0;
 }
 

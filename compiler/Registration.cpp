@@ -3,7 +3,9 @@
 #include "compiler/Registration.h"
 
 #include "dialects/dlc/DlcOps.h"
+#include "compiler/Driver/CompilePipeline.h"
 #include "compiler/Import/ONNX/OnnxImporter.h"
+#include "compiler/Target/CUDA/SplitCudaKernels.h"
 #include "compiler/Lowering/CpuPipeline.h"
 #include "compiler/Lowering/Passes.h"
 #include "passes/Passes.h"
@@ -26,6 +28,8 @@ void dlc::registerAllDlcPasses() {
   dlc::registerDlcPasses();
   dlc::registerDlcLoweringPasses();
   dlc::registerOnnxImportPasses();
+  dlc::cuda::registerSplitCudaKernels();
+  dlc::registerCompilePipeline();
   // The generic simplifications the lit tests and pipelines use.
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

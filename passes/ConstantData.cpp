@@ -1,6 +1,7 @@
 //===- ConstantData.cpp - compile-time layout changes of constant weights -===//
 
 #include "passes/ConstantData.h"
+#include "dialects/dlc/DlcOps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -70,7 +71,7 @@ FailureOr<ElementsAttr> dlc::permuteConstant(ElementsAttr weight, ArrayRef<int64
     }
   }
   return ElementsAttr(
-      DenseResourceElementsAttr::get(permutedType, name, std::move(blob)));
+      dlc::resourceConstant(permutedType, name, std::move(blob)));
 }
 
 FailureOr<std::vector<float>> dlc::readF32Constant(ElementsAttr attr) {
@@ -92,7 +93,7 @@ ElementsAttr dlc::makeF32Constant(RankedTensorType type, ArrayRef<float> values,
                                   StringRef name) {
   AsmResourceBlob blob = HeapAsmResourceBlob::allocate(values.size() * 4, 64);
   std::memcpy(blob.getMutableData().data(), values.data(), values.size() * 4);
-  return DenseResourceElementsAttr::get(type, name, std::move(blob));
+  return dlc::resourceConstant(type, name, std::move(blob));
 }
 
 std::string dlc::nameOf(Operation *op, StringRef fallback) {

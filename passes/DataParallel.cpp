@@ -71,14 +71,13 @@ std::string whyOpMixesRows(Operation *op, const llvm::DenseSet<Value> &batched) 
   // Operands that are not batched must broadcast along dim 0.
   auto broadcastOk = [&](Value v) { return rankOf(v) < rank || dim0(v) == 1; };
 
-  if (isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, CompareOp, SelectOp>(op)) {
+  if (isElementwise(op)) {
     for (Value operand : op->getOperands())
       if (isBatched(operand) ? rankOf(operand) != rank : !broadcastOk(operand))
         return "it broadcasts along the batch dimension";
     return "";
   }
-  if (isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ErfOp, ReluOp,
-          GeluOp, ClipOp, CastOp, CopyOp>(op))
+  if (isa<CopyOp>(op))
     return "";
   if (isa<Conv2dOp, MaxPool2dOp, AvgPool2dOp, GlobalAvgPoolOp, BatchNormOp>(op)) {
     for (Value operand : op->getOperands().drop_front())
@@ -212,7 +211,7 @@ LogicalResult splitBatch(func::FuncOp func, int64_t replicas, StringRef what,
     return NameLoc::get(StringAttr::get(ctx, name), loc);
   };
   auto argName = [&](unsigned i) -> std::string {
-    if (auto name = func.getArgAttrOfType<StringAttr>(i, "dlc.name"))
+    if (auto name = func.getArgAttrOfType<StringAttr>(i, ::dlc::attrs::kName))
       return name.str();
     return "arg" + std::to_string(i);
   };
@@ -269,7 +268,7 @@ LogicalResult splitBatch(func::FuncOp func, int64_t replicas, StringRef what,
     for (int64_t r = 0; r < replicas; ++r)
       parts.push_back(maps[r].lookup(result.get()));
     std::string name = "output" + std::to_string(result.getOperandNumber());
-    if (auto attr = func.getResultAttrOfType<StringAttr>(result.getOperandNumber(), "dlc.name"))
+    if (auto attr = func.getResultAttrOfType<StringAttr>(result.getOperandNumber(), ::dlc::attrs::kName))
       name = attr.str();
     auto concat = builder.create<ConcatOp>(named(name + "/dp/concat", result.get().getLoc()), result.get().getType(),
                                            parts, builder.getI64IntegerAttr(0), DeviceAttr());

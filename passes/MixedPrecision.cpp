@@ -105,7 +105,7 @@ FailureOr<ElementsAttr> toHalf(ElementsAttr attr, StringRef name, bool &overflow
     std::memcpy(&bytes[i * 2], &h, 2);
   }
   return ElementsAttr(
-      DenseResourceElementsAttr::get(halfType, (name + ".f16").str(), std::move(out)));
+      resourceConstant(halfType, (name + ".f16").str(), std::move(out)));
 }
 
 enum class Pin { None, Fp16, Fp32 };
@@ -195,7 +195,7 @@ private:
 
   LogicalResult readPins(func::FuncOp func) {
     for (auto [index, op] : llvm::enumerate(func.getBody().front().without_terminator())) {
-      Attribute attr = op.getAttr("dlc.precision");
+      Attribute attr = op.getAttr(::dlc::attrs::kPrecision);
       if (!attr)
         continue;
       auto text = dyn_cast<StringAttr>(attr);
@@ -316,7 +316,7 @@ private:
   std::string valueName(Value value) {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
-      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dlc.name"))
+      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), ::dlc::attrs::kName))
         return name.str();
       return "arg" + std::to_string(arg.getArgNumber());
     }
@@ -382,7 +382,7 @@ private:
       name += "@" + at.str();
     auto castOp = builder.create<CastOp>(NameLoc::get(builder.getStringAttr(name)), type,
                                          value, at);
-    castOp->setAttr("dlc.reason", builder.getStringAttr("cast"));
+    castOp->setAttr(::dlc::attrs::kReason, builder.getStringAttr("cast"));
     if (at == home)
       castAfter[castOp.getOperation()] = value;
     casts[key] = castOp.getResult();
@@ -483,11 +483,11 @@ private:
   void renumber(Block &block) {
     bool placed = false;
     for (Operation &op : block)
-      placed |= op.hasAttr("dlc.order");
+      placed |= op.hasAttr(::dlc::attrs::kOrder);
     if (!placed)
       return;
     auto orderOf = [](Operation *op) -> int64_t {
-      auto order = op->getAttrOfType<IntegerAttr>("dlc.order");
+      auto order = op->getAttrOfType<IntegerAttr>(::dlc::attrs::kOrder);
       return order ? order.getInt() : -1;
     };
     std::vector<std::tuple<int64_t, int, int64_t, Operation *>> keys;
@@ -495,8 +495,8 @@ private:
     for (Operation &op : block.without_terminator())
       last = std::max(last, orderOf(&op));
     for (Operation &op : block.without_terminator()) {
-      if (auto castOp = dyn_cast<CastOp>(op); castOp && castOp->hasAttr("dlc.reason") &&
-                                                 !castOp->hasAttr("dlc.order")) {
+      if (auto castOp = dyn_cast<CastOp>(op); castOp && castOp->hasAttr(::dlc::attrs::kReason) &&
+                                                 !castOp->hasAttr(::dlc::attrs::kOrder)) {
         auto it = castAfter.find(&op);
         if (it != castAfter.end()) {
           Operation *def = it->second.getDefiningOp();
@@ -508,14 +508,14 @@ private:
               first = std::min(first, orderOf(user));
           keys.push_back({first, -1, seq++, &op});
         }
-      } else if (op.hasAttr("dlc.order")) {
+      } else if (op.hasAttr(::dlc::attrs::kOrder)) {
         keys.push_back({orderOf(&op), 0, seq++, &op});
       }
     }
     llvm::sort(keys);
     Builder builder(&getContext());
     for (auto [i, key] : llvm::enumerate(keys))
-      std::get<3>(key)->setAttr("dlc.order", builder.getI64IntegerAttr(i));
+      std::get<3>(key)->setAttr(::dlc::attrs::kOrder, builder.getI64IntegerAttr(i));
   }
 
   llvm::StringSet<> allowKinds, denyKinds;

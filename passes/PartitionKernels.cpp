@@ -33,6 +33,9 @@
 
 #include "passes/Passes.h"
 
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
 namespace dlc {
 #define GEN_PASS_DEF_PARTITIONKERNELS
 #include "passes/Passes.h.inc"
@@ -41,11 +44,7 @@ namespace dlc {
 using namespace mlir;
 using namespace dlc;
 
-bool dlc::isFusableElementwise(Operation *op) {
-  return isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, NegOp, AbsOp,
-             ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ErfOp, ReluOp,
-             GeluOp, ClipOp, CastOp, CompareOp, SelectOp>(op);
-}
+bool dlc::isFusableElementwise(Operation *op) { return isElementwise(op); }
 
 // A chain from a constant (PackConvWeights.cpp, LinearToMatmul.cpp), each op
 // used only by the next, ending right before its user.
@@ -66,6 +65,31 @@ bool dlc::isPackedWeightView(Operation *op) {
     return false;
   Operation *user = *last->user_begin();
   return user == last->getNextNode() && isa<Conv2dOp, MatmulOp>(user);
+}
+
+bool dlc::isInlinableConstant(Operation *op) {
+  auto constant = dyn_cast_or_null<ConstantOp>(op);
+  return constant && isa<DenseElementsAttr>(constant.getValue()) &&
+         cast<ShapedType>(constant.getType()).getNumElements() <=
+             kInlineConstantElements;
+}
+
+void dlc::kernelInterface(ArrayRef<Operation *> ops, SmallVectorImpl<Value> &inputs,
+                          SmallVectorImpl<Value> &outputs) {
+  llvm::SmallPtrSet<Operation *, 16> inKernel(ops.begin(), ops.end());
+  llvm::SetVector<Value> in, out;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands())
+      if (!inKernel.contains(operand.getDefiningOp()) &&
+          !isInlinableConstant(operand.getDefiningOp()))
+        in.insert(operand);
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (!inKernel.contains(user))
+          out.insert(result);
+  }
+  inputs.assign(in.begin(), in.end());
+  outputs.assign(out.begin(), out.end());
 }
 
 namespace {
@@ -164,9 +188,9 @@ struct PartitionKernelsPass
         openDevice = device;
       }
       open.insert(&op);
-      op.setAttr("dlc.kernel", builder.getI64IntegerAttr(kernel));
+      op.setAttr(::dlc::attrs::kKernel, builder.getI64IntegerAttr(kernel));
       for (Operation *view : relayout)
-        view->setAttr("dlc.kernel", builder.getI64IntegerAttr(kernel));
+        view->setAttr(::dlc::attrs::kKernel, builder.getI64IntegerAttr(kernel));
       relayout.clear();
     }
   }

@@ -3,8 +3,11 @@
 #define DLC_PASSES_PASSES_H
 
 #include "dialects/dlc/DlcOps.h"
+#include "passes/DeviceSpec.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
+
+#include <memory>
 
 namespace dlc {
 
@@ -23,8 +26,26 @@ bool isReadInPlaceByMatmul(mlir::Operation *op);
 /// its transposed place (ReuseProducerBuffer.cpp), and never runs.
 bool isWrittenInPlaceByMatmul(mlir::Operation *op);
 
+/// Dense constants this small are cloned into the kernels that use them
+/// rather than passed as buffers.
+constexpr int64_t kInlineConstantElements = 64;
+bool isInlinableConstant(mlir::Operation *op);
+/// A kernel's inputs and outputs, as the schedule passes them: values read
+/// from outside its ops (small dense constants are cloned in instead) and
+/// values read outside them.
+void kernelInterface(llvm::ArrayRef<mlir::Operation *> ops,
+                     llvm::SmallVectorImpl<mlir::Value> &inputs,
+                     llvm::SmallVectorImpl<mlir::Value> &outputs);
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
+
+/// dlc-place and dlc-report-placement with the `device-spec` file already
+/// loaded (the driver loads it once; nullptr: load it from the option's path).
+std::unique_ptr<mlir::Pass> createPlaceDevices(const PlaceDevicesOptions &options,
+                                               std::shared_ptr<const DeviceSpec> loadedSpec);
+std::unique_ptr<mlir::Pass> createReportPlacement(const ReportPlacementOptions &options,
+                                                  std::shared_ptr<const DeviceSpec> loadedSpec);
 
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"

@@ -128,6 +128,45 @@ def PlaceDevices : Pass<"dlc-place", "mlir::ModuleOp"> {
   ];
 }
 
+def PrepareEntry : Pass<"dlc-prepare-entry", "mlir::ModuleOp"> {
+  let summary = "Names every unnamed op and keeps only the function to compile";
+  let description = [{
+    The first stage of `dlc compile`: every op without a location name gets
+    `<op>_<n>` (its kind and position) as its name, before any pass adds or
+    removes ops, so that the artifact's buffers, the placement dump and
+    `dlc run --compare-reference` agree on names. When the module has a
+    function named `entry`, every other function is erased: only the entry
+    is placed and compiled (the other functions' errors are not this
+    compile's). Without one, nothing is erased and the artifact stage reports
+    the missing entry.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The function to compile">,
+  ];
+}
+
+def ReportPlacement : Pass<"dlc-report-placement", "mlir::ModuleOp"> {
+  let summary = "Writes the placement of every function as a table, JSON or DOT";
+  let description = [{
+    After dlc-place (and dlc-mixed-precision, dlc-insert-copies): the
+    placement report of each function (passes/PlacementReport.h) over the
+    device spec placement used, printed on stderr (`print`) and/or written to
+    `dump` (`.txt`, `.json` or `.dot`). It changes nothing. `dlc compile
+    --dump-placement/--print-placement` run it.
+  }];
+  let options = [
+    ListOption<"devices", "devices", "std::string",
+               "The devices placement used (as dlc-place's devices)">,
+    Option<"deviceSpec", "device-spec", "std::string", /*default=*/"\"\"",
+           "The JSON device spec placement used; default: the built-in profiles">,
+    Option<"dump", "dump", "std::string", /*default=*/"\"\"",
+           "Write the placement to FILE.txt, FILE.json or FILE.dot">,
+    Option<"print", "print", "bool", /*default=*/"false",
+           "Print the placement as a text table on stderr">,
+  ];
+}
+
 def InsertCopies : Pass<"dlc-insert-copies", "mlir::func::FuncOp"> {
   let summary = "Inserts one dlc.copy per (value, destination device)";
   let description = [{

@@ -310,12 +310,12 @@ LogicalResult FunctionPlacer::collect() {
       state.permanent = true;
       node.device = state.home;
       nodeOf[&op] = -1;
-      constant->setAttr("device", DeviceAttr::get(op.getContext(),
+      constant->setAttr(::dlc::attrs::kDevice, DeviceAttr::get(op.getContext(),
                                                   spec.devices[state.home].id.cuda
                                                       ? DeviceKind::Cuda
                                                       : DeviceKind::Cpu,
                                                   spec.devices[state.home].id.index));
-      constant->setAttr("dlc.reason",
+      constant->setAttr(::dlc::attrs::kReason,
                         StringAttr::get(op.getContext(), reasonName(node.reason)));
       continue;
     }
@@ -788,9 +788,9 @@ void FunctionPlacer::placeConstants() {
   viewsFollowTheirSource();
   for (Node &node : nodes) {
     if (!isa<CopyOp>(node.op))
-      node.op->setAttr("device", deviceAttr(ctx, spec.devices[node.device].id));
-    node.op->setAttr("dlc.reason", StringAttr::get(ctx, reasonName(node.reason)));
-    node.op->setAttr("dlc.order",
+      node.op->setAttr(::dlc::attrs::kDevice, deviceAttr(ctx, spec.devices[node.device].id));
+    node.op->setAttr(::dlc::attrs::kReason, StringAttr::get(ctx, reasonName(node.reason)));
+    node.op->setAttr(::dlc::attrs::kOrder,
                      IntegerAttr::get(IntegerType::get(ctx, 64), node.order));
   }
   // One constant per device among its consumers (the return reads on the cpu).
@@ -816,8 +816,8 @@ void FunctionPlacer::placeConstants() {
           return owner == d;
         });
       }
-      copy->setAttr("device", deviceAttr(ctx, spec.devices[d].id));
-      copy->setAttr("dlc.reason", StringAttr::get(ctx, "default"));
+      copy->setAttr(::dlc::attrs::kDevice, deviceAttr(ctx, spec.devices[d].id));
+      copy->setAttr(::dlc::attrs::kReason, StringAttr::get(ctx, "default"));
     }
   }
 }
@@ -918,6 +918,8 @@ LogicalResult applyDump(func::FuncOp func, const Dump &dump, const DeviceSpec &s
 
 struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
   using PlaceDevicesBase::PlaceDevicesBase;
+  /// The `device-spec` file's contents when the driver loaded it already.
+  std::shared_ptr<const DeviceSpec> loadedSpec;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -939,7 +941,8 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
     }
     DeviceSpec spec;
     if (!deviceSpec.empty()) {
-      auto loaded = DeviceSpec::loadJson(deviceSpec);
+      auto loaded = loadedSpec ? llvm::Expected<DeviceSpec>(*loadedSpec)
+                               : DeviceSpec::loadJson(deviceSpec);
       if (!loaded)
         return fail(llvm::toString(loaded.takeError()));
       if (ids.empty())
@@ -1042,7 +1045,7 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
                             fallback == "error", &forced);
       if (failed(placer.run()))
         return signalPassFailure();
-      func->setAttr("dlc.placement",
+      func->setAttr(::dlc::attrs::kPlacement,
                     StringAttr::get(&getContext(), dumpIn ? "placement-from" : text));
       FailureOr<PlacementReport> report = buildPlacementReport(func, spec);
       if (failed(report))
@@ -1064,3 +1067,11 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
 };
 
 } // namespace
+
+std::unique_ptr<mlir::Pass>
+dlc::createPlaceDevices(const PlaceDevicesOptions &options,
+                        std::shared_ptr<const DeviceSpec> loadedSpec) {
+  auto pass = std::make_unique<PlaceDevicesPass>(options);
+  pass->loadedSpec = std::move(loadedSpec);
+  return pass;
+}

@@ -62,7 +62,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
                                                      const DeviceSpec &spec) {
   PlacementReport report;
   report.function = func.getSymName().str();
-  if (auto policy = func->getAttrOfType<StringAttr>("dlc.placement"))
+  if (auto policy = func->getAttrOfType<StringAttr>(::dlc::attrs::kPlacement))
     report.policy = policy.getValue().str();
   Block &block = func.getBody().front();
   size_t deviceCount = spec.devices.size();
@@ -89,7 +89,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
       events.push_back(&op);
   }
   auto orderOf = [&](Operation *op) -> int64_t {
-    if (auto order = op->getAttrOfType<IntegerAttr>("dlc.order"))
+    if (auto order = op->getAttrOfType<IntegerAttr>(::dlc::attrs::kOrder))
       return order.getInt();
     return std::numeric_limits<int64_t>::max();
   };
@@ -103,7 +103,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
   };
   auto valueName = [&](Value value) -> std::string {
     if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dlc.name"))
+      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), ::dlc::attrs::kName))
         return name.str();
       return "arg" + std::to_string(arg.getArgNumber());
     }
@@ -190,7 +190,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
     entry.name = nameOf[op];
     entry.op = op->getName().getStringRef().str();
     entry.device = spec.devices[device].id.str();
-    if (auto reason = op->getAttrOfType<StringAttr>("dlc.reason"))
+    if (auto reason = op->getAttrOfType<StringAttr>(::dlc::attrs::kReason))
       entry.reason = reason.str();
     entry.order = i;
     if (op->getNumResults())
@@ -261,7 +261,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
   double work = 0, longest = 0;
   for (Operation *op : events) {
     double fastest = std::numeric_limits<double>::infinity();
-    auto reason = op->getAttrOfType<StringAttr>("dlc.reason");
+    auto reason = op->getAttrOfType<StringAttr>(::dlc::attrs::kReason);
     if (reason && reason.getValue() == "pinned")
       fastest = opTimeUs(op, spec.devices[deviceOf[op]]);
     else

@@ -133,7 +133,7 @@ FailureOr<Tensor> dlc::tensorFromElements(ElementsAttr attr, Location loc) {
 static std::string nameFromAttrs(DictionaryAttr attrs, const char *prefix,
                                  unsigned index) {
   if (attrs)
-    if (auto name = attrs.getAs<StringAttr>("dlc.name"))
+    if (auto name = attrs.getAs<StringAttr>(::dlc::attrs::kName))
       return name.str();
   return prefix + std::to_string(index);
 }

@@ -10,8 +10,6 @@
 #include "passes/Passes.h"
 #include "dlc/runtime.h"
 
-#include "mlir/Pass/PassManager.h"
-
 #include "dialects/dlc/DlcOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -27,10 +25,6 @@ using namespace mlir;
 namespace aw = dlc::artifact_writer;
 
 namespace {
-
-/// Dense constants this small are cloned into the kernels that use them
-/// rather than passed as buffers.
-constexpr int64_t kInlineConstantElements = 64;
 
 FailureOr<aw::DType> artifactDType(Type type, Location loc) {
   if (type.isF32()) return aw::DType::F32;
@@ -83,44 +77,6 @@ FailureOr<std::string> constantBytes(ElementsAttr attr, Location loc) {
 }
 
 
-bool isInlinableConstant(Operation *op) {
-  auto constant = dyn_cast_or_null<dlc::ConstantOp>(op);
-  return constant && isa<DenseElementsAttr>(constant.getValue()) &&
-         cast<ShapedType>(constant.getType()).getNumElements() <=
-             kInlineConstantElements;
-}
-
-/// A kernel's inputs and outputs, as the schedule passes them: values read
-/// from outside it (small dense constants are cloned in instead) and values
-/// read outside it.
-void groupInterface(ArrayRef<Operation *> ops, SmallVectorImpl<Value> &inputs,
-                    SmallVectorImpl<Value> &outputs) {
-  llvm::SmallPtrSet<Operation *, 16> inGroup(ops.begin(), ops.end());
-  llvm::SetVector<Value> in, out;
-  for (Operation *op : ops) {
-    for (Value operand : op->getOperands())
-      if (!inGroup.contains(operand.getDefiningOp()) &&
-          !isInlinableConstant(operand.getDefiningOp()))
-        in.insert(operand);
-    for (Value result : op->getResults())
-      for (Operation *user : result.getUsers())
-        if (!inGroup.contains(user))
-          out.insert(result);
-  }
-  inputs.assign(in.begin(), in.end());
-  outputs.assign(out.begin(), out.end());
-}
-
-/// Whether the CUDA backend can emit `ops` as one kernel (its errors
-/// swallowed: the caller splits the kernel instead).
-bool cudaCanFuse(MLIRContext *ctx, ArrayRef<Operation *> ops) {
-  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
-  SmallVector<Value> inputs, outputs;
-  groupInterface(ops, inputs, outputs);
-  std::vector<std::string> names(ops.size());
-  return succeeded(dlc::cuda::emitKernel(ops, inputs, outputs, "probe", names));
-}
-
 /// A group of ops on one device that becomes one kernel.
 struct Group {
   unsigned device = 0;
@@ -151,7 +107,7 @@ struct Storage {
 
 class ModelCompiler {
 public:
-  ModelCompiler(func::FuncOp func, const dlc::CompileOptions &options)
+  ModelCompiler(func::FuncOp func, const dlc::CodegenOptions &options)
       : func(func), options(options), ctx(func.getContext()) {}
 
   FailureOr<std::string> run();
@@ -165,12 +121,11 @@ private:
   FailureOr<unsigned> bufferFor(Value value);
   FailureOr<unsigned> newBuffer(Value value, int storage);
   void outlineGroup(ModuleOp kernels, const Group &group, unsigned index);
-  void splitKernelsCudaCannotFuse();
   static void dropEventWait(std::vector<std::vector<aw::Step>> &schedules, int which);
   LogicalResult verifyArtifactSchedule(const std::string &artifact);
 
   func::FuncOp func;
-  const dlc::CompileOptions &options;
+  const dlc::CodegenOptions &options;
   MLIRContext *ctx;
 
   std::vector<dlc::DeviceAttr> devices; // cpu first
@@ -297,7 +252,7 @@ FailureOr<unsigned> ModelCompiler::bufferFor(Value value) {
 LogicalResult ModelCompiler::closeGroup() {
   if (open.ops.empty())
     return success();
-  groupInterface(open.ops, open.inputs, open.outputs);
+  dlc::kernelInterface(open.ops, open.inputs, open.outputs);
   for (Value input : open.inputs)
     if (failed(bufferFor(input)))
       return failure();
@@ -321,7 +276,7 @@ LogicalResult ModelCompiler::formGroups() {
     auto copy = dyn_cast<dlc::CopyOp>(op);
     bool crossDevice = copy && deviceOf(copy.getInput()) != opDevice[&op];
     // (A reshape in a kernel, a packed weight's view, is part of its code.)
-    if ((isa<dlc::ReshapeOp>(op) && !op.hasAttr("dlc.kernel")) || (copy && !crossDevice)) {
+    if ((isa<dlc::ReshapeOp>(op) && !op.hasAttr(::dlc::attrs::kKernel)) || (copy && !crossDevice)) {
       if (failed(closeGroup()))
         return failure();
       Value input = op.getOperand(0);
@@ -341,7 +296,7 @@ LogicalResult ModelCompiler::formGroups() {
     }
     // Kernels as dlc-partition-kernels formed them.
     auto kernelOf = [](Operation *o) {
-      auto id = o->getAttrOfType<IntegerAttr>("dlc.kernel");
+      auto id = o->getAttrOfType<IntegerAttr>(::dlc::attrs::kKernel);
       return id ? id.getInt() : -1;
     };
     bool joins = !open.ops.empty() && kernelOf(&op) >= 0 &&
@@ -376,7 +331,7 @@ void ModelCompiler::outlineGroup(ModuleOp kernels, const Group &group,
                            /*restrict=*/true, /*writable=*/false));
   for (Operation *op : group.ops) {
     for (Value operand : op->getOperands())
-      if (!mapping.contains(operand) && isInlinableConstant(operand.getDefiningOp()))
+      if (!mapping.contains(operand) && dlc::isInlinableConstant(operand.getDefiningOp()))
         builder.clone(*operand.getDefiningOp(), mapping);
     builder.clone(*op, mapping);
   }
@@ -393,8 +348,6 @@ void ModelCompiler::outlineGroup(ModuleOp kernels, const Group &group,
 FailureOr<std::string> ModelCompiler::run() {
   if (failed(checkFunction()))
     return failure();
-  if (options.cuda || options.emitCuda || options.emulatedGpuHostCode)
-    splitKernelsCudaCannotFuse();
   if (failed(formGroups()))
     return failure();
 
@@ -622,7 +575,7 @@ FailureOr<std::string> ModelCompiler::run() {
     return aw::TensorSpec{std::move(name), b.dtype, b.shape, buffer, 0};
   };
   for (BlockArgument arg : func.getArguments()) {
-    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "dlc.name");
+    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), ::dlc::attrs::kName);
     contents.inputs.push_back(
         spec(arg, name ? name.str() : "arg" + std::to_string(arg.getArgNumber())));
   }
@@ -630,7 +583,7 @@ FailureOr<std::string> ModelCompiler::run() {
   for (auto [i, arg] : llvm::enumerate(func.getArguments()))
     contents.inputs[i].indexBound = dlc::gatherIndexBound(arg);
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    auto name = func.getResultAttrOfType<StringAttr>(i, "dlc.name");
+    auto name = func.getResultAttrOfType<StringAttr>(i, ::dlc::attrs::kName);
     contents.outputs.push_back(spec(v, name ? name.str() : "result" + std::to_string(i)));
   }
   // Links and estimates from the device spec placement used (the built-in
@@ -677,7 +630,7 @@ FailureOr<std::string> ModelCompiler::run() {
     std::string reason = isa<dlc::CopyOp>(op) ? "copy"
                          : dlc::getDevicePin(&op) ? "pinned"
                                                   : "default";
-    if (auto recorded = op.getAttrOfType<StringAttr>("dlc.reason"))
+    if (auto recorded = op.getAttrOfType<StringAttr>(::dlc::attrs::kReason))
       reason = recorded.str();
     contents.placement.push_back({nameOf(&op, ordinals[&op]),
                                   op.getName().getStringRef().str(), reason,
@@ -688,43 +641,6 @@ FailureOr<std::string> ModelCompiler::run() {
       failed(verifyArtifactSchedule(artifact)))
     return failure();
   return artifact;
-}
-
-// The backends never refuse what the CPU path accepts: a GPU kernel that
-// dlc-partition-kernels formed but the CUDA backend cannot emit as one (an
-// elementwise op broadcasting the anchor's result, as a squeeze-excitation
-// multiply does) is split into the longest runs of its ops that it can, each
-// a kernel of its own. (A single op it cannot emit stays, and is reported.)
-void ModelCompiler::splitKernelsCudaCannotFuse() {
-  auto kernelOf = [](Operation *o) {
-    auto id = o->getAttrOfType<IntegerAttr>("dlc.kernel");
-    return id ? id.getInt() : int64_t(-1);
-  };
-  int64_t nextId = 0;
-  SmallVector<SmallVector<Operation *>> kernels;
-  for (Operation &op : func.getBody().front()) {
-    int64_t id = kernelOf(&op);
-    nextId = std::max(nextId, id + 1);
-    if (id < 0 || !devices[opDevice[&op]].isCuda())
-      continue;
-    if (kernels.empty() || kernelOf(kernels.back().front()) != id)
-      kernels.emplace_back();
-    kernels.back().push_back(&op);
-  }
-  for (ArrayRef<Operation *> kernel : kernels) {
-    if (kernel.size() < 2 || cudaCanFuse(ctx, kernel))
-      continue;
-    size_t begin = 0;
-    for (size_t end = 2; end <= kernel.size(); ++end) {
-      if (cudaCanFuse(ctx, kernel.slice(begin, end - begin)))
-        continue;
-      // [begin, end - 1) is a kernel; the next one starts at end - 1.
-      IntegerAttr id = IntegerAttr::get(IntegerType::get(ctx, 64), nextId++);
-      for (size_t i = end - 1; i < kernel.size(); ++i)
-        kernel[i]->setAttr("dlc.kernel", id);
-      begin = end - 1;
-    }
-  }
 }
 
 void ModelCompiler::dropEventWait(std::vector<std::vector<aw::Step>> &schedules,
@@ -762,20 +678,11 @@ LogicalResult ModelCompiler::verifyArtifactSchedule(const std::string &artifact)
 } // namespace
 
 FailureOr<std::string> dlc::compileModel(ModuleOp module,
-                                         const CompileOptions &options) {
+                                         const CodegenOptions &options) {
   auto func = module.lookupSymbol<func::FuncOp>(options.entry);
   if (!func || func.isExternal())
     return module.emitError() << "no function @" << options.entry
                               << " with a body in the model";
-  // Graph rewrites of the CPU path.
-  PassManager pm(module.getContext());
-  pm.addNestedPass<func::FuncOp>(dlc::createLinearToMatmul());
-  pm.addNestedPass<func::FuncOp>(dlc::createSinkReshapes());
-  pm.addNestedPass<func::FuncOp>(dlc::createFoldBatchNorm());
-  pm.addNestedPass<func::FuncOp>(dlc::createPackConvWeights());
-  pm.addNestedPass<func::FuncOp>(dlc::createPartitionKernels());
-  if (failed(pm.run(module)))
-    return failure();
   ModelCompiler compiler(func, options);
   return compiler.run();
 }

@@ -1,9 +1,9 @@
-//===- CompileModel.h - a dlc model to a .dlcm artifact -------------------===//
+//===- CompileModel.h - partitioned dlc ops to a .dlcm artifact -----------===//
 //
-//   func @main of dlc ops
-//     -> kernels: connected ops grouped (an anchor such as a matmul or conv2d
-//        and the elementwise ops that follow it; elementwise chains), each
-//        outlined into a func in destination-passing style on memrefs
+//   func @main of dlc ops, placed, rewritten and partitioned (the stages
+//   before `artifact` in compiler/Driver/CompilePipeline.h)
+//     -> kernels: the ops of each `dlc.kernel` group, each outlined into a
+//        func in destination-passing style on memrefs
 //     -> buffers: arguments, constants (segments), kernel results; reshape and
 //        copy on the host are views of their input's storage, not steps
 //     -> memory plan (liveness over the step order, one arena per device)
@@ -26,7 +26,7 @@
 
 namespace dlc {
 
-struct CompileOptions {
+struct CodegenOptions {
   std::string entry = "main";
   CpuTargetOptions cpu;
   /// Stop after printing the outlined kernels (`--emit=mlir`), or print the
@@ -67,10 +67,12 @@ struct CompileOptions {
   bool testSkipScheduleVerification = false;
 };
 
-/// Compiles the entry function of `module` into artifact bytes. Errors are
-/// reported as diagnostics on the offending op or function.
+/// The artifact stage of the compile pipeline (compiler/Driver): the entry
+/// function of `module`, partitioned into kernels (`dlc.kernel`), into
+/// artifact bytes. Errors are reported as diagnostics on the offending op or
+/// function. To compile a model from the start, use dlc::compileModule.
 mlir::FailureOr<std::string> compileModel(mlir::ModuleOp module,
-                                          const CompileOptions &options);
+                                          const CodegenOptions &options);
 
 } // namespace dlc
 

@@ -3,6 +3,7 @@
 #include "dialects/dlc/DlcOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -88,4 +89,14 @@ Attribute DeviceAttr::parse(AsmParser &parser, Type) {
 
 void DeviceAttr::print(AsmPrinter &printer) const {
   printer << '<' << str() << '>';
+}
+
+DenseResourceElementsAttr dlc::resourceConstant(ShapedType type, StringRef name,
+                                                AsmResourceBlob blob) {
+  std::string key;
+  for (char c : name)
+    key += (llvm::isAlnum(c) || c == '_' || c == '.') ? c : '_';
+  if (key.empty() || !(llvm::isAlpha(key[0]) || key[0] == '_'))
+    key = "w_" + key;
+  return DenseResourceElementsAttr::get(type, key, std::move(blob));
 }

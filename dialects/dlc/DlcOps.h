@@ -40,6 +40,36 @@ inline hash_code hash_value(dlc::DeviceKind kind) {
 
 #include "dialects/dlc/DlcInterfaces.h.inc"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+/// The discardable attributes the dlc passes write and read, each declared
+/// once (dialects/dlc/README.md says what each holds).
+namespace dlc::attrs {
+/// An op's logical device, `#dlc.device<cpu>` / `#dlc.device<cuda:N>`.
+inline constexpr llvm::StringLiteral kDevice = "device";
+/// An argument's or result's user-facing name (a string).
+inline constexpr llvm::StringLiteral kName = "dlc.name";
+/// Why dlc-place chose an op's device: pinned, unsupported, capacity, cost, default, view.
+inline constexpr llvm::StringLiteral kReason = "dlc.reason";
+/// The execution order placement assumed (an i64 per op).
+inline constexpr llvm::StringLiteral kOrder = "dlc.order";
+/// On a function: the placement policy that placed it.
+inline constexpr llvm::StringLiteral kPlacement = "dlc.placement";
+/// An op's precision paint, "fp16" or "fp32" (dlc-mixed-precision).
+inline constexpr llvm::StringLiteral kPrecision = "dlc.precision";
+/// The kernel an op belongs to (an i64 id, dlc-partition-kernels).
+inline constexpr llvm::StringLiteral kKernel = "dlc.kernel";
+/// `dlc compile --calibrate`'s per-op tag (an i64), removed after it.
+inline constexpr llvm::StringLiteral kCalibration = "dlc.calibration";
+} // namespace dlc::attrs
+
+namespace dlc::OpTrait {
+/// Marks elementwise ops (`Dlc_Elementwise` in DlcOps.td).
+template <typename ConcreteType>
+class Elementwise : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {};
+} // namespace dlc::OpTrait
+
 #define GET_OP_CLASSES
 #include "dialects/dlc/DlcOps.h.inc"
 
@@ -51,9 +81,21 @@ int64_t gatherIndexBound(Value value);
 /// Parses `cpu` or `cuda:N` (no `#dlc.device<>` around it); null on error.
 DeviceAttr parseDeviceBody(AsmParser &parser);
 
+/// A dense_resource constant holding `blob`, its key made from `name` (an
+/// ONNX initializer or op name) so that the IR printer's output parses back:
+/// a resource key is an identifier (letters, digits, '_' and '.').
+mlir::DenseResourceElementsAttr resourceConstant(mlir::ShapedType type, llvm::StringRef name,
+                                                 mlir::AsmResourceBlob blob);
+
+/// Elementwise ops (binary and unary math, compare, select, cast): each
+/// result element reads the operands' elements at its (broadcast) index.
+inline bool isElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>();
+}
+
 /// The device pin of `op` (its `device` attribute), or null when it has none.
 inline DeviceAttr getDevicePin(Operation *op) {
-  return op->getAttrOfType<DeviceAttr>("device");
+  return op->getAttrOfType<DeviceAttr>(attrs::kDevice);
 }
 } // namespace dlc
 

@@ -15,6 +15,14 @@ include "dialects/dlc/DlcInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
+// Elementwise ops: each result element depends on the operand elements at the
+// same (broadcast) index only. Kernel formation fuses them into the open
+// kernel; the backends and data-parallel splitting ask for this trait rather
+// than keeping op lists (dlc::isElementwise in DlcOps.h).
+def Dlc_Elementwise : NativeOpTrait<"Elementwise"> {
+  let cppNamespace = "::dlc::OpTrait";
+}
+
 // Base of every dlc op. `customFlops` ops implement getFlops in DlcCost.cpp;
 // the rest count `flopsPerElement` operations per result element.
 class Dlc_Op<string mnemonic, list<Trait> traits = [], bit customFlops = 0>
@@ -64,7 +72,7 @@ def Dlc_ConstantOp : Dlc_Op<"constant", [ConstantLike,
 
 class Dlc_BinaryOp<string mnemonic, string policy, string math,
                    Type operandType = Dlc_NumericTensor>
-    : Dlc_Op<mnemonic, [AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+    : Dlc_Op<mnemonic, [Dlc_Elementwise, AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
   let summary = "Elementwise " # math # " with NumPy broadcasting";
   let description = [{
     Computes `}] # math # [{` element by element. The operand shapes broadcast
@@ -104,7 +112,7 @@ def Dlc_MinOp : Dlc_BinaryOp<"min", "Infer", "min(lhs, rhs)">;
 // compare and select (ONNX Equal/Less/.../Where/And/Or/Xor/Not)
 //===----------------------------------------------------------------------===//
 
-def Dlc_CompareOp : Dlc_Op<"compare", [AllElementTypesMatch<["lhs", "rhs"]>]> {
+def Dlc_CompareOp : Dlc_Op<"compare", [Dlc_Elementwise, AllElementTypesMatch<["lhs", "rhs"]>]> {
   let summary = "Elementwise comparison with NumPy broadcasting; an i1 result";
   let description = [{
     `lhs <predicate> rhs` element by element, one of `eq`, `ne`, `lt`, `le`,
@@ -138,7 +146,7 @@ def Dlc_CompareOp : Dlc_Op<"compare", [AllElementTypesMatch<["lhs", "rhs"]>]> {
   }]>];
 }
 
-def Dlc_SelectOp : Dlc_Op<"select", [AllElementTypesMatch<["true_value", "false_value", "result"]>]> {
+def Dlc_SelectOp : Dlc_Op<"select", [Dlc_Elementwise, AllElementTypesMatch<["true_value", "false_value", "result"]>]> {
   let summary = "Elementwise `condition ? true_value : false_value`, broadcasting";
   let description = [{
     Picks `true_value` where the i1 `condition` is set, `false_value`
@@ -175,7 +183,7 @@ def Dlc_SelectOp : Dlc_Op<"select", [AllElementTypesMatch<["true_value", "false_
 
 class Dlc_UnaryOp<string mnemonic, string policy, string math, int flops = 1,
                   Type operandType = Dlc_FloatTensor>
-    : Dlc_Op<mnemonic, [SameOperandsAndResultType]> {
+    : Dlc_Op<mnemonic, [Dlc_Elementwise, SameOperandsAndResultType]> {
   let summary = "Elementwise " # math;
   let description = [{
     Computes `}] # math # [{` element by element.
@@ -205,7 +213,7 @@ def Dlc_SigmoidOp : Dlc_UnaryOp<"sigmoid", "Infer", "1 / (1 + e^-x)", 6>;
 def Dlc_ErfOp : Dlc_UnaryOp<"erf", "Infer", "erf(x)", 8>;
 def Dlc_ReluOp : Dlc_UnaryOp<"relu", "Clear", "max(x, 0)", 1, Dlc_NumericTensor>;
 
-def Dlc_GeluOp : Dlc_Op<"gelu", [SameOperandsAndResultType]> {
+def Dlc_GeluOp : Dlc_Op<"gelu", [Dlc_Elementwise, SameOperandsAndResultType]> {
   let summary = "Gaussian error linear unit";
   let description = [{
     `0.5 x (1 + erf(x / sqrt(2)))`, or with `tanh_approximation` the tanh
@@ -226,7 +234,7 @@ def Dlc_GeluOp : Dlc_Op<"gelu", [SameOperandsAndResultType]> {
   let flopsPerElement = 10;
 }
 
-def Dlc_ClipOp : Dlc_Op<"clip", [SameOperandsAndResultType]> {
+def Dlc_ClipOp : Dlc_Op<"clip", [Dlc_Elementwise, SameOperandsAndResultType]> {
   let summary = "Clamps every element to [min, max]";
   let description = [{
     `min(max(x, min), max)`; ReLU6 is `clip` to [0, 6].
@@ -617,7 +625,7 @@ def Dlc_GatherOp : Dlc_Op<"gather", [AllElementTypesMatch<["data", "result"]>]> 
   let flopsPerElement = 0;
 }
 
-def Dlc_CastOp : Dlc_Op<"cast", [SameOperandsAndResultShape]> {
+def Dlc_CastOp : Dlc_Op<"cast", [Dlc_Elementwise, SameOperandsAndResultShape]> {
   let summary = "Converts the element type";
   let description = [{
     Between f32, f16, bf16, i32, i64 and i1. Float to narrower float rounds

@@ -117,7 +117,7 @@ OwningOpRef<ModuleOp> randomGraph(MLIRContext &ctx, std::mt19937_64 &rng, int co
       DeviceAttr device = devices[rng() % 4];
       bool exp = isa<ExpOp, TanhOp>(op);
       if (!(exp && device.isCuda() && device.getIndex() == 1))
-        op->setAttr("device", device);
+        op->setAttr(::dlc::attrs::kDevice, device);
     }
     values.push_back(op->getResult(0));
   }
@@ -234,7 +234,7 @@ TEST_P(PlacementProperties, RandomDag) {
       EXPECT_NE(def ? getDevicePin(def) : cpu, device) << "a copy to the same device";
       continue;
     }
-    auto reason = op.getAttrOfType<StringAttr>("dlc.reason");
+    auto reason = op.getAttrOfType<StringAttr>(::dlc::attrs::kReason);
     ASSERT_TRUE(reason);
     for (Value operand : op.getOperands()) {
       Operation *def = operand.getDefiningOp();
@@ -243,13 +243,13 @@ TEST_P(PlacementProperties, RandomDag) {
     }
     if (isa<ConstantOp>(op))
       continue;
-    auto order = op.getAttrOfType<IntegerAttr>("dlc.order");
+    auto order = op.getAttrOfType<IntegerAttr>(::dlc::attrs::kOrder);
     ASSERT_TRUE(order);
     for (Value operand : op.getOperands()) {
       while (auto copy = operand.getDefiningOp<CopyOp>())
         operand = copy.getInput();
       if (Operation *def = operand.getDefiningOp())
-        if (auto before = def->getAttrOfType<IntegerAttr>("dlc.order"))
+        if (auto before = def->getAttrOfType<IntegerAttr>(::dlc::attrs::kOrder))
           EXPECT_LT(before.getInt(), order.getInt()) << "dlc.order is not topological";
     }
     auto pinned = attributePins.find(&op);

@@ -20,7 +20,7 @@
 
 #include "compiler/Import/ONNX/GraphImporter.h"
 #include "compiler/Import/ONNX/OnnxImporter.h"
-#include "compiler/Pipeline/CompileModel.h"
+#include "compiler/Driver/CompilePipeline.h"
 #include "compiler/Registration.h"
 #include "dlc/runtime.h"
 
@@ -250,8 +250,7 @@ Result runTest(mlir::MLIRContext &context, const std::string &dir, const std::st
       diag = d.str();
     return mlir::success();
   });
-  CompileOptions compile;
-  mlir::FailureOr<std::string> artifact = compileModel(*module, compile);
+  mlir::FailureOr<std::string> artifact = compileModule(*module, CompileOptions());
   if (mlir::failed(artifact)) {
     r.detail = "compile: " + diag;
     return r;

@@ -220,14 +220,9 @@ static ElementsAttr elementsFromProto(MLIRContext *context, const onnx::TensorPr
     return nullptr;
   if (type->getNumElements() <= kMaxInlineElements || type->getElementType().isInteger(1))
     return denseFromTensor(*type, decode(*type, *bytes));
-  std::string key;
-  for (char c : proto.name())
-    key += (llvm::isAlnum(c) || c == '_' || c == '.') ? c : '_';
-  if (key.empty() || !(llvm::isAlpha(key[0]) || key[0] == '_'))
-    key = "w_" + key;
   AsmResourceBlob blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
       ArrayRef<char>(bytes->data(), bytes->size()), alignof(int64_t));
-  return DenseResourceElementsAttr::get(*type, key, std::move(blob));
+  return dlc::resourceConstant(*type, proto.name(), std::move(blob));
 }
 
 //===----------------------------------------------------------------------===//
@@ -532,7 +527,7 @@ LogicalResult ModelImporter::signature(func::FuncOp &func) {
                                 b.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
-    func.setArgAttr(i, "dlc.name", b.getStringAttr(name));
+    func.setArgAttr(i, ::dlc::attrs::kName, b.getStringAttr(name));
     entry->getArgument(i).setLoc(NameLoc::get(b.getStringAttr(name)));
     g.values[name] = entry->getArgument(i);
   }
@@ -622,7 +617,7 @@ OwningOpRef<ModuleOp> ModelImporter::run(std::string &error) {
       b.create<func::ReturnOp>(NameLoc::get(b.getStringAttr("return")), results);
       func.setType(b.getFunctionType(func.getArgumentTypes(), ValueRange(results).getTypes()));
       for (auto [i, out] : llvm::enumerate(graph.output()))
-        func.setResultAttr(i, "dlc.name", b.getStringAttr(out.name()));
+        func.setResultAttr(i, ::dlc::attrs::kName, b.getStringAttr(out.name()));
     }
   }
   if (!g.error.empty()) {

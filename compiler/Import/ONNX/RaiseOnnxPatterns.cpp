@@ -293,14 +293,8 @@ Value transposedConstant(ConstantOp w, PatternRewriter &rewriter) {
   std::string name = "weight";
   if (auto loc = dyn_cast<NameLoc>(w.getLoc()))
     name = loc.getName().str();
-  for (char &c : name)
-    if (!llvm::isAlnum(c) && c != '_' && c != '.')
-      c = '_';
-  if (!llvm::isAlpha(name[0]) && name[0] != '_')
-    name = "w_" + name;
   return rewriter.create<ConstantOp>(
-      w.getLoc(), tt, DenseResourceElementsAttr::get(tt, name + ".T", std::move(blob)),
-      DeviceAttr());
+      w.getLoc(), tt, dlc::resourceConstant(tt, name + ".T", std::move(blob)), DeviceAttr());
 }
 
 struct RaiseLinear : OpRewritePattern<AddOp> {

@@ -1,6 +1,6 @@
 //===- Calibrate.cpp - fp16 guardrails from one fp32 run --------------------===//
 
-#include "compiler/Calibrate.h"
+#include "compiler/Driver/Calibrate.h"
 
 #include "Interpreter/Interpreter.h"
 #include "dialects/dlc/DlcOps.h"
@@ -32,7 +32,7 @@ valuesOfTaggedOps(func::FuncOp func, const std::vector<ref::Tensor> &inputs) {
   size_t original = results.size();
   std::vector<std::pair<int64_t, unsigned>> tags; // (tag, result count)
   for (Operation &op : block.without_terminator())
-    if (auto tag = op.getAttrOfType<IntegerAttr>("dlc.calibration")) {
+    if (auto tag = op.getAttrOfType<IntegerAttr>(::dlc::attrs::kCalibration)) {
       tags.push_back({tag.getInt(), op.getNumResults()});
       results.append(op.getResults().begin(), op.getResults().end());
     }
@@ -81,7 +81,7 @@ LogicalResult dlc::calibrateFp16(func::FuncOp func, Calibration &calibration,
   for (auto [index, op] : llvm::enumerate(block.without_terminator())) {
     if (isa<ConstantOp>(op))
       continue;
-    op.setAttr("dlc.calibration", builder.getI64IntegerAttr(index));
+    op.setAttr(::dlc::attrs::kCalibration, builder.getI64IntegerAttr(index));
     calibration.names[index] = opName(&op, index);
   }
   auto values = valuesOfTaggedOps(func, calibration.inputs);
@@ -98,14 +98,14 @@ LogicalResult dlc::calibrateFp16(func::FuncOp func, Calibration &calibration,
       FailureOr<ref::Tensor> t = tensorFromElements(constant.getValue(), def->getLoc());
       return succeeded(t) ? std::optional<ref::Tensor>(*t) : std::nullopt;
     }
-    auto tag = def->getAttrOfType<IntegerAttr>("dlc.calibration");
+    auto tag = def->getAttrOfType<IntegerAttr>(::dlc::attrs::kCalibration);
     if (!tag)
       return std::nullopt;
     return calibration.reference.at(tag.getInt())[cast<OpResult>(v).getResultNumber()];
   };
   int denied = 0;
   for (Operation &op : block.without_terminator()) {
-    auto tag = op.getAttrOfType<IntegerAttr>("dlc.calibration");
+    auto tag = op.getAttrOfType<IntegerAttr>(::dlc::attrs::kCalibration);
     if (!tag)
       continue;
     const std::string &name = calibration.names[tag.getInt()];
@@ -127,13 +127,13 @@ LogicalResult dlc::calibrateFp16(func::FuncOp func, Calibration &calibration,
     }
     if (why.empty())
       continue;
-    auto pin = op.getAttrOfType<StringAttr>("dlc.precision");
+    auto pin = op.getAttrOfType<StringAttr>(::dlc::attrs::kPrecision);
     if (pin && pin.getValue() == "fp16") {
       log << "calibration: warning: " << name << " (" << op.getName()
           << ") is pinned to fp16: " << why << "\n";
       continue;
     }
-    op.setAttr("dlc.precision", builder.getStringAttr("fp32"));
+    op.setAttr(::dlc::attrs::kPrecision, builder.getStringAttr("fp32"));
     log << "calibration: " << name << " (" << op.getName() << ") kept in fp32: " << why
         << "\n";
     ++denied;
@@ -150,7 +150,7 @@ LogicalResult dlc::reportCalibrationError(func::FuncOp func,
     return failure();
   std::map<int64_t, std::string> precision;
   for (Operation &op : func.getBody().front().without_terminator())
-    if (auto tag = op.getAttrOfType<IntegerAttr>("dlc.calibration")) {
+    if (auto tag = op.getAttrOfType<IntegerAttr>(::dlc::attrs::kCalibration)) {
       if (op.getNumResults() && !precision.count(tag.getInt())) {
         auto type = cast<RankedTensorType>(op.getResult(0).getType());
         std::string text;
@@ -158,7 +158,7 @@ LogicalResult dlc::reportCalibrationError(func::FuncOp func,
         os << type.getElementType();
         precision[tag.getInt()] = text;
       }
-      op.removeAttr("dlc.calibration");
+      op.removeAttr(::dlc::attrs::kCalibration);
     }
   struct Row {
     double error;

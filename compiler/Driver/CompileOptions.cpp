@@ -1,0 +1,54 @@
+//===- CompileOptions.cpp - checked once, the device spec loaded once -----===//
+
+#include "compiler/Driver/CompileOptions.h"
+#include "compiler/Target/CUDA/Nvrtc.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace dlc;
+
+namespace {
+constexpr const char *kStageNames[] = {"entry",   "place",   "precision", "copies",
+                                       "rewrite", "kernels", "artifact"};
+
+llvm::Error fail(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+} // namespace
+
+llvm::StringRef dlc::stageName(CompileStage stage) {
+  return kStageNames[static_cast<int>(stage)];
+}
+
+std::optional<CompileStage> dlc::parseStage(llvm::StringRef name) {
+  for (auto [i, known] : llvm::enumerate(kStageNames))
+    if (name == known)
+      return static_cast<CompileStage>(i);
+  return std::nullopt;
+}
+
+std::string dlc::stageNames() {
+  return llvm::join(llvm::ArrayRef<const char *>(kStageNames), ", ");
+}
+
+llvm::Error CompileOptions::check() {
+  if (!calibrate.empty() && (precision.empty() || precision == "fp32"))
+    return fail("--calibrate needs --precision=mixed or --precision=fp16");
+  if (!codegen.cuda && codegen.emitPtx)
+    return fail("--emit=ptx needs the CUDA code that --no-cuda leaves out");
+  if (llvm::Error error = cuda::checkArchs(codegen.cudaArchs))
+    return error;
+  if (startAfter && *startAfter >= stopAfter)
+    return fail("start-after=" + stageName(*startAfter) + " leaves nothing to run before stop-after=" +
+                stageName(stopAfter));
+  if (!deviceSpecPath.empty() && !deviceSpec) {
+    llvm::Expected<DeviceSpec> spec = DeviceSpec::loadJson(deviceSpecPath);
+    if (!spec)
+      return spec.takeError();
+    deviceSpec = std::make_shared<const DeviceSpec>(std::move(*spec));
+  }
+  // The artifact's links and estimates come from the same spec.
+  if (deviceSpec)
+    codegen.deviceSpec = *deviceSpec;
+  return llvm::Error::success();
+}
