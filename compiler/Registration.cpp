@@ -5,6 +5,7 @@
 #include "dialects/dlc/DlcOps.h"
 #include "compiler/Driver/CompilePipeline.h"
 #include "compiler/Import/ONNX/OnnxImporter.h"
+#include "compiler/Pipeline/SchedulePasses.h"
 #include "compiler/Target/CUDA/SplitCudaKernels.h"
 #include "compiler/Lowering/CpuPipeline.h"
 #include "compiler/Lowering/Passes.h"
@@ -29,6 +30,7 @@ void dlc::registerAllDlcPasses() {
   dlc::registerDlcLoweringPasses();
   dlc::registerOnnxImportPasses();
   dlc::cuda::registerSplitCudaKernels();
+  dlc::registerSchedulePasses();
   dlc::registerCompilePipeline();
   // The generic simplifications the lit tests and pipelines use.
   mlir::registerCanonicalizerPass();

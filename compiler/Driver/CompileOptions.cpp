@@ -8,8 +8,8 @@
 using namespace dlc;
 
 namespace {
-constexpr const char *kStageNames[] = {"entry",   "place",   "precision", "copies",
-                                       "rewrite", "kernels", "artifact"};
+constexpr const char *kStageNames[] = {"entry",   "place",   "precision", "copies",   "rewrite",
+                                       "kernels", "schedule", "memory",   "artifact"};
 
 llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);

@@ -34,7 +34,9 @@ enum class CompileStage {
   Copies,    // dlc-insert-copies, the placement report, calibration errors
   Rewrite,   // the CPU path's graph rewrites (linear to matmul, ..., weight packing)
   Kernels,   // dlc-partition-kernels, dlc-split-cuda-kernels
-  Artifact,  // schedule, memory plan, code generation, the .dlcm bytes
+  Schedule,  // dlc-schedule: buffers, each device's step list, events
+  Memory,    // dlc-plan-memory: each device's arena
+  Artifact,  // code generation and the .dlcm bytes
 };
 llvm::StringRef stageName(CompileStage stage);
 std::optional<CompileStage> parseStage(llvm::StringRef name);

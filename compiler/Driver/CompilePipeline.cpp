@@ -4,6 +4,7 @@
 #include "compiler/Driver/ArtifactFile.h"
 #include "compiler/Driver/CalibrationPasses.h"
 #include "compiler/Lowering/CpuPipeline.h"
+#include "compiler/Pipeline/SchedulePasses.h"
 #include "compiler/Target/CUDA/SplitCudaKernels.h"
 #include "passes/Passes.h"
 
@@ -136,6 +137,10 @@ void addCodegenStages(OpPassManager &pm, const CompileOptions &o) {
     if (c.cuda || c.emitCuda || c.emulatedGpuHostCode)
       pm.addNestedPass<func::FuncOp>(cuda::createSplitCudaKernels());
   }
+  if (o.runs(CompileStage::Schedule))
+    pm.addPass(createSchedule(o.codegen.entry));
+  if (o.runs(CompileStage::Memory))
+    pm.addPass(createPlanMemory(o.codegen.entry));
   if (o.runs(CompileStage::Artifact))
     pm.addPass(std::make_unique<WriteArtifactPass>(o.codegen, o.artifactSink));
 }

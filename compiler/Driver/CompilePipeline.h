@@ -7,7 +7,9 @@
 //   rewrite    dlc-linear-to-matmul, dlc-sink-reshapes, dlc-fold-batch-norm,
 //              dlc-pack-conv-weights
 //   kernels    dlc-partition-kernels, dlc-split-cuda-kernels
-//   artifact   schedule, memory plan, code generation, .dlcm bytes
+//   schedule   dlc-schedule: buffers, each device's step list, events
+//   memory     dlc-plan-memory: each device's arena
+//   artifact   code generation and the .dlcm bytes (compiler/Pipeline/CompileModel.h)
 //
 // The placement stages run when placement or precision was asked for. `dlc
 // compile` runs this pipeline; dlc-opt exposes it as

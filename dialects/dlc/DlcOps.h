@@ -62,6 +62,23 @@ inline constexpr llvm::StringLiteral kPrecision = "dlc.precision";
 inline constexpr llvm::StringLiteral kKernel = "dlc.kernel";
 /// `dlc compile --calibrate`'s per-op tag (an i64), removed after it.
 inline constexpr llvm::StringLiteral kCalibration = "dlc.calibration";
+
+// The schedule and memory plan (dlc-schedule, dlc-plan-memory;
+// compiler/Pipeline/ScheduleIR.h has their layout).
+/// On the function: the artifact's devices, in order (CPU first).
+inline constexpr llvm::StringLiteral kDevices = "dlc.devices";
+/// On the function: the buffer table, one dictionary per buffer.
+inline constexpr llvm::StringLiteral kBuffers = "dlc.buffers";
+/// On ops (an array, one per result; -1: none) and arguments (an i64): the
+/// buffer holding the value.
+inline constexpr llvm::StringLiteral kBuffer = "dlc.buffer";
+/// On the function: each device's step list.
+inline constexpr llvm::StringLiteral kSteps = "dlc.steps";
+/// On the function: how many events the steps record.
+inline constexpr llvm::StringLiteral kEventCount = "dlc.event_count";
+/// On the function: each device's arena size and its liveness lower bound.
+inline constexpr llvm::StringLiteral kArenaBytes = "dlc.arena_bytes";
+inline constexpr llvm::StringLiteral kPeakLiveBytes = "dlc.peak_live_bytes";
 } // namespace dlc::attrs
 
 namespace dlc::OpTrait {

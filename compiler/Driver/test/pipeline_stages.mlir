@@ -61,7 +61,7 @@ func.func @other_function_is_dropped(%x: tensor<4xf32>) -> tensor<4xf32> {
 // REPORT: matmul_1
 // REPORT-NOT: matmul_1
 
-// BADSTAGE: dlc-compile-pipeline: unknown stage 'lowering' (expected one of entry, place, precision, copies, rewrite, kernels, artifact)
+// BADSTAGE: dlc-compile-pipeline: unknown stage 'lowering' (expected one of entry, place, precision, copies, rewrite, kernels, schedule, memory, artifact)
 // ORDER: dlc-compile-pipeline: start-after=kernels leaves nothing to run before stop-after=copies
 // HOSTCODE: dlc-compile-pipeline: gpu-host-code expects llvm or emulated, got 'ptx'
 // SPEC: dlc-compile-pipeline: {{.*}}missing.json

@@ -27,6 +27,8 @@
 // CHECK-NEXT: copies: identical
 // CHECK-NEXT: rewrite: identical
 // CHECK-NEXT: kernels: identical
+// CHECK-NEXT: schedule: identical
+// CHECK-NEXT: memory: identical
 
 // The control: printed without locations, the IR loses the op names the
 // artifact's buffers carry, and the comparison says so.

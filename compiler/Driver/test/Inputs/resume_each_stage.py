@@ -13,7 +13,7 @@ import os
 import subprocess
 import sys
 
-STAGES = ["entry", "place", "precision", "copies", "rewrite", "kernels"]
+STAGES = ["entry", "place", "precision", "copies", "rewrite", "kernels", "schedule", "memory"]
 
 
 def dlc_opt(args):

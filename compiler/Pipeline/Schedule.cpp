@@ -1,0 +1,302 @@
+//===- Schedule.cpp - dlc-schedule: buffers and each device's step list ---===//
+//
+// After dlc-partition-kernels: every value the steps pass gets a buffer (a
+// view for reshapes and copies within a device), and each device a step
+// list in the model's order. A kernel is a Call; a copy between devices is a
+// Copy on the *source* device's list followed by RecordEvent, and the
+// destination waits (WaitEvent) before its first use, by a kernel or by a
+// copy (a view of a copied value has no step of its own, so a copy reading
+// it waits itself). So every read of a buffer happens on its own device, in
+// that device's order. The result is written onto the function
+// (ScheduleIR.h); kernels are renumbered `dlc.kernel = K` in step order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Pipeline/SchedulePasses.h"
+#include "compiler/Pipeline/ScheduleIR.h"
+#include "passes/CostModel.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace dlc::schedule;
+namespace aw = dlc::artifact_writer;
+
+namespace {
+
+/// A group of ops on one device that becomes one kernel.
+struct Group {
+  unsigned device = 0;
+  SmallVector<Operation *> ops;
+  SmallVector<Value> inputs, outputs;
+};
+
+/// What the schedule runs, in the model's order: a kernel (a group) or a copy
+/// between devices.
+struct Item {
+  int group = -1; // else a copy
+  Value source, destination;
+};
+
+class Scheduler {
+public:
+  explicit Scheduler(func::FuncOp func) : func(func), ctx(func.getContext()) {}
+  LogicalResult run();
+
+private:
+  LogicalResult checkFunction();
+  unsigned deviceIndex(dlc::DeviceAttr device);
+  unsigned deviceOf(Value value);
+  FailureOr<unsigned> bufferFor(Value value);
+  FailureOr<unsigned> newBuffer(Value value, int owner);
+  LogicalResult closeGroup();
+  LogicalResult formGroups();
+  void buildSteps();
+
+  func::FuncOp func;
+  MLIRContext *ctx;
+  Schedule s;
+  llvm::DenseMap<Operation *, unsigned> opDevice, ordinals;
+  llvm::DenseMap<Value, unsigned> valueBuffer;
+  std::vector<Group> groups;
+  std::vector<Item> items;
+  Group open;
+};
+
+unsigned Scheduler::deviceIndex(dlc::DeviceAttr device) {
+  for (auto [i, known] : llvm::enumerate(s.devices))
+    if (known == device)
+      return i;
+  s.devices.push_back(device);
+  return s.devices.size() - 1;
+}
+
+// Arguments live on the CPU; every other value on its op's device (a copy's
+// result on its destination).
+unsigned Scheduler::deviceOf(Value value) {
+  Operation *op = value.getDefiningOp();
+  return op ? opDevice.lookup(op) : 0;
+}
+
+LogicalResult Scheduler::checkFunction() {
+  for (Type type : llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return func.emitError() << "model inputs and outputs must be statically "
+                                 "shaped tensors, got "
+                              << type;
+  }
+  s.devices.push_back(dlc::DeviceAttr::get(ctx, dlc::DeviceKind::Cpu, 0));
+  unsigned ordinal = 0;
+  for (Operation &op : func.getBody().front()) {
+    ordinals[&op] = ordinal++;
+    if (isa<func::ReturnOp>(op))
+      continue;
+    if (!isa<dlc::DlcDialect>(op.getDialect()))
+      return op.emitError() << "cannot compile '" << op.getName()
+                            << "': only dlc ops are supported in a model";
+    dlc::DeviceAttr device = dlc::getDevicePin(&op);
+    opDevice[&op] = device ? deviceIndex(device) : 0;
+    if (isa<dlc::CopyOp>(op))
+      continue;
+    // Values cross devices only through dlc.copy (placement inserts them).
+    for (Value operand : op.getOperands())
+      if (deviceOf(operand) != opDevice[&op]) {
+        std::string all;
+        for (dlc::DeviceAttr d : s.devices)
+          all += (all.empty() ? "" : ",") + d.str();
+        return op.emitError()
+               << "'" << dlc::opName(&op, ordinals[&op]) << "' runs on "
+               << s.devices[opDevice[&op]].str() << " but its operand lives on "
+               << s.devices[deviceOf(operand)].str()
+               << ": values cross devices only through dlc.copy; compile with --devices="
+               << all << " so that placement inserts the copies";
+      }
+  }
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (Value v : ret.getOperands())
+    if (deviceOf(v) != 0)
+      return ret.emitError() << "model outputs must live on the cpu, but one "
+                                "lives on "
+                             << s.devices[deviceOf(v)].str()
+                             << ": copy it back with dlc.copy";
+  return success();
+}
+
+// A buffer for `value`: its own bytes (owner < 0) or a view of `owner`'s.
+FailureOr<unsigned> Scheduler::newBuffer(Value value, int owner) {
+  if (failed(artifactDType(cast<RankedTensorType>(value.getType()).getElementType(),
+                           value.getLoc())))
+    return failure();
+  BufferInfo buffer;
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    buffer.name = "input:" + std::to_string(arg.getArgNumber());
+  else
+    buffer.name = dlc::opName(value.getDefiningOp(), ordinals[value.getDefiningOp()]);
+  buffer.device = owner < 0 ? deviceOf(value) : s.buffers[owner].device;
+  buffer.viewOf = owner;
+  s.buffers.push_back(buffer);
+  s.values.push_back(value);
+  valueBuffer[value] = s.buffers.size() - 1;
+  return s.buffers.size() - 1;
+}
+
+// The buffer holding `value`, made on first use for constants.
+FailureOr<unsigned> Scheduler::bufferFor(Value value) {
+  auto it = valueBuffer.find(value);
+  if (it != valueBuffer.end())
+    return it->second;
+  if (!value.getDefiningOp<dlc::ConstantOp>())
+    return emitError(value.getLoc()) << "internal error: value has no buffer";
+  return newBuffer(value, -1);
+}
+
+LogicalResult Scheduler::closeGroup() {
+  if (open.ops.empty())
+    return success();
+  dlc::kernelInterface(open.ops, open.inputs, open.outputs);
+  for (Value input : open.inputs)
+    if (failed(bufferFor(input)))
+      return failure();
+  for (Value output : open.outputs)
+    if (failed(newBuffer(output, -1)))
+      return failure();
+  items.push_back(Item{static_cast<int>(groups.size()), {}, {}});
+  groups.push_back(std::move(open));
+  open = Group();
+  return success();
+}
+
+LogicalResult Scheduler::formGroups() {
+  for (BlockArgument arg : func.getArguments())
+    if (failed(newBuffer(arg, -1)))
+      return failure();
+  auto kernelOf = [](Operation *o) {
+    auto id = o->getAttrOfType<IntegerAttr>(dlc::attrs::kKernel);
+    return id ? id.getInt() : -1;
+  };
+  for (Operation &op : func.getBody().front()) {
+    if (isa<func::ReturnOp, dlc::ConstantOp>(op))
+      continue;
+    // Reshapes, and copies within a device, are views of their input's bytes.
+    auto copy = dyn_cast<dlc::CopyOp>(op);
+    bool crossDevice = copy && deviceOf(copy.getInput()) != opDevice[&op];
+    // (A reshape in a kernel, a packed weight's view, is part of its code.)
+    if ((isa<dlc::ReshapeOp>(op) && !op.hasAttr(dlc::attrs::kKernel)) || (copy && !crossDevice)) {
+      FailureOr<unsigned> source;
+      if (failed(closeGroup()) || failed(source = bufferFor(op.getOperand(0))) ||
+          failed(newBuffer(op.getResult(0), s.owner(*source))))
+        return failure();
+      continue;
+    }
+    if (crossDevice) {
+      if (failed(closeGroup()) || failed(bufferFor(copy.getInput())) ||
+          failed(newBuffer(copy.getResult(), -1)))
+        return failure();
+      s.buffers[valueBuffer.lookup(copy.getResult())].crossDevice = true;
+      items.push_back(Item{-1, copy.getInput(), copy.getResult()});
+      continue;
+    }
+    // Kernels as dlc-partition-kernels formed them.
+    bool joins = !open.ops.empty() && kernelOf(&op) >= 0 &&
+                 kernelOf(&op) == kernelOf(open.ops.front());
+    if (!joins && failed(closeGroup()))
+      return failure();
+    open.device = opDevice[&op];
+    open.ops.push_back(&op);
+  }
+  return closeGroup();
+}
+
+void Scheduler::buildSteps() {
+  s.steps.assign(s.devices.size(), {});
+  llvm::DenseMap<unsigned, uint32_t> ownerEvent; // written by a copy
+  std::vector<llvm::DenseSet<uint32_t>> waited(s.devices.size());
+  // A buffer another device's copy writes is read after that copy's event,
+  // by kernels and by copies alike.
+  auto waitForWriter = [&](unsigned buffer, unsigned device) {
+    auto event = ownerEvent.find(s.owner(buffer));
+    if (event != ownerEvent.end() && waited[device].insert(event->second).second)
+      s.steps[device].push_back(aw::Step{aw::StepKind::WaitEvent, 0, {}, event->second});
+  };
+  for (const Item &item : items) {
+    if (item.group < 0) {
+      unsigned from = deviceOf(item.source);
+      unsigned source = valueBuffer.lookup(item.source);
+      unsigned destination = valueBuffer.lookup(item.destination);
+      waitForWriter(source, from);
+      s.steps[from].push_back(aw::Step{aw::StepKind::Copy, 0, {source, destination}, 0, 0});
+      ownerEvent[s.owner(destination)] = s.eventCount;
+      s.steps[from].push_back(aw::Step{aw::StepKind::RecordEvent, 0, {}, s.eventCount, 0});
+      ++s.eventCount;
+      continue;
+    }
+    const Group &group = groups[item.group];
+    aw::Step call{aw::StepKind::Call, static_cast<uint32_t>(item.group), {}, 0,
+                  static_cast<uint32_t>(group.outputs.size())};
+    for (Value v : llvm::concat<const Value>(group.inputs, group.outputs)) {
+      unsigned buffer = valueBuffer.lookup(v);
+      waitForWriter(buffer, group.device);
+      call.buffers.push_back(buffer);
+    }
+    s.steps[group.device].push_back(std::move(call));
+  }
+}
+
+LogicalResult Scheduler::run() {
+  if (failed(checkFunction()) || failed(formGroups()))
+    return failure();
+  buildSteps();
+  // Outputs the steps do not make (a returned constant) get their buffer too.
+  for (Value v : func.getBody().front().getTerminator()->getOperands())
+    if (failed(bufferFor(v)))
+      return failure();
+  // Kernel K is the K-th group: its ops say so.
+  for (auto [index, group] : llvm::enumerate(groups))
+    for (Operation *op : group.ops)
+      op->setAttr(dlc::attrs::kKernel, IntegerAttr::get(IntegerType::get(ctx, 64), index));
+  writeSchedule(func, s);
+  return success();
+}
+
+struct SchedulePass : PassWrapper<SchedulePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SchedulePass)
+  SchedulePass() = default;
+  SchedulePass(const SchedulePass &other) : PassWrapper(other) {}
+  explicit SchedulePass(std::string entryName) { entry = entryName; }
+  StringRef getArgument() const override { return "dlc-schedule"; }
+  StringRef getDescription() const override {
+    return "Buffers and each device's step list of the entry function, as attributes";
+  }
+  void runOnOperation() override {
+    func::FuncOp func = dlc::entryFunction(getOperation(), entry);
+    if (!func || failed(Scheduler(func).run()))
+      signalPassFailure();
+  }
+  Option<std::string> entry{*this, "entry", llvm::cl::desc("The function to schedule"),
+                            llvm::cl::init("main")};
+};
+
+} // namespace
+
+func::FuncOp dlc::entryFunction(ModuleOp module, StringRef entry) {
+  auto func = module.lookupSymbol<func::FuncOp>(entry);
+  if (!func || func.isExternal()) {
+    module.emitError() << "no function @" << entry << " with a body in the model";
+    return nullptr;
+  }
+  return func;
+}
+
+std::unique_ptr<Pass> dlc::createSchedule(StringRef entry) {
+  return std::make_unique<SchedulePass>(entry.str());
+}
+
+void dlc::registerSchedulePasses() {
+  PassRegistration<SchedulePass>();
+  registerPlanMemory();
+}

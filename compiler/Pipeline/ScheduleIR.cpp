@@ -1,0 +1,258 @@
+//===- ScheduleIR.cpp - the schedule and memory plan, as attributes --------===//
+
+#include "compiler/Pipeline/ScheduleIR.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace dlc::schedule;
+namespace aw = dlc::artifact_writer;
+
+namespace {
+
+constexpr const char *kStepKinds[] = {"call", "copy", "record", "wait"};
+
+DictionaryAttr bufferAttr(Builder &b, const BufferInfo &buffer) {
+  SmallVector<NamedAttribute> fields;
+  fields.push_back(b.getNamedAttr("name", b.getStringAttr(buffer.name)));
+  fields.push_back(b.getNamedAttr("device", b.getI64IntegerAttr(buffer.device)));
+  if (buffer.viewOf >= 0)
+    fields.push_back(b.getNamedAttr("view_of", b.getI64IntegerAttr(buffer.viewOf)));
+  if (buffer.crossDevice)
+    fields.push_back(b.getNamedAttr("cross_device", b.getUnitAttr()));
+  if (buffer.offset)
+    fields.push_back(b.getNamedAttr("offset", b.getI64IntegerAttr(*buffer.offset)));
+  return b.getDictionaryAttr(fields);
+}
+
+DictionaryAttr stepAttr(Builder &b, const aw::Step &step) {
+  SmallVector<NamedAttribute> fields;
+  fields.push_back(b.getNamedAttr("kind", b.getStringAttr(kStepKinds[int(step.kind)])));
+  if (step.kind == aw::StepKind::Call)
+    fields.push_back(b.getNamedAttr("kernel", b.getI64IntegerAttr(step.kernel)));
+  if (step.kind == aw::StepKind::Call || step.kind == aw::StepKind::Copy)
+    fields.push_back(b.getNamedAttr(
+        "buffers", b.getDenseI64ArrayAttr(SmallVector<int64_t>(step.buffers.begin(),
+                                                               step.buffers.end()))));
+  if (step.kind == aw::StepKind::Call)
+    fields.push_back(b.getNamedAttr("outputs", b.getI64IntegerAttr(step.outputCount)));
+  if (step.kind == aw::StepKind::RecordEvent || step.kind == aw::StepKind::WaitEvent)
+    fields.push_back(b.getNamedAttr("event", b.getI64IntegerAttr(step.event)));
+  return b.getDictionaryAttr(fields);
+}
+
+/// Reads attributes of the schedule, reporting the first malformed one.
+struct Reader {
+  func::FuncOp func;
+  bool ok = true;
+
+  InFlightDiagnostic fail(const Twine &what) {
+    ok = false;
+    return func.emitError() << "malformed schedule: " << what
+                            << " (run dlc-schedule and dlc-plan-memory first)";
+  }
+  template <typename T> T get(DictionaryAttr dict, StringRef key, StringRef where) {
+    auto value = dict ? dict.getAs<T>(key) : T();
+    if (!value && ok)
+      fail(where + " has no valid '" + key + "'");
+    return value;
+  }
+  int64_t integer(DictionaryAttr dict, StringRef key, StringRef where) {
+    auto value = get<IntegerAttr>(dict, key, where);
+    return value ? value.getInt() : 0;
+  }
+};
+
+} // namespace
+
+void dlc::schedule::writeSchedule(func::FuncOp func, const Schedule &schedule) {
+  Builder b(func.getContext());
+  SmallVector<Attribute> devices(schedule.devices.begin(), schedule.devices.end());
+  func->setAttr(attrs::kDevices, b.getArrayAttr(devices));
+  SmallVector<Attribute> buffers;
+  for (const BufferInfo &buffer : schedule.buffers)
+    buffers.push_back(bufferAttr(b, buffer));
+  func->setAttr(attrs::kBuffers, b.getArrayAttr(buffers));
+  SmallVector<Attribute> lists;
+  for (const auto &steps : schedule.steps) {
+    SmallVector<Attribute> list;
+    for (const aw::Step &step : steps)
+      list.push_back(stepAttr(b, step));
+    lists.push_back(b.getArrayAttr(list));
+  }
+  func->setAttr(attrs::kSteps, b.getArrayAttr(lists));
+  func->setAttr(attrs::kEventCount, b.getI64IntegerAttr(schedule.eventCount));
+  if (schedule.planned()) {
+    auto i64s = [](const std::vector<uint64_t> &v) { return SmallVector<int64_t>(v.begin(), v.end()); };
+    func->setAttr(attrs::kArenaBytes, b.getDenseI64ArrayAttr(i64s(schedule.arenaBytes)));
+    func->setAttr(attrs::kPeakLiveBytes, b.getDenseI64ArrayAttr(i64s(schedule.peakLiveBytes)));
+  }
+  // Each value's buffer: on arguments, and per result on ops.
+  llvm::DenseMap<Value, int64_t> bufferOf;
+  for (auto [i, value] : llvm::enumerate(schedule.values))
+    bufferOf.try_emplace(value, i);
+  for (BlockArgument arg : func.getArguments())
+    if (auto it = bufferOf.find(arg); it != bufferOf.end())
+      func.setArgAttr(arg.getArgNumber(), attrs::kBuffer, b.getI64IntegerAttr(it->second));
+  func.walk([&](Operation *op) {
+    if (op->getNumResults() == 0)
+      return;
+    SmallVector<int64_t> ids;
+    for (Value result : op->getResults()) {
+      auto it = bufferOf.find(result);
+      ids.push_back(it == bufferOf.end() ? -1 : it->second);
+    }
+    if (llvm::any_of(ids, [](int64_t id) { return id >= 0; }))
+      op->setAttr(attrs::kBuffer, b.getDenseI64ArrayAttr(ids));
+  });
+}
+
+namespace {
+
+LogicalResult readDevices(Reader &r, ArrayAttr devices, Schedule &s) {
+  for (Attribute a : devices) {
+    auto device = dyn_cast<dlc::DeviceAttr>(a);
+    if (!device)
+      return r.fail("dlc.devices holds a non-device"), failure();
+    s.devices.push_back(device);
+  }
+  return success();
+}
+
+void readBuffers(Reader &r, ArrayAttr buffers, bool needPlan, Schedule &s) {
+  for (auto [i, a] : llvm::enumerate(buffers)) {
+    auto dict = dyn_cast<DictionaryAttr>(a);
+    std::string where = "buffer " + std::to_string(i);
+    BufferInfo info;
+    auto name = r.get<StringAttr>(dict, "name", where);
+    info.name = name ? name.str() : "";
+    info.device = r.integer(dict, "device", where);
+    if (dict && dict.get("view_of"))
+      info.viewOf = r.integer(dict, "view_of", where);
+    info.crossDevice = dict && dict.get("cross_device");
+    if (dict && dict.get("offset"))
+      info.offset = r.integer(dict, "offset", where);
+    else if (needPlan && r.ok)
+      r.fail(where + " has no offset");
+    if (r.ok && (info.device >= s.devices.size() || info.viewOf >= int64_t(i)))
+      r.fail(where + " names a device or buffer that does not exist");
+    s.buffers.push_back(std::move(info));
+  }
+}
+
+LogicalResult readStep(Reader &r, Attribute a, const std::string &where, Schedule &s) {
+  auto dict = dyn_cast<DictionaryAttr>(a);
+  auto kind = r.get<StringAttr>(dict, "kind", where);
+  auto known = llvm::find(kStepKinds, kind ? kind.getValue() : "");
+  if (known == std::end(kStepKinds))
+    return r.ok ? (r.fail(where + " has an unknown kind"), failure()) : failure();
+  aw::Step step;
+  step.kind = aw::StepKind(known - std::begin(kStepKinds));
+  if (step.kind == aw::StepKind::Call) {
+    step.kernel = r.integer(dict, "kernel", where);
+    step.outputCount = r.integer(dict, "outputs", where);
+  }
+  if (step.kind == aw::StepKind::Call || step.kind == aw::StepKind::Copy)
+    if (auto ids = r.get<DenseI64ArrayAttr>(dict, "buffers", where))
+      for (int64_t id : ids.asArrayRef()) {
+        if (id < 0 || id >= int64_t(s.buffers.size()))
+          return r.fail(where + " uses buffer " + Twine(id) + ", which does not exist"),
+                 failure();
+        step.buffers.push_back(id);
+      }
+  if (step.kind == aw::StepKind::RecordEvent || step.kind == aw::StepKind::WaitEvent)
+    step.event = r.integer(dict, "event", where);
+  s.steps.back().push_back(std::move(step));
+  return success();
+}
+
+LogicalResult readSteps(Reader &r, ArrayAttr lists, Schedule &s) {
+  if (lists.size() != s.devices.size())
+    return r.fail("dlc.steps has " + Twine(lists.size()) + " lists for " +
+                  Twine(s.devices.size()) + " devices"),
+           failure();
+  for (auto [d, list] : llvm::enumerate(lists)) {
+    s.steps.emplace_back();
+    auto steps = dyn_cast<ArrayAttr>(list);
+    if (!steps)
+      return r.fail("dlc.steps holds a non-list"), failure();
+    for (Attribute a : steps)
+      if (failed(readStep(r, a, "a step of device " + std::to_string(d), s)))
+        return failure();
+  }
+  return success();
+}
+
+void readPlan(Reader &r, func::FuncOp func, bool needPlan, Schedule &s) {
+  auto arena = func->getAttrOfType<DenseI64ArrayAttr>(dlc::attrs::kArenaBytes);
+  auto peak = func->getAttrOfType<DenseI64ArrayAttr>(dlc::attrs::kPeakLiveBytes);
+  if (arena && peak && arena.size() == int64_t(s.devices.size()) && peak.size() == arena.size()) {
+    s.arenaBytes.assign(arena.asArrayRef().begin(), arena.asArrayRef().end());
+    s.peakLiveBytes.assign(peak.asArrayRef().begin(), peak.asArrayRef().end());
+  } else if (needPlan && r.ok) {
+    r.fail("@" + func.getSymName() + " has no dlc.arena_bytes and dlc.peak_live_bytes per device");
+  }
+}
+
+// The values, from each argument's and op result's buffer id.
+void readValues(Reader &r, func::FuncOp func, Schedule &s) {
+  s.values.assign(s.buffers.size(), Value());
+  auto claim = [&](Value value, int64_t id) {
+    if (id < 0)
+      return;
+    if (id >= int64_t(s.values.size()) || s.values[id]) {
+      if (r.ok)
+        r.fail("buffer " + Twine(id) + " is held by no value or by two");
+      return;
+    }
+    s.values[id] = value;
+  };
+  for (BlockArgument arg : func.getArguments())
+    if (auto id = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), dlc::attrs::kBuffer))
+      claim(arg, id.getInt());
+  func.walk([&](Operation *op) {
+    if (auto ids = op->getAttrOfType<DenseI64ArrayAttr>(dlc::attrs::kBuffer))
+      for (auto [result, id] : llvm::zip(op->getResults(), ids.asArrayRef()))
+        claim(result, id);
+  });
+  for (auto [i, value] : llvm::enumerate(s.values))
+    if (!value && r.ok)
+      r.fail("buffer " + Twine(i) + " is held by no value");
+}
+
+} // namespace
+
+FailureOr<Schedule> dlc::schedule::readSchedule(func::FuncOp func, bool needPlan) {
+  Reader r{func};
+  Schedule s;
+  auto devices = func->getAttrOfType<ArrayAttr>(attrs::kDevices);
+  auto buffers = func->getAttrOfType<ArrayAttr>(attrs::kBuffers);
+  auto lists = func->getAttrOfType<ArrayAttr>(attrs::kSteps);
+  auto events = func->getAttrOfType<IntegerAttr>(attrs::kEventCount);
+  if (!devices || !buffers || !lists || !events)
+    return r.fail("@" + func.getSymName() + " has no dlc.devices, dlc.buffers, dlc.steps "
+                  "and dlc.event_count"),
+           failure();
+  if (failed(readDevices(r, devices, s)))
+    return failure();
+  readBuffers(r, buffers, needPlan, s);
+  if (!r.ok || failed(readSteps(r, lists, s)))
+    return failure();
+  s.eventCount = events.getInt();
+  readPlan(r, func, needPlan, s);
+  readValues(r, func, s);
+  if (!r.ok)
+    return failure();
+  return s;
+}
+
+FailureOr<aw::DType> dlc::schedule::artifactDType(Type type, Location loc) {
+  if (type.isF32()) return aw::DType::F32;
+  if (type.isF16()) return aw::DType::F16;
+  if (type.isBF16()) return aw::DType::BF16;
+  if (type.isSignlessInteger(32)) return aw::DType::I32;
+  if (type.isSignlessInteger(64)) return aw::DType::I64;
+  if (type.isSignlessInteger(1)) return aw::DType::I1;
+  return emitError(loc) << "unsupported element type " << type;
+}

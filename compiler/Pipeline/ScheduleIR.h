@@ -1,0 +1,75 @@
+//===- ScheduleIR.h - the schedule and memory plan, as attributes ----------===//
+//
+// What dlc-schedule decides and dlc-plan-memory adds, kept on the entry
+// function so that they print, parse back and are tested as IR:
+//
+//   func.func @main(%x {dlc.buffer = 0}) attributes {
+//     dlc.devices = [#dlc.device<cpu>, #dlc.device<cuda:0>],
+//     dlc.buffers = [{device = 0, name = "input:0", offset = 0},
+//                    {device = 1, name = "/fc/MatMul", offset = 0, cross_device},
+//                    {device = 0, name = "/flat", view_of = 3}, ...],
+//     dlc.steps = [[{kind = "copy", buffers = array<i64: 0, 1>},
+//                   {kind = "record", event = 0}, ...],
+//                  [{kind = "wait", event = 0},
+//                   {kind = "call", kernel = 0, buffers = array<i64: 1, 2>, outputs = 1}]],
+//     dlc.event_count = 1, dlc.arena_bytes = array<i64: ...>,
+//     dlc.peak_live_bytes = array<i64: ...>}
+//   %y = dlc.matmul ... {dlc.kernel = 0, dlc.buffer = array<i64: 2>}
+//
+// A buffer is a value's bytes: its name, its device (an index into
+// dlc.devices), and either its own storage or `view_of` another buffer
+// (reshapes, copies within a device). `cross_device`: another device's stream
+// writes it (a copy's destination), so it never shares bytes. `offset`
+// (dlc-plan-memory): where the storage lives in its device's arena. Constant
+// buffers live in segments, in buffer order. `dlc.kernel = K` marks the ops
+// of kernel K, the Call steps' `kernel`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_COMPILER_PIPELINE_SCHEDULEIR_H
+#define DLC_COMPILER_PIPELINE_SCHEDULEIR_H
+
+#include "compiler/Artifact/ArtifactWriter.h"
+#include "dialects/dlc/DlcOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dlc::schedule {
+
+struct BufferInfo {
+  std::string name;
+  unsigned device = 0;
+  int32_t viewOf = -1;
+  bool crossDevice = false;
+  std::optional<uint64_t> offset; // set by dlc-plan-memory
+};
+
+struct Schedule {
+  std::vector<DeviceAttr> devices; // cpu first
+  std::vector<BufferInfo> buffers;
+  std::vector<mlir::Value> values; // buffers[i] holds values[i]
+  std::vector<std::vector<artifact_writer::Step>> steps; // one list per device
+  uint32_t eventCount = 0;
+  std::vector<uint64_t> arenaBytes, peakLiveBytes; // set by dlc-plan-memory
+
+  /// The buffer that owns buffer `i`'s bytes (itself unless a view).
+  unsigned owner(unsigned i) const { return buffers[i].viewOf >= 0 ? buffers[i].viewOf : i; }
+  bool planned() const { return !arenaBytes.empty(); }
+};
+
+/// Writes `schedule` onto `func` (its attributes, and each value's buffer).
+void writeSchedule(mlir::func::FuncOp func, const Schedule &schedule);
+
+/// Reads what dlc-schedule (and dlc-plan-memory, when `needPlan`) wrote on
+/// `func`; a missing or malformed piece is an error on `func` naming it.
+mlir::FailureOr<Schedule> readSchedule(mlir::func::FuncOp func, bool needPlan);
+
+/// The element type as the artifact records it (an error at `loc` otherwise).
+mlir::FailureOr<artifact_writer::DType> artifactDType(mlir::Type type, mlir::Location loc);
+
+} // namespace dlc::schedule
+
+#endif // DLC_COMPILER_PIPELINE_SCHEDULEIR_H

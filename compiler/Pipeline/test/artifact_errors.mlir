@@ -1,0 +1,70 @@
+// The artifact stage writes what the scheduled IR says, and refuses IR whose
+// schedule is malformed (edited by hand, or from an older dlc) with an error
+// naming what is wrong, never a wrong artifact.
+// RUN: not dlc-opt %s --split-input-file --dlc-compile-pipeline='start-after=memory output=%t.dlcm' -o /dev/null 2>&1 | FileCheck %s
+
+// The Call passes the kernel's output as its input.
+func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attributes {
+    dlc.arena_bytes = array<i64: 128>, dlc.peak_live_bytes = array<i64: 128>,
+    dlc.buffers = [{device = 0 : i64, name = "input:0", offset = 0 : i64},
+                   {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
+    dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
+    dlc.steps = [[{buffers = array<i64: 1, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]} {
+  %n = dlc.neg %x {dlc.buffer = array<i64: 1>, dlc.kernel = 0 : i64} : tensor<4xf32>
+  return %n : tensor<4xf32>
+}
+// CHECK: error: malformed schedule: the Call of kernel 0 does not pass the kernel's inputs and outputs
+
+// -----
+
+// No memory plan.
+func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attributes {
+    dlc.buffers = [{device = 0 : i64, name = "input:0"}, {device = 0 : i64, name = "neg_0"}],
+    dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
+    dlc.steps = [[{buffers = array<i64: 0, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]} {
+  %n = dlc.neg %x {dlc.buffer = array<i64: 1>, dlc.kernel = 0 : i64} : tensor<4xf32>
+  return %n : tensor<4xf32>
+}
+// CHECK: error: malformed schedule: buffer 0 has no offset (run dlc-schedule and dlc-plan-memory first)
+
+// -----
+
+// A buffer no value holds.
+func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attributes {
+    dlc.arena_bytes = array<i64: 128>, dlc.peak_live_bytes = array<i64: 128>,
+    dlc.buffers = [{device = 0 : i64, name = "input:0", offset = 0 : i64},
+                   {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
+    dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
+    dlc.steps = [[{buffers = array<i64: 0, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]} {
+  %n = dlc.neg %x {dlc.kernel = 0 : i64} : tensor<4xf32>
+  return %n : tensor<4xf32>
+}
+// CHECK: error: malformed schedule: buffer 1 is held by no value (run
+
+// -----
+
+// A step of an unknown kind.
+func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attributes {
+    dlc.arena_bytes = array<i64: 128>, dlc.peak_live_bytes = array<i64: 128>,
+    dlc.buffers = [{device = 0 : i64, name = "input:0", offset = 0 : i64},
+                   {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
+    dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
+    dlc.steps = [[{buffers = array<i64: 0, 1>, kind = "launch"}]]} {
+  %n = dlc.neg %x {dlc.buffer = array<i64: 1>, dlc.kernel = 0 : i64} : tensor<4xf32>
+  return %n : tensor<4xf32>
+}
+// CHECK: error: malformed schedule: a step of device 0 has an unknown kind (run
+
+// -----
+
+// A wait for an event no step records is the schedule verifier's to refuse.
+func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attributes {
+    dlc.arena_bytes = array<i64: 128>, dlc.peak_live_bytes = array<i64: 128>,
+    dlc.buffers = [{device = 0 : i64, name = "input:0", offset = 0 : i64},
+                   {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
+    dlc.devices = [#dlc.device<cpu>], dlc.event_count = 1 : i64,
+    dlc.steps = [[{event = 0 : i64, kind = "wait"}, {buffers = array<i64: 0, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]} {
+  %n = dlc.neg %x {dlc.buffer = array<i64: 1>, dlc.kernel = 0 : i64} : tensor<4xf32>
+  return %n : tensor<4xf32>
+}
+// CHECK: error: internal compiler error: the schedule dlc made is wrong, so no artifact is written

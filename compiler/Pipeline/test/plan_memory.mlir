@@ -1,0 +1,28 @@
+// dlc-plan-memory: one arena per device, by liveness over its step list.
+// RUN: dlc-opt %s --dlc-schedule --dlc-plan-memory | FileCheck %s
+// Without a schedule there is nothing to plan.
+// RUN: not dlc-opt %s --dlc-plan-memory 2>&1 | FileCheck %s --check-prefix=NOSCHEDULE
+
+// A chain of three CPU kernels, each value 128 bytes: the input is dead once
+// the first kernel has read it and %a once the second has, so %b takes the
+// input's bytes and %c takes %a's: two slots, the liveness bound. The
+// constant (too large to be cloned into its kernel) lives in a segment.
+func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %w = dlc.constant dense<0.5> : tensor<128xf32>
+  %wv = dlc.reshape %w : tensor<128xf32> -> tensor<4x32xf32>
+  %a = dlc.exp %x {dlc.kernel = 0} : tensor<4x8xf32>
+  %b = dlc.tanh %a {dlc.kernel = 1} : tensor<4x8xf32>
+  %c = dlc.neg %b {dlc.kernel = 2} : tensor<4x8xf32>
+  return %c : tensor<4x8xf32>
+}
+
+// CHECK: dlc.arena_bytes = array<i64: 256>
+// CHECK-SAME: dlc.buffers = [{device = 0 : i64, name = "input:0", offset = [[X:[0-9]+]] : i64},
+// CHECK-SAME: {device = 0 : i64, name = "constant_0", offset = 0 : i64},
+// CHECK-SAME: {device = 0 : i64, name = "reshape_1", offset = 0 : i64, view_of = 1 : i64},
+// CHECK-SAME: {device = 0 : i64, name = "exp_2", offset = [[A:[0-9]+]] : i64},
+// CHECK-SAME: {device = 0 : i64, name = "tanh_3", offset = [[X]] : i64},
+// CHECK-SAME: {device = 0 : i64, name = "neg_4", offset = [[A]] : i64}]
+// CHECK-SAME: dlc.peak_live_bytes = array<i64: 256>
+
+// NOSCHEDULE: error: malformed schedule: @main has no dlc.devices, dlc.buffers, dlc.steps and dlc.event_count (run dlc-schedule and dlc-plan-memory first)

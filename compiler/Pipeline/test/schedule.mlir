@@ -1,0 +1,42 @@
+// dlc-schedule: buffers and each device's step list, written onto the
+// function (compiler/Pipeline/ScheduleIR.h).
+// RUN: dlc-opt %s --dlc-schedule | FileCheck %s
+// The schedule parses back and schedules the same again.
+// RUN: dlc-opt %s --dlc-schedule | dlc-opt | FileCheck %s
+
+// A value to the GPU and back: the copy runs on the source device's list
+// and records an event the destination waits for before its first use;
+// the reshape of the copied value is a view (no step); kernels are
+// renumbered in step order.
+func.func @main(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<32xf32>) {
+  %c = dlc.copy %x to cuda:0 : tensor<4x8xf32>
+  %a = dlc.relu %c {device = #dlc.device<cuda:0>, dlc.kernel = 7} : tensor<4x8xf32>
+  %b = dlc.exp %a {device = #dlc.device<cuda:0>, dlc.kernel = 7} : tensor<4x8xf32>
+  %back = dlc.copy %b to cpu : tensor<4x8xf32>
+  %flat = dlc.reshape %back : tensor<4x8xf32> -> tensor<32xf32>
+  %n = dlc.neg %back {dlc.kernel = 3} : tensor<4x8xf32>
+  return %n, %flat : tensor<4x8xf32>, tensor<32xf32>
+}
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: {dlc.buffer = 0 : i64}
+// CHECK-SAME: dlc.buffers = [{device = 0 : i64, name = "input:0"},
+// CHECK-SAME: {cross_device, device = 1 : i64, name = "copy_0"},
+// CHECK-SAME: {device = 1 : i64, name = "exp_2"},
+// CHECK-SAME: {cross_device, device = 0 : i64, name = "copy_3"},
+// CHECK-SAME: {device = 0 : i64, name = "reshape_4", view_of = 3 : i64},
+// CHECK-SAME: {device = 0 : i64, name = "neg_5"}]
+// CHECK-SAME: dlc.devices = [#dlc.device<cpu>, #dlc.device<cuda:0>]
+// CHECK-SAME: dlc.event_count = 2 : i64
+// The CPU: copy in, record, wait for the copy back, the CPU kernel.
+// CHECK-SAME: dlc.steps = {{\[\[}}{buffers = array<i64: 0, 1>, kind = "copy"}, {event = 0 : i64, kind = "record"},
+// CHECK-SAME: {event = 1 : i64, kind = "wait"}, {buffers = array<i64: 3, 5>, kernel = 1 : i64, kind = "call", outputs = 1 : i64}],
+// The GPU: wait for the input, its kernel, the copy back on its own list.
+// CHECK-SAME: [{event = 0 : i64, kind = "wait"}, {buffers = array<i64: 1, 2>, kernel = 0 : i64, kind = "call", outputs = 1 : i64},
+// CHECK-SAME: {buffers = array<i64: 2, 3>, kind = "copy"}, {event = 1 : i64, kind = "record"}]]
+// CHECK: dlc.copy %arg0 to cuda:0 {dlc.buffer = array<i64: 1>}
+// The relu's value stays inside kernel 0: no buffer.
+// CHECK: dlc.relu %{{.*}} {device = #dlc.device<cuda:0>, dlc.kernel = 0 : i64}
+// CHECK: dlc.exp {{.*}}dlc.buffer = array<i64: 2>, dlc.kernel = 0 : i64
+// CHECK: dlc.reshape {{.*}}dlc.buffer = array<i64: 4>
+// CHECK: dlc.neg {{.*}}dlc.buffer = array<i64: 5>, dlc.kernel = 1 : i64
