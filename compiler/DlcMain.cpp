@@ -394,172 +394,171 @@ int importCommand(int argc, char **argv) {
   return 0;
 }
 
-int compileCommand(int argc, char **argv) {
-  cl::OptionCategory category("dlc compile options");
-  cl::opt<std::string> model(cl::Positional, cl::Required,
-                             cl::desc("<model.mlir>"), cl::cat(category));
-  cl::opt<std::string> output("o", cl::desc("The artifact to write"),
-                              cl::value_desc("model.dlcm"), cl::cat(category));
-  cl::opt<std::string> cpu(
+/// dlc compile's flags. cl::opt registers them while they live; LLD, linked
+/// in-process, resets every registered option when it runs, so they are
+/// copied into a CompileOptions before anything is compiled.
+struct CompileFlags {
+  cl::OptionCategory category{"dlc compile options"};
+  cl::opt<std::string> model{cl::Positional, cl::Required,
+                             cl::desc("<model.mlir>"), cl::cat(category)};
+  cl::opt<std::string> output{"o", cl::desc("The artifact to write"),
+                              cl::value_desc("model.dlcm"), cl::cat(category)};
+  cl::opt<std::string> cpu{
       "cpu",
       cl::desc("Target CPU: native (this machine's, the default) or an LLVM "
                "CPU name such as x86-64-v3 or znver4"),
-      cl::init("native"), cl::cat(category));
-  cl::opt<std::string> emit(
+      cl::init("native"), cl::cat(category)};
+  cl::opt<std::string> emit{
       "emit",
       cl::desc("Print an intermediate stage instead of writing an artifact: "
                "mlir (the outlined kernels), llvm (the optimised LLVM IR), "
                "cuda (the GPU kernels' CUDA C++) or ptx (NVRTC's PTX of them)"),
-      cl::value_desc("mlir|llvm|cuda|ptx"), cl::cat(category));
+      cl::value_desc("mlir|llvm|cuda|ptx"), cl::cat(category)};
   // GPU code (compiler/Target/CUDA/README.md).
-  cl::list<std::string> cudaArchs(
+  cl::list<std::string> cudaArchs{
       "cuda-arch",
       cl::desc("GPU architectures the CUDA kernels are compiled for: a CUBIN each, "
                "PTX for the lowest (default sm_90; e.g. sm_80,sm_90)"),
-      cl::CommaSeparated, cl::value_desc("sm_NN"), cl::cat(category));
-  cl::opt<bool> noCuda(
+      cl::CommaSeparated, cl::value_desc("sm_NN"), cl::cat(category)};
+  cl::opt<bool> noCuda{
       "no-cuda",
       cl::desc("GPU kernels get host code only (simulated GPUs): no CUDA code, no NVRTC"),
-      cl::cat(category));
-  cl::opt<std::string> gpuHostCode(
+      cl::cat(category)};
+  cl::opt<std::string> gpuHostCode{
       "gpu-host-code",
       cl::desc("What simulated GPUs run: llvm (the CPU path's code of the same ops, the "
                "default) or emulated (the CUDA kernels in a host emulation of CUDA)"),
-      cl::value_desc("llvm|emulated"), cl::init("llvm"), cl::cat(category));
-  cl::opt<std::string> entry("entry", cl::desc("The function to compile"),
-                             cl::init("main"), cl::cat(category));
+      cl::value_desc("llvm|emulated"), cl::init("llvm"), cl::cat(category)};
+  cl::opt<std::string> entry{"entry", cl::desc("The function to compile"),
+                             cl::init("main"), cl::cat(category)};
   // Placement (passes/README.md). Any of these runs dlc-place and
   // dlc-insert-copies first; --emit=mlir then prints the placed IR.
-  cl::opt<std::string> devices("devices", cl::desc("Logical devices: cpu,cuda:0,..."),
-                               cl::value_desc("LIST"), cl::cat(category));
-  cl::opt<std::string> placement(
+  cl::opt<std::string> devices{"devices", cl::desc("Logical devices: cpu,cuda:0,..."),
+                               cl::value_desc("LIST"), cl::cat(category)};
+  cl::opt<std::string> placement{
       "placement", cl::desc("cost (default) | cpu | gpu | pipeline:N | data-parallel:N"),
-      cl::cat(category));
-  cl::list<std::string> pins(
+      cl::cat(category)};
+  cl::list<std::string> pins{
       "pin", cl::desc("REGEX=DEVICE: ops whose name matches go to DEVICE (repeatable)"),
-      cl::cat(category));
-  cl::opt<std::string> deviceSpec("device-spec", cl::desc("A JSON device spec"),
-                                  cl::value_desc("FILE.json"), cl::cat(category));
-  cl::opt<std::string> fallback(
+      cl::cat(category)};
+  cl::opt<std::string> deviceSpec{"device-spec", cl::desc("A JSON device spec"),
+                                  cl::value_desc("FILE.json"), cl::cat(category)};
+  cl::opt<std::string> fallback{
       "fallback", cl::desc("An op its device cannot run: cpu (default) or error"),
-      cl::cat(category));
-  cl::opt<std::string> dumpPlacement(
+      cl::cat(category)};
+  cl::opt<std::string> dumpPlacement{
       "dump-placement", cl::desc("Write the placement to FILE.txt, .json or .dot"),
-      cl::value_desc("FILE"), cl::cat(category));
-  cl::opt<bool> printPlacement("print-placement",
+      cl::value_desc("FILE"), cl::cat(category)};
+  cl::opt<bool> printPlacement{"print-placement",
                                cl::desc("Print the placement table on stderr"),
-                               cl::cat(category));
-  cl::opt<std::string> placementFrom(
+                               cl::cat(category)};
+  cl::opt<std::string> placementFrom{
       "placement-from",
       cl::desc("Reuse a placement dump (JSON, possibly edited) as the placement"),
-      cl::value_desc("DUMP.json"), cl::cat(category));
+      cl::value_desc("DUMP.json"), cl::cat(category)};
   // Mixed precision (passes/README.md): after placement, before the copies.
-  cl::opt<std::string> precisionFlag(
+  cl::opt<std::string> precisionFlag{
       "precision", cl::desc("fp32 (default) | mixed (GPU ops by fp16 policy) | fp16"),
-      cl::cat(category));
-  cl::opt<std::string> ioPrecision(
+      cl::cat(category)};
+  cl::opt<std::string> ioPrecision{
       "io-precision", cl::desc("fp32 (default) | fp16: the inputs' and outputs' type"),
-      cl::cat(category));
-  cl::list<std::string> fp16Allow(
+      cl::cat(category)};
+  cl::list<std::string> fp16Allow{
       "fp16-allow", cl::desc("Op kinds to treat as fp16-allow (comma-separated)"),
-      cl::CommaSeparated, cl::cat(category));
-  cl::list<std::string> fp16Deny(
+      cl::CommaSeparated, cl::cat(category)};
+  cl::list<std::string> fp16Deny{
       "fp16-deny", cl::desc("Op kinds to keep in fp32 (comma-separated)"),
-      cl::CommaSeparated, cl::cat(category));
-  cl::list<std::string> calibrate(
+      cl::CommaSeparated, cl::cat(category)};
+  cl::list<std::string> calibrate{
       "calibrate",
       cl::desc("NAME=FILE.npy: run in fp32 first, keep ops fp16 cannot hold in fp32, "
                "report each op's error (repeatable)"),
-      cl::value_desc("NAME=FILE.npy"), cl::cat(category));
-  cl::list<std::string> shapes(
+      cl::value_desc("NAME=FILE.npy"), cl::cat(category)};
+  cl::list<std::string> shapes{
       "input-shape", cl::desc("ONNX: NAME=DIMS for an input with dynamic dimensions"),
-      cl::value_desc("NAME=DIMS"), cl::cat(category));
-  cl::list<std::string> binds(
+      cl::value_desc("NAME=DIMS"), cl::cat(category)};
+  cl::list<std::string> binds{
       "bind", cl::desc("ONNX: NAME=FILE.npy makes a graph input a constant"),
-      cl::value_desc("NAME=FILE.npy"), cl::cat(category));
-  cl::opt<int> testDropEventWait(
+      cl::value_desc("NAME=FILE.npy"), cl::cat(category)};
+  cl::opt<int> testDropEventWait{
       "test-drop-event-wait", cl::Hidden, cl::init(-1),
       cl::desc("Test only: leave out the K-th WaitEvent of the schedule"),
-      cl::cat(category));
-  cl::opt<bool> testNoVerifySchedule(
+      cl::cat(category)};
+  cl::opt<bool> testNoVerifySchedule{
       "test-no-verify-schedule", cl::Hidden,
       cl::desc("Test only: write the artifact without proving its schedule"),
-      cl::cat(category));
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "dlc compile: a model to an artifact (.dlcm)\n");
-  ::dlc::OnnxImportOptions importOptions;
-  if (!parseImportFlags(shapes, binds, /*raise=*/true, importOptions))
-    return 1;
-  if (devices.getNumOccurrences() && devices.empty()) {
-    llvm::errs() << "error: --devices: no devices given (expected e.g. cpu,cuda:0)\n";
-    return 1;
-  }
-  const std::string emitStage = emit;
-  if (!emitStage.empty() && emitStage != "mlir" && emitStage != "llvm" &&
-      emitStage != "cuda" && emitStage != "ptx") {
-    llvm::errs() << "error: --emit expects mlir, llvm, cuda or ptx, got '" << emitStage
-                 << "'\n";
-    return 1;
-  }
-  if (gpuHostCode != "llvm" && gpuHostCode != "emulated") {
-    llvm::errs() << "error: --gpu-host-code expects llvm or emulated, got '" << gpuHostCode
-                 << "'\n";
-    return 1;
-  }
-  if (emitStage.empty() && output.empty()) {
-    llvm::errs() << "error: no output: pass -o model.dlcm (or --emit=mlir|llvm)\n";
-    return 1;
-  }
-  // Copied out of llvm::cl: LLD, linked in-process, resets every registered
-  // option when it runs, ours included.
+      cl::cat(category)};
+};
+
+/// The flags' checks that need no model, each error naming its flag.
+bool checkCompileFlags(const CompileFlags &f) {
+  auto fail = [](const llvm::Twine &message) {
+    llvm::errs() << "error: " << message << "\n";
+    return false;
+  };
+  if (f.devices.getNumOccurrences() && f.devices.empty())
+    return fail("--devices: no devices given (expected e.g. cpu,cuda:0)");
+  llvm::StringRef emit = f.emit;
+  if (!emit.empty() && emit != "mlir" && emit != "llvm" && emit != "cuda" && emit != "ptx")
+    return fail("--emit expects mlir, llvm, cuda or ptx, got '" + emit + "'");
+  if (f.gpuHostCode != "llvm" && f.gpuHostCode != "emulated")
+    return fail("--gpu-host-code expects llvm or emulated, got '" + f.gpuHostCode + "'");
+  if (emit.empty() && f.output.empty())
+    return fail("no output: pass -o model.dlcm (or --emit=mlir|llvm)");
+  return true;
+}
+
+/// The flags as options (copied: see CompileFlags); --emit=llvm into `llvmIR`.
+::dlc::CompileOptions compileOptionsFrom(const CompileFlags &f, llvm::raw_ostream &llvmIR) {
   ::dlc::CompileOptions options;
-  options.entry = entry;
-  options.devices = devices;
-  options.policy = placement;
-  options.pins.assign(pins.begin(), pins.end());
-  options.deviceSpecPath = deviceSpec;
-  options.fallback = fallback;
-  options.placementFrom = placementFrom;
-  options.dumpPlacement = dumpPlacement;
-  options.printPlacement = printPlacement;
-  options.precision = precisionFlag;
-  options.ioPrecision = ioPrecision;
-  options.fp16Allow.assign(fp16Allow.begin(), fp16Allow.end());
-  options.fp16Deny.assign(fp16Deny.begin(), fp16Deny.end());
-  options.calibrate.assign(calibrate.begin(), calibrate.end());
-  options.modelLabel = model;
+  options.entry = f.entry;
+  options.devices = f.devices;
+  options.policy = f.placement;
+  options.pins.assign(f.pins.begin(), f.pins.end());
+  options.deviceSpecPath = f.deviceSpec;
+  options.fallback = f.fallback;
+  options.placementFrom = f.placementFrom;
+  options.dumpPlacement = f.dumpPlacement;
+  options.printPlacement = f.printPlacement;
+  options.precision = f.precisionFlag;
+  options.ioPrecision = f.ioPrecision;
+  options.fp16Allow.assign(f.fp16Allow.begin(), f.fp16Allow.end());
+  options.fp16Deny.assign(f.fp16Deny.begin(), f.fp16Deny.end());
+  options.calibrate.assign(f.calibrate.begin(), f.calibrate.end());
+  options.modelLabel = f.model;
   ::dlc::CodegenOptions &codegen = options.codegen;
-  codegen.entry = entry;
-  codegen.cpu.cpu = cpu;
-  codegen.cuda = !noCuda;
+  codegen.entry = f.entry;
+  codegen.cpu.cpu = f.cpu;
+  codegen.cuda = !f.noCuda;
   // Asked for GPU code explicitly: no NVRTC is then an error, not a warning.
-  codegen.cudaRequired = !cudaArchs.empty() || emitStage == "ptx";
-  if (!cudaArchs.empty())
-    codegen.cudaArchs.assign(cudaArchs.begin(), cudaArchs.end());
-  codegen.emulatedGpuHostCode = gpuHostCode == "emulated";
-  codegen.testDropEventWait = testDropEventWait;
-  codegen.testSkipScheduleVerification = testNoVerifySchedule;
-  std::string llvmIR;
-  llvm::raw_string_ostream llvmStream(llvmIR);
+  codegen.cudaRequired = !f.cudaArchs.empty() || f.emit == "ptx";
+  if (!f.cudaArchs.empty())
+    codegen.cudaArchs.assign(f.cudaArchs.begin(), f.cudaArchs.end());
+  codegen.emulatedGpuHostCode = f.gpuHostCode == "emulated";
+  codegen.testDropEventWait = f.testDropEventWait;
+  codegen.testSkipScheduleVerification = f.testNoVerifySchedule;
   // --emit=mlir prints the placed IR when placement ran, else the kernels.
   const bool placing = options.placementRequested() || options.precisionRequested();
-  if (emitStage == "mlir" && placing)
+  if (f.emit == "mlir" && placing)
     options.stopAfter = ::dlc::CompileStage::Copies;
-  if (emitStage == "mlir" && !placing)
+  if (f.emit == "mlir" && !placing)
     codegen.emitKernels = &llvm::outs();
-  if (emitStage == "llvm")
-    codegen.emitLLVM = &llvmStream;
-  if (emitStage == "cuda")
+  if (f.emit == "llvm")
+    codegen.emitLLVM = &llvmIR;
+  if (f.emit == "cuda")
     codegen.emitCuda = &llvm::outs();
-  if (emitStage == "ptx")
+  if (f.emit == "ptx")
     codegen.emitPtx = &llvm::outs();
-  if (llvm::Error error = options.check()) {
-    llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
-    return 1;
-  }
-  const std::string modelPath = model, outputPath = output;
+  return options;
+}
 
+/// Loads the model and runs the pipeline: prints the IR when it stops before
+/// the artifact, prints what --emit asked for (`emitted`), or writes the
+/// artifact to `outputPath`.
+/// (The paths are copies: the flags they came from are reset by LLD.)
+int runCompile(const ::dlc::CompileOptions &options, const std::string modelPath,
+               const ::dlc::OnnxImportOptions &importOptions, bool emitting,
+               const std::string &emitted, const std::string outputPath) {
   MLIRContext context;
   setUpContext(context);
   OwningOpRef<ModuleOp> module = isOnnxPath(modelPath)
@@ -577,8 +576,8 @@ int compileCommand(int argc, char **argv) {
     llvm::outs() << "\n";
     return 0;
   }
-  if (!emitStage.empty()) {
-    llvm::outs() << llvmIR;
+  if (emitting) {
+    llvm::outs() << emitted;
     return 0;
   }
   if (llvm::Error error = ::dlc::writeArtifactFile(outputPath, *artifact)) {
@@ -586,6 +585,25 @@ int compileCommand(int argc, char **argv) {
     return 1;
   }
   return 0;
+}
+
+int compileCommand(int argc, char **argv) {
+  CompileFlags flags;
+  cl::HideUnrelatedOptions(flags.category);
+  cl::ParseCommandLineOptions(argc, argv, "dlc compile: a model to an artifact (.dlcm)\n");
+  ::dlc::OnnxImportOptions importOptions;
+  if (!parseImportFlags(flags.shapes, flags.binds, /*raise=*/true, importOptions) ||
+      !checkCompileFlags(flags))
+    return 1;
+  std::string llvmIR;
+  llvm::raw_string_ostream llvmStream(llvmIR);
+  ::dlc::CompileOptions options = compileOptionsFrom(flags, llvmStream);
+  if (llvm::Error error = options.check()) {
+    llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
+  return runCompile(options, flags.model, importOptions, !flags.emit.empty(), llvmIR,
+                    flags.output);
 }
 
 /// `dlc run A.dlcm --compare-reference=MODEL [--compare-tolerance=R]
