@@ -1,14 +1,14 @@
-//===- CompileModel.h - partitioned dlc ops to a .dlcm artifact -----------===//
+//===- CompileModel.h - scheduled dlc IR to a .dlcm artifact --------------===//
 //
-//   func @main of dlc ops, placed, rewritten and partitioned (the stages
-//   before `artifact` in compiler/Driver/CompilePipeline.h)
+//   func @main of dlc ops, placed, rewritten, partitioned, scheduled and
+//   planned (the stages before `artifact` in compiler/Driver/CompilePipeline.h;
+//   the schedule's attributes: ScheduleIR.h)
+//     -> GPU kernels as CUDA C++, NVRTC's PTX and CUBINs
 //     -> kernels: the ops of each `dlc.kernel` group, each outlined into a
-//        func in destination-passing style on memrefs
-//     -> buffers: arguments, constants (segments), kernel results; reshape and
-//        copy on the host are views of their input's storage, not steps
-//     -> memory plan (liveness over the step order, one arena per device)
-//     -> the kernels through the CPU pipeline to one shared object
-//     -> the artifact
+//        func in destination-passing style on memrefs, through the CPU
+//        pipeline to one shared object
+//     -> the artifact: the IR's buffers, steps and arenas, constants in
+//        segments, links and per-op estimates
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_PIPELINE_COMPILEMODEL_H
@@ -68,8 +68,8 @@ struct CodegenOptions {
 };
 
 /// The artifact stage of the compile pipeline (compiler/Driver): the entry
-/// function of `module`, partitioned into kernels (`dlc.kernel`), into
-/// artifact bytes. Errors are reported as diagnostics on the offending op or
+/// function of `module`, after dlc-schedule and dlc-plan-memory, into
+/// artifact bytes (a malformed schedule is an error naming what is wrong). Errors are reported as diagnostics on the offending op or
 /// function. To compile a model from the start, use dlc::compileModule.
 mlir::FailureOr<std::string> compileModel(mlir::ModuleOp module,
                                           const CodegenOptions &options);
