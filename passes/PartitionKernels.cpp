@@ -44,7 +44,6 @@ namespace dlc {
 using namespace mlir;
 using namespace dlc;
 
-bool dlc::isFusableElementwise(Operation *op) { return isElementwise(op); }
 
 // A chain from a constant (PackConvWeights.cpp, LinearToMatmul.cpp), each op
 // used only by the next, ending right before its user.
@@ -173,7 +172,7 @@ struct PartitionKernelsPass
         continue;
       }
       DeviceAttr device = getDevicePin(&op);
-      bool joins = !open.empty() && isFusableElementwise(&op) &&
+      bool joins = !open.empty() && isElementwise(&op) &&
                    device == openDevice &&
                    llvm::any_of(op.getOperands(), [&](Value v) {
                      return open.contains(v.getDefiningOp());

@@ -11,8 +11,6 @@
 
 namespace dlc {
 
-/// Elementwise ops that join the kernel of the value they consume.
-bool isFusableElementwise(mlir::Operation *op);
 /// Whether `op` is the transpose (or the reshape after it) through which a
 /// convolution or matmul reads a weight packed at compile time; such views
 /// join their user's kernel and never run (PartitionKernels.cpp).

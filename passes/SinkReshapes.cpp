@@ -118,7 +118,7 @@ struct SinkReshapesPass : dlc::impl::SinkReshapesBase<SinkReshapesPass> {
     IRRewriter rewriter(&getContext());
     SmallVector<Operation *> worklist;
     getOperation().walk([&](Operation *op) {
-      if (isFusableElementwise(op) || isa<LayerNormOp, SoftmaxOp>(op))
+      if (isElementwise(op) || isa<LayerNormOp, SoftmaxOp>(op))
         worklist.push_back(op);
     });
     // In program order, so that an op sunk here meets the next one's reshape.

@@ -48,7 +48,6 @@ llvm::Error CompileOptions::check() {
     deviceSpec = std::make_shared<const DeviceSpec>(std::move(*spec));
   }
   // The artifact's links and estimates come from the same spec.
-  if (deviceSpec)
-    codegen.deviceSpec = *deviceSpec;
+  codegen.deviceSpec = deviceSpec;
   return llvm::Error::success();
 }

@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,11 +34,11 @@ struct CodegenOptions {
   /// optimised LLVM IR (`--emit=llvm`) here.
   llvm::raw_ostream *emitKernels = nullptr;
   llvm::raw_ostream *emitLLVM = nullptr;
-  /// The device spec placement used (`--device-spec`); nullopt: the built-in
+  /// The device spec placement used (`--device-spec`); null: the built-in
   /// profiles. The artifact records the links between the devices it uses
   /// and, when placement ran (the function has `dlc.placement`), each op's
   /// estimated time on its device.
-  std::optional<DeviceSpec> deviceSpec;
+  std::shared_ptr<const DeviceSpec> deviceSpec;
   /// Kernels on GPUs also become CUDA C++ (compiler/Target/CUDA), compiled by
   /// NVRTC to PTX for the lowest of these architectures and to a CUBIN for
   /// each (format 0.4). `cuda = false` keeps host code only (the artifact

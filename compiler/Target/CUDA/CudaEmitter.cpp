@@ -253,9 +253,9 @@ FailureOr<KernelSource> KernelEmitter::run() {
   result.entry = entry;
   result.parameters = inputs.size() + outputs.size();
   for (Operation *op : ops) result.ops.push_back(opNames.lookup(op));
-  if (!isFusableElementwise(ops.front())) anchor = ops.front();
+  if (!isElementwise(ops.front())) anchor = ops.front();
   for (Operation *op : ops.drop_front())
-    if (!isFusableElementwise(op))
+    if (!isElementwise(op))
       return op->emitError() << "the CUDA backend expects one anchor op per kernel, followed by "
                                 "elementwise ops; '" << opNames.lookup(op) << "' is not elementwise";
   LogicalResult ok = success();
