@@ -6,6 +6,7 @@
 #include "compiler/Driver/CompilePipeline.h"
 #include "compiler/Import/ONNX/OnnxImporter.h"
 #include "compiler/Pipeline/SchedulePasses.h"
+#include "compiler/Target/Backends.h"
 #include "compiler/Target/CUDA/SplitCudaKernels.h"
 #include "compiler/Lowering/CpuPipeline.h"
 #include "compiler/Lowering/Passes.h"
@@ -23,6 +24,9 @@ void dlc::registerAllDlcDialects(mlir::DialectRegistry &registry) {
   registry.insert<dlc::DlcDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::tensor::TensorDialect>();
   registerCpuPipelineDialects(registry);
+  // The backends of the device kinds the IR names (#dlc.device<cuda:0>):
+  // every tool and embedder that builds a context for dlc IR gets them.
+  dlc::registerBuiltinTargetBackends();
 }
 
 void dlc::registerAllDlcPasses() {

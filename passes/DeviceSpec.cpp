@@ -1,6 +1,7 @@
 //===- DeviceSpec.cpp - built-in profiles and the JSON device spec --------===//
 
 #include "passes/DeviceSpec.h"
+#include "passes/TargetBackend.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
@@ -19,19 +20,28 @@ llvm::Error fail(const llvm::Twine &message) {
 } // namespace
 
 std::string DeviceId::str() const {
-  return cuda ? "cuda:" + std::to_string(index) : "cpu";
+  return isCpu() ? "cpu" : kind + ":" + std::to_string(index);
+}
+
+std::string dlc::deviceSpellings() {
+  std::vector<std::string> kinds = registeredTargetKinds();
+  llvm::erase(kinds, "cpu");
+  std::string out = "cpu";
+  for (size_t i = 0; i < kinds.size(); ++i)
+    out += (i + 1 == kinds.size() ? " or " : ", ") + kinds[i] + ":N";
+  return out;
 }
 
 Expected<DeviceId> dlc::parseDeviceId(StringRef text) {
   text = text.trim();
   if (text == "cpu")
-    return DeviceId{false, 0};
+    return DeviceId{"cpu", 0};
+  auto [kind, number] = text.split(':');
   int64_t index;
-  StringRef number = text;
-  if (number.consume_front("cuda:") && !number.empty() &&
+  if (kind != "cpu" && lookupTargetBackend(kind) && !number.empty() &&
       !number.getAsInteger(10, index) && index >= 0)
-    return DeviceId{true, index};
-  return fail("unknown device '" + text + "' (expected cpu or cuda:N, N >= 0)");
+    return DeviceId{kind.str(), index};
+  return fail("unknown device '" + text + "' (expected " + deviceSpellings() + ", N >= 0)");
 }
 
 Expected<std::vector<DeviceId>> dlc::parseDeviceList(StringRef text) {
@@ -51,57 +61,6 @@ Expected<std::vector<DeviceId>> dlc::parseDeviceList(StringRef text) {
   return ids;
 }
 
-//===----------------------------------------------------------------------===//
-// Built-in profiles; sources in passes/README.md.
-//===----------------------------------------------------------------------===//
-
-DeviceProfile dlc::builtinCpuProfile() {
-  DeviceProfile cpu;
-  cpu.id = DeviceId{false, 0};
-  // dlc's CPU code runs on one thread: one AVX-512 core as measured by
-  // test/bench (f32 matmul at ~175 GFLOP/s); f16/bf16 are widened to f32.
-  cpu.memoryBytes = int64_t(64) << 30;
-  cpu.flopsF32 = 175e9;
-  cpu.flopsF16 = 120e9;
-  cpu.flopsBF16 = 120e9;
-  cpu.bandwidthBytesPerS = 30e9;
-  cpu.launchOverheadUs = 1.0;
-  return cpu;
-}
-
-// Every kind of the dialect; linear is rewritten to matmul + add before the
-// kernels are formed. A kind added to the dialect is unsupported on GPUs
-// until the CUDA emitter handles it.
-static const char *const kCudaKinds[] = {
-    "add", "sub", "mul", "div", "pow", "max", "min", "neg", "abs", "exp", "log",
-    "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "relu", "gelu", "clip", "cast",
-    "compare", "select",
-    "matmul", "linear", "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool",
-    "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max",
-    "transpose", "reshape", "concat", "slice", "split", "gather", "copy", "constant"};
-
-bool dlc::cudaBackendSupports(llvm::StringRef opKind) {
-  return llvm::is_contained(kCudaKinds, opKind);
-}
-
-DeviceProfile dlc::builtinH200Profile(int64_t index) {
-  DeviceProfile gpu;
-  gpu.supportedOps.emplace();
-  for (const char *kind : kCudaKinds)
-    gpu.supportedOps->insert(kind);
-  gpu.id = DeviceId{true, index};
-  gpu.memoryBytes = 141'000'000'000;
-  gpu.flopsF32 = 60e12;
-  gpu.flopsF16 = 989e12;
-  gpu.flopsBF16 = 989e12;
-  gpu.bandwidthBytesPerS = 4.8e12;
-  gpu.launchOverheadUs = 5.0;
-  return gpu;
-}
-
-LinkProfile dlc::builtinPcieLink() { return LinkProfile{55e9, 10.0}; }
-LinkProfile dlc::builtinNvlinkLink() { return LinkProfile{450e9, 2.0}; }
-
 int DeviceSpec::find(const DeviceId &id) const {
   for (auto [i, device] : llvm::enumerate(devices))
     if (device.id == id)
@@ -116,25 +75,57 @@ std::string DeviceSpec::names() const {
   return out;
 }
 
+namespace {
+/// The backend of `kind`. parseDeviceId only accepts registered kinds, so a
+/// miss is a tool that never registered the built-in backends (the cpu's).
+const TargetBackend &backendOf(const std::string &kind) {
+  if (const TargetBackend *backend = lookupTargetBackend(kind))
+    return *backend;
+  llvm::report_fatal_error(llvm::Twine("no target backend registered for device kind '") +
+                           kind + "' (call dlc::registerBuiltinTargetBackends)");
+}
+
+DeviceProfile builtinProfile(const DeviceId &id) {
+  const TargetBackend &backend = backendOf(id.kind);
+  DeviceProfile profile = backend.builtinProfile(id.index);
+  profile.id = id;
+  profile.backend = &backend;
+  return profile;
+}
+
+/// The host's link for a host pair, the kind's peer link for two devices of
+/// one kind, and the slower host link between two kinds (through the host).
+LinkProfile builtinLink(const DeviceProfile &from, const DeviceProfile &to) {
+  if (from.id.isCpu())
+    return to.backend->hostLink();
+  if (to.id.isCpu())
+    return from.backend->hostLink();
+  if (from.id.kind == to.id.kind)
+    return from.backend->peerLink();
+  LinkProfile a = from.backend->hostLink(), b = to.backend->hostLink();
+  return a.bandwidthBytesPerS < b.bandwidthBytesPerS ? a : b;
+}
+} // namespace
+
 DeviceSpec DeviceSpec::builtin(const std::vector<DeviceId> &ids) {
   DeviceSpec spec;
-  spec.devices.push_back(builtinCpuProfile());
+  spec.devices.push_back(builtinProfile(DeviceId{}));
   for (const DeviceId &id : ids)
-    if (id.cuda)
-      spec.devices.push_back(builtinH200Profile(id.index));
+    if (!id.isCpu())
+      spec.devices.push_back(builtinProfile(id));
   size_t n = spec.devices.size();
   spec.links.assign(n, std::vector<LinkProfile>(n));
   for (size_t i = 0; i < n; ++i)
     for (size_t j = 0; j < n; ++j)
       if (i != j)
-        spec.links[i][j] = (i == 0 || j == 0) ? builtinPcieLink() : builtinNvlinkLink();
+        spec.links[i][j] = builtinLink(spec.devices[i], spec.devices[j]);
   return spec;
 }
 
 Expected<DeviceSpec> DeviceSpec::select(const std::vector<DeviceId> &ids,
                                         StringRef source) const {
   std::vector<int> order;
-  int cpu = find(DeviceId{false, 0});
+  int cpu = find(DeviceId{});
   if (cpu < 0)
     return fail(source + ": no cpu device (the function's arguments and results live on it)");
   order.push_back(cpu);
@@ -220,22 +211,24 @@ Expected<DeviceSpec> DeviceSpec::parseJson(StringRef json, StringRef source) {
         return reader.error(where + "." + entry.first.str(), "unknown field");
     DeviceProfile device;
     std::optional<StringRef> kind = object->getString("kind");
+    std::string kinds = llvm::join(registeredTargetKinds(), " or ");
     if (!kind)
       return reader.error(where + ".kind", object->get("kind")
-                                               ? "expected \"cpu\" or \"cuda\""
-                                               : "missing field");
-    if (*kind != "cpu" && *kind != "cuda")
+                                               ? "expected a device kind (" + kinds + ")"
+                                               : std::string("missing field"));
+    device.backend = lookupTargetBackend(*kind);
+    if (!device.backend)
       return reader.error(where + ".kind",
-                          "unknown device kind '" + *kind + "' (expected cpu or cuda)");
-    device.id.cuda = *kind == "cuda";
+                          "unknown device kind '" + *kind + "' (expected " + kinds + ")");
+    device.id.kind = kind->str();
     if (const llvm::json::Value *index = object->get("index")) {
       std::optional<int64_t> n = index->getAsInteger();
       if (!n || *n < 0)
         return reader.error(where + ".index", "expected an integer >= 0");
-      if (!device.id.cuda && *n != 0)
+      if (device.id.isCpu() && *n != 0)
         return reader.error(where + ".index", "the cpu takes no index");
       device.id.index = *n;
-    } else if (device.id.cuda) {
+    } else if (!device.id.isCpu()) {
       return reader.error(where + ".index", "missing field");
     }
     if (spec.find(device.id) >= 0)

@@ -1,10 +1,11 @@
 //===- DeviceSpec.h - what each logical device can do ---------------------===//
 //
 // A device spec lists the logical devices placement may use (`cpu`,
-// `cuda:N`), what each can do (memory, peak FLOP/s per dtype, memory
+// `cuda:N`, `KIND:N` of any registered backend), what each can do (memory, peak FLOP/s per dtype, memory
 // bandwidth, launch overhead, the op kinds its backend runs) and the links
-// between them (bandwidth, latency). Built-in profiles describe a host CPU and
-// H200-class GPUs joined by PCIe 5 (CPU <-> GPU) and NVLink (GPU <-> GPU);
+// between them (bandwidth, latency). The built-in profiles come from each
+// kind's backend (passes/TargetBackend.h): a host CPU and H200-class GPUs
+// joined by PCIe 5 (CPU <-> GPU) and NVLink (GPU <-> GPU);
 // `--device-spec=FILE.json` describes any other machine. The figures, their
 // sources and the JSON schema are in passes/README.md.
 //
@@ -27,15 +28,19 @@ namespace dlc {
 
 /// A logical device's name as `--devices` and the dumps spell it.
 struct DeviceId {
-  bool cuda = false;
+  /// `cpu`, `cuda`, or another registered backend's kind.
+  std::string kind = "cpu";
   int64_t index = 0;
+  bool isCpu() const { return kind == "cpu"; }
   std::string str() const;
   bool operator==(const DeviceId &o) const {
-    return cuda == o.cuda && index == o.index;
+    return kind == o.kind && index == o.index;
   }
 };
 
-/// Parses `cpu` or `cuda:N`.
+class TargetBackend;
+
+/// Parses `cpu` or `KIND:N` for a registered backend's KIND (`cuda:0`).
 llvm::Expected<DeviceId> parseDeviceId(llvm::StringRef text);
 
 /// Parses `--devices=cpu,cuda:0,...`: no duplicates, at least one device.
@@ -48,9 +53,11 @@ struct DeviceProfile {
   double flopsF32 = 0, flopsF16 = 0, flopsBF16 = 0;
   double bandwidthBytesPerS = 0;
   double launchOverheadUs = 0;
-  /// The op kinds this device's backend runs (`matmul`, no dialect prefix);
-  /// nullopt: every op.
+  /// The op kinds a device spec restricts this device to (`matmul`, no
+  /// dialect prefix); nullopt: every op its backend runs.
   std::optional<llvm::StringSet<>> supportedOps;
+  /// The backend of `id.kind` (passes/TargetBackend.h); `deviceRuns` asks it.
+  const TargetBackend *backend = nullptr;
 
   bool supports(llvm::StringRef opKind) const {
     return !supportedOps || supportedOps->contains(opKind);
@@ -71,8 +78,8 @@ struct DeviceSpec {
   int find(const DeviceId &id) const;
   std::string names() const;
 
-  /// Built-in profiles for `ids` (the CPU is added first when missing: the
-  /// function's arguments and results live there).
+  /// Built-in profiles for `ids`, from their backends (the CPU is added first
+  /// when missing: the function's arguments and results live there).
   static DeviceSpec builtin(const std::vector<DeviceId> &ids);
   /// A spec from JSON text (`source` names it in errors).
   static llvm::Expected<DeviceSpec> parseJson(llvm::StringRef json,
@@ -85,16 +92,8 @@ struct DeviceSpec {
                                     llvm::StringRef source) const;
 };
 
-/// The op kinds the CUDA backend (compiler/Target/CUDA) has kernels for; the
-/// built-in GPU profile supports exactly these, so an op without a GPU kernel
-/// falls back to the CPU with reason `unsupported`.
-bool cudaBackendSupports(llvm::StringRef opKind);
-
-/// The built-in profiles (also documented in passes/README.md).
-DeviceProfile builtinCpuProfile();
-DeviceProfile builtinH200Profile(int64_t index);
-LinkProfile builtinPcieLink();
-LinkProfile builtinNvlinkLink();
+/// "cpu or cuda:N": the device spellings the registered backends accept.
+std::string deviceSpellings();
 
 } // namespace dlc
 

@@ -36,7 +36,7 @@ struct InsertCopiesPass : dlc::impl::InsertCopiesBase<InsertCopiesPass> {
     if (func.isExternal())
       return;
     MLIRContext *ctx = &getContext();
-    DeviceAttr cpu = DeviceAttr::get(ctx, DeviceKind::Cpu, 0);
+    DeviceAttr cpu = DeviceAttr::getCpu(ctx);
     Block &block = func.getBody().front();
 
     auto deviceOf = [&](Value value) -> DeviceAttr {

@@ -81,7 +81,7 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     // as [K, N] by a transpose and a reshape that join the matmul's kernel:
     // the CPU lowering reads the panels directly (TileAndVectorize), so B is
     // packed once here instead of on every call.
-    bool onCpu = !pin || pin.getKind() == DeviceKind::Cpu;
+    bool onCpu = !pin || pin.isCpu();
     FailureOr<ElementsAttr> panels = failure();
     if (onCpu && element.isF32() && n % kPanel == 0 && n >= 2 * kPanel)
       panels = permuteConstant(weightOp.getValue(), {0, 2, 1}, name + ".panels",

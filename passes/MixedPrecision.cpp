@@ -392,7 +392,7 @@ private:
   LogicalResult rewrite(func::FuncOp func) {
     MLIRContext *ctx = &getContext();
     f16 = Float16Type::get(ctx);
-    cpu = DeviceAttr::get(ctx, DeviceKind::Cpu, 0);
+    cpu = DeviceAttr::getCpu(ctx);
     Block &block = func.getBody().front();
     for (auto [i, op] : llvm::enumerate(block.without_terminator()))
       orderInBlock[&op] = i;

@@ -53,7 +53,7 @@ struct PackConvWeightsPass : dlc::impl::PackConvWeightsBase<PackConvWeightsPass>
     llvm::SetVector<Operation *> weights;
     for (Conv2dOp conv : convs) {
       DeviceAttr device = getDevicePin(conv);
-      if (device && device.getKind() != DeviceKind::Cpu)
+      if (device && !device.isCpu())
         continue;
       auto weightOp = conv.getFilter().getDefiningOp<ConstantOp>();
       auto type = cast<RankedTensorType>(conv.getFilter().getType());

@@ -1,14 +1,15 @@
 //===- PartitionKernels.cpp - same-device ops grouped into kernels ---------===//
 //
 // The unit of launch. In the model's order, an op starts a new kernel unless
-// it is elementwise, runs on the same device as the open kernel and consumes
-// one of its values; so a matmul or convolution takes the bias add and the
-// activation that follow it, and elementwise chains become one kernel. On
-// the CPU a row-wise op (layer_norm, softmax) joins the same way
-// (joinsAsRowOp): attention's scores take their softmax, a residual add its
-// layer norm. A
-// padded CPU convolution whose image the open kernel computes for it alone
-// joins it too (joinsAsPaddedConsumer):
+// its device's backend says it joins the open one (TargetBackend::
+// joinsOpenKernel). By default an op joins when it is elementwise, runs on
+// the same device as the open kernel and consumes one of its values; so a
+// matmul or convolution takes the bias add and the activation that follow
+// it, and elementwise chains become one kernel. The CPU backend
+// (compiler/Target/CPU/CpuBackend.cpp) also takes a row-wise op (layer_norm,
+// softmax: attention's scores take their softmax, a residual add its layer
+// norm) and a padded convolution whose image the open kernel computes for it
+// alone:
 //
 //   %m = dlc.matmul %x, %w  {device = #dlc.device<cuda:0>}   // dlc.kernel = 0
 //   %b = dlc.add %m, %bias  {device = #dlc.device<cuda:0>}   // dlc.kernel = 0
@@ -32,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/TargetBackend.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -118,31 +120,6 @@ bool dlc::isWrittenInPlaceByMatmul(Operation *op) {
 }
 
 namespace {
-/// A padded, ungrouped CPU convolution whose image the open kernel computes
-/// for it alone joins that kernel: the CPU lowering then has the producer
-/// write straight into the padded image (ConvToMatmul.cpp), where as two
-/// kernels the image went to the arena and was copied into a padded buffer
-/// (ResNet-18's second convolution of each block: 15.79 -> 15.68 ms).
-bool joinsAsPaddedConsumer(Conv2dOp conv, const llvm::SmallPtrSetImpl<Operation *> &open,
-                           DeviceAttr openDevice) {
-  DeviceAttr device = getDevicePin(conv);
-  return !open.empty() && device == openDevice && runsOnCpu(device) && conv.getGroups() == 1 &&
-         llvm::any_of(conv.getPads(), [](int64_t p) { return p != 0; }) &&
-         open.contains(conv.getInput().getDefiningOp()) && conv.getInput().hasOneUse();
-}
-
-/// A CPU layer_norm or softmax reading a value of the open CPU kernel joins
-/// it: the CPU lowering runs its row passes on the kernel's result while it
-/// is still in cache, and the result needs no arena buffer of its own when
-/// nothing else reads it (CUDA kernels keep one row op each:
-/// Target/CUDA/RowReductionKernels.cpp).
-bool joinsAsRowOp(Operation *op, const llvm::SmallPtrSetImpl<Operation *> &open,
-                  DeviceAttr openDevice) {
-  DeviceAttr device = getDevicePin(op);
-  return isa<LayerNormOp, SoftmaxOp>(op) && !open.empty() && device == openDevice &&
-         runsOnCpu(device) && open.contains(op->getOperand(0).getDefiningOp());
-}
-
 struct PartitionKernelsPass
     : dlc::impl::PartitionKernelsBase<PartitionKernelsPass> {
   void runOnOperation() override {
@@ -172,16 +149,13 @@ struct PartitionKernelsPass
         continue;
       }
       DeviceAttr device = getDevicePin(&op);
-      bool joins = !open.empty() && isElementwise(&op) &&
-                   device == openDevice &&
-                   llvm::any_of(op.getOperands(), [&](Value v) {
-                     return open.contains(v.getDefiningOp());
-                   });
-      if (auto conv = dyn_cast<Conv2dOp>(op))
-        joins |= joinsAsPaddedConsumer(conv, open, openDevice);
-      joins |= joinsAsRowOp(&op, open, openDevice);
-      joins |= isWrittenInPlaceByMatmul(&op) && open.contains(op.getOperand(0).getDefiningOp());
-      if (!joins) {
+      StringRef kind = device ? device.getKind() : "cpu";
+      const TargetBackend *backend = lookupTargetBackend(kind);
+      if (!backend) {
+        op.emitError() << "no target backend registered for device kind '" << kind << "'";
+        return signalPassFailure();
+      }
+      if (!backend->joinsOpenKernel(&op, OpenKernel{open, openDevice})) {
         ++kernel;
         open.clear();
         openDevice = device;

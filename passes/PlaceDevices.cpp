@@ -28,6 +28,7 @@
 #include "passes/Passes.h"
 #include "passes/PlacementCore.h"
 #include "passes/PlacementReport.h"
+#include "passes/TargetBackend.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -76,6 +77,10 @@ enum class Policy { Cost, Cpu, Gpu, Pipeline, DataParallel };
 
 /// A device decided before scheduling: a data-parallel replica's GPU, or an
 /// entry of --placement-from. Pins (attribute, then pattern) still win.
+DeviceAttr deviceAttr(MLIRContext *ctx, const DeviceId &id) {
+  return DeviceAttr::get(ctx, id.kind, id.index);
+}
+
 struct Forced {
   int device = 0;
   Reason reason = Reason::Default;
@@ -177,7 +182,7 @@ private:
   }
   int firstGpu() const {
     for (int d : allowed)
-      if (spec.devices[d].id.cuda)
+      if (!spec.devices[d].id.isCpu())
         return d;
     return -1;
   }
@@ -278,7 +283,7 @@ LogicalResult FunctionPlacer::collect() {
     bool attributePin = false;
     const PatternPin *pattern = nullptr;
     if (DeviceAttr attr = getDevicePin(&op)) {
-      pin = DeviceId{attr.isCuda(), attr.getIndex()};
+      pin = DeviceId{attr.getKind().str(), attr.getIndex()};
       attributePin = true;
     } else if (!isa<ConstantOp>(op)) { // weights follow the ops they feed
       for (const PatternPin &p : pins)
@@ -300,7 +305,7 @@ LogicalResult FunctionPlacer::collect() {
     node.name = name;
     node.index = index;
     for (const DeviceProfile &device : spec.devices)
-      node.time.push_back(device.supports(opKind(&op)) ? opTimeUs(&op, device) : kInf);
+      node.time.push_back(deviceRuns(device, &op) ? opTimeUs(&op, device) : kInf);
     if (constant) { // pinned weights: resident on their device, never freed
       if (failed(candidatesFor(node, pin, attributePin, pattern)))
         return failure();
@@ -310,11 +315,8 @@ LogicalResult FunctionPlacer::collect() {
       state.permanent = true;
       node.device = state.home;
       nodeOf[&op] = -1;
-      constant->setAttr(::dlc::attrs::kDevice, DeviceAttr::get(op.getContext(),
-                                                  spec.devices[state.home].id.cuda
-                                                      ? DeviceKind::Cuda
-                                                      : DeviceKind::Cpu,
-                                                  spec.devices[state.home].id.index));
+      constant->setAttr(::dlc::attrs::kDevice,
+                        deviceAttr(op.getContext(), spec.devices[state.home].id));
       constant->setAttr(::dlc::attrs::kReason,
                         StringAttr::get(op.getContext(), reasonName(node.reason)));
       continue;
@@ -377,7 +379,7 @@ LogicalResult FunctionPlacer::assignPipelineStages() {
     return success();
   llvm::SmallVector<int> gpus;
   for (int d : allowed)
-    if (spec.devices[d].id.cuda && (int64_t)gpus.size() < stages)
+    if (!spec.devices[d].id.isCpu() && (int64_t)gpus.size() < stages)
       gpus.push_back(d);
   if ((int64_t)gpus.size() < stages)
     return func.emitError() << "--placement=pipeline:" << stages << " needs " << stages
@@ -754,9 +756,6 @@ LogicalResult FunctionPlacer::refineCost(const llvm::DenseMap<Value, ValueState>
   return reschedule();
 }
 
-DeviceAttr deviceAttr(MLIRContext *ctx, const DeviceId &id) {
-  return DeviceAttr::get(ctx, id.cuda ? DeviceKind::Cuda : DeviceKind::Cpu, id.index);
-}
 
 /// A view (dlc.reshape) has no step: its bytes are its source's. Placed by a
 /// policy, it follows its source's device, with reason `view`, so that no
@@ -954,7 +953,7 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
       spec = std::move(*selected);
     } else {
       if (ids.empty())
-        ids.push_back(DeviceId{false, 0});
+        ids.push_back(DeviceId{});
       spec = DeviceSpec::builtin(ids);
     }
     for (const DeviceProfile &device : spec.devices)
@@ -986,7 +985,7 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
     else
       return fail("unknown --placement '" + text +
                   "' (expected cost, cpu, gpu, pipeline:N, data-parallel:N)");
-    if (kind == Policy::Gpu && llvm::none_of(ids, [](const DeviceId &id) { return id.cuda; }))
+    if (kind == Policy::Gpu && llvm::all_of(ids, [](const DeviceId &id) { return id.isCpu(); }))
       return fail("--placement=gpu needs a cuda device among --devices (got " +
                   spec.names() + ")");
     if (fallback != "cpu" && fallback != "error")
@@ -995,7 +994,7 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
     llvm::SmallVector<int> replicaGpus;
     if (kind == Policy::DataParallel) {
       for (int d : allowed)
-        if (spec.devices[d].id.cuda && (int64_t)replicaGpus.size() < stages)
+        if (!spec.devices[d].id.isCpu() && (int64_t)replicaGpus.size() < stages)
           replicaGpus.push_back(d);
       if ((int64_t)replicaGpus.size() < stages)
         return fail("--placement=" + text + " needs " + Twine(stages) +

@@ -16,10 +16,12 @@
 //   - max load (throughput): the busiest device, accelerators paying for
 //     every node whose output crosses into or out of them.
 //
-// It holds the paper's greedy latency baseline (to check that the scorer is
-// theirs) and dlc's own algorithms: a HEFT-family list scheduler plus a
-// refinement of moves and swaps for latency, and a DP over contiguous splits
-// of topological orders plus refinement for throughput (`pipeline:k`).
+// It holds what dlc-place runs: a DP over contiguous splits of topological
+// orders plus refinement for throughput (`pipeline:k`), and the makespan
+// model and refinement of the `cost` policy. The paper's latency scorer, its
+// greedy latency baseline and dlc's latency placer for that model are
+// reached only from the benchmark and live beside it
+// (test/bench/placement/PaperLatency.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,14 +67,6 @@ using Assignment = std::vector<int>;
 /// index out of range. Empty when valid.
 std::string checkAssignment(const Graph &g, const Assignment &a);
 
-/// The paper's latency of one sample. Each accelerator's nodes are cut into
-/// contiguous pieces (as their scorer does; a contiguous set stays whole),
-/// pieces of one accelerator run one after another. `cpuCores` 0 means as
-/// many cores as needed (the paper's model); otherwise CPU nodes are list
-/// scheduled on that many cores in order of readiness. Infinity when the
-/// pieces depend on each other in a cycle.
-double latency(const Graph &g, const Assignment &a, int cpuCores = 0);
-
 /// The paper's max load: CPU = sum of cpu times; accelerator = sum of
 /// accelerator times + outCost of every node whose output crosses into or out
 /// of it (once per node and device).
@@ -95,23 +89,11 @@ struct Blocks {
 };
 Blocks makeBlocks(const Graph &g);
 
-/// The paper's greedy latency baseline (their Appendix F): blocks in a
-/// depth-first topological order fill accelerator 1 up to its memory, then
-/// accelerator 2, ...; what is left (or larger than one accelerator) runs on
-/// the CPU.
-Assignment greedyLatencyBaseline(const Graph &g, const Blocks &b);
-
 struct Stats {
   double seedObjective = 0;  // best seed before refinement
   int improvingSteps = 0;    // accepted moves and swaps
   std::string seed;          // which seed the result came from
 };
-
-/// dlc's latency placement: a HEFT-family list schedule over the blocks (and
-/// a DP over contiguous splits of a topological order as a second seed), each
-/// refined by moves and swaps that lower `latency`; the better one. Respects
-/// colocation, support and memory.
-Assignment placeLatency(const Graph &g, const Blocks &b, Stats *stats = nullptr);
 
 /// dlc's pipeline placement over the k accelerators and, with `useCpu`, one
 /// CPU stage: for several topological orders of the blocks, the exact DP over

@@ -3,6 +3,7 @@
 #include "passes/PlacementReport.h"
 
 #include "passes/CostModel.h"
+#include "passes/TargetBackend.h"
 
 #include "dialects/dlc/DlcOps.h"
 
@@ -78,7 +79,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
     if (!attr)
       return op.emitError() << "op '" << nameOf[&op]
                             << "' has no device: run dlc-place first";
-    int device = spec.find(DeviceId{attr.isCuda(), attr.getIndex()});
+    int device = spec.find(DeviceId{attr.getKind().str(), attr.getIndex()});
     if (device < 0)
       return op.emitError() << "op '" << nameOf[&op] << "' is on " << attr.str()
                             << ", which is not among the devices (" << spec.names() << ")";
@@ -159,9 +160,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
       copy.from = spec.devices[home].id.str();
       copy.to = spec.devices[device].id.str();
       copy.bytes = valueBytes(value);
-      DeviceAttr to = DeviceAttr::get(func.getContext(),
-                                      spec.devices[device].id.cuda ? DeviceKind::Cuda
-                                                                   : DeviceKind::Cpu,
+      DeviceAttr to = DeviceAttr::get(func.getContext(), spec.devices[device].id.kind,
                                       spec.devices[device].id.index);
       copy.bytesSaved = savedBytes(value, to);
       report.bytesMoved += copy.bytes;
@@ -266,7 +265,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
       fastest = opTimeUs(op, spec.devices[deviceOf[op]]);
     else
       for (const DeviceProfile &device : spec.devices)
-        if (device.supports(opKind(op)))
+        if (deviceRuns(device, op))
           fastest = std::min(fastest, opTimeUs(op, device));
     double start = 0;
     for (Value operand : op->getOperands())

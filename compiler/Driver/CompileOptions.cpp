@@ -1,6 +1,7 @@
 //===- CompileOptions.cpp - checked once, the device spec loaded once -----===//
 
 #include "compiler/Driver/CompileOptions.h"
+#include "compiler/Target/Backends.h"
 #include "compiler/Target/CUDA/Nvrtc.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -32,6 +33,8 @@ std::string dlc::stageNames() {
 }
 
 llvm::Error CompileOptions::check() {
+  // The device spec and --devices name kinds of the registered backends.
+  registerBuiltinTargetBackends();
   if (!calibrate.empty() && (precision.empty() || precision == "fp32"))
     return fail("--calibrate needs --precision=mixed or --precision=fp16");
   if (!codegen.cuda && codegen.emitPtx)

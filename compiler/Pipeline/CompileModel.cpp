@@ -124,6 +124,13 @@ LogicalResult ArtifactTranslator::readFunction() {
   if (failed(read))
     return failure();
   s = std::move(*read);
+  // Placement takes any registered backend's devices; the artifact has code
+  // for two kinds (a backend without a code generator stops here).
+  for (dlc::DeviceAttr device : s.devices)
+    if (!device.isCpu() && !device.isCuda())
+      return func.emitError() << "device " << device.str() << ": no code generator for device kind '"
+                              << device.getKind()
+                              << "' (the artifact has code for cpu and cuda devices)";
   unsigned ordinal = 0;
   for (Operation &op : func.getBody().front()) {
     ordinals[&op] = ordinal++;
@@ -379,7 +386,7 @@ void ArtifactTranslator::addSignature() {
 void ArtifactTranslator::addLinksAndPlacement() {
   std::vector<dlc::DeviceId> ids;
   for (dlc::DeviceAttr device : s.devices)
-    ids.push_back(dlc::DeviceId{device.isCuda(), device.getIndex()});
+    ids.push_back(dlc::DeviceId{device.getKind().str(), device.getIndex()});
   dlc::DeviceSpec spec = options.deviceSpec ? *options.deviceSpec : dlc::DeviceSpec::builtin(ids);
   std::vector<int> specIndex;
   for (const dlc::DeviceId &id : ids)

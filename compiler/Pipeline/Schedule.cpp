@@ -90,7 +90,7 @@ LogicalResult Scheduler::checkFunction() {
                                  "shaped tensors, got "
                               << type;
   }
-  s.devices.push_back(dlc::DeviceAttr::get(ctx, dlc::DeviceKind::Cpu, 0));
+  s.devices.push_back(dlc::DeviceAttr::getCpu(ctx));
   unsigned ordinal = 0;
   for (Operation &op : func.getBody().front()) {
     ordinals[&op] = ordinal++;

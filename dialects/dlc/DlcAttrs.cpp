@@ -1,10 +1,12 @@
-//===- DlcAttrs.cpp - #dlc.device<cpu> and #dlc.device<cuda:N> ------------===//
+//===- DlcAttrs.cpp - #dlc.device<cpu>, <cuda:N>, <KIND:N>; the kind registry -===//
 
 #include "dialects/dlc/DlcOps.h"
 
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <mutex>
 
 using namespace mlir;
 using namespace dlc;
@@ -19,52 +21,94 @@ void DlcDialect::registerAttributes() {
       >();
 }
 
+namespace {
+/// The device kinds #dlc.device accepts; cpu and cuda are always there.
+struct DeviceKindRegistry {
+  std::mutex mutex;
+  std::vector<std::string> kinds = {"cpu", "cuda"};
+};
+DeviceKindRegistry &deviceKindRegistry() {
+  static DeviceKindRegistry registry;
+  return registry;
+}
+} // namespace
+
+void dlc::registerDeviceKind(const std::string &kind) {
+  DeviceKindRegistry &r = deviceKindRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  if (!llvm::is_contained(r.kinds, kind))
+    r.kinds.push_back(kind);
+}
+
+bool dlc::isDeviceKind(const std::string &kind) {
+  DeviceKindRegistry &r = deviceKindRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return llvm::is_contained(r.kinds, kind);
+}
+
+std::vector<std::string> dlc::deviceKinds() {
+  DeviceKindRegistry &r = deviceKindRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.kinds;
+}
+
+std::string dlc::expectedDeviceSpellings(const char *quote) {
+  std::vector<std::string> kinds = deviceKinds();
+  std::string out;
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    if (i)
+      out += i + 1 == kinds.size() ? " or " : ", ";
+    out += quote + kinds[i] + (kinds[i] == "cpu" ? "" : ":N") + quote;
+  }
+  return out;
+}
+
 std::string DeviceAttr::str() const {
   if (isCpu())
     return "cpu";
-  return "cuda:" + std::to_string(getIndex());
+  return getKind().str() + ":" + std::to_string(getIndex());
 }
 
 LogicalResult DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 DeviceKind kind, int64_t index) {
-  if (kind == DeviceKind::Cpu && index != 0)
+                                 StringRef kind, int64_t index) {
+  if (!isDeviceKind(kind.str()))
+    return emitError() << "unknown device kind '" << kind << "': expected "
+                       << expectedDeviceSpellings("'");
+  if (kind == "cpu" && index != 0)
     return emitError() << "the cpu device takes no index, got " << index;
-  if (kind == DeviceKind::Cuda && index < 0)
-    return emitError() << "cuda device index must be non-negative, got "
+  if (index < 0)
+    return emitError() << kind << " device index must be non-negative, got "
                        << index;
   return success();
 }
 
-// cpu | cuda:N, the body of #dlc.device<...> and the operand of `dlc.copy ... to`.
+// cpu | KIND:N, the body of #dlc.device<...> and the operand of `dlc.copy ... to`.
 DeviceAttr dlc::parseDeviceBody(AsmParser &parser) {
   llvm::SMLoc loc = parser.getCurrentLocation();
   StringRef kind;
   if (parser.parseOptionalKeyword(&kind)) {
-    parser.emitError(loc, "expected a device: 'cpu' or 'cuda:N'");
+    parser.emitError(loc, "expected a device: ") << expectedDeviceSpellings("'");
+    return {};
+  }
+  if (!isDeviceKind(kind.str())) {
+    parser.emitError(loc, "unknown device kind '")
+        << kind << "': expected " << expectedDeviceSpellings("'");
     return {};
   }
   int64_t index = 0;
-  DeviceKind deviceKind;
-  if (kind == "cpu") {
-    deviceKind = DeviceKind::Cpu;
-  } else if (kind == "cuda") {
-    deviceKind = DeviceKind::Cuda;
+  if (kind != "cpu") {
     llvm::SMLoc indexLoc;
     if (parser.parseColon() ||
         (indexLoc = parser.getCurrentLocation(), parser.parseInteger(index)))
       return {};
     if (index < 0) {
-      parser.emitError(indexLoc, "cuda device index must be non-negative, got ")
-          << index;
+      parser.emitError(indexLoc) << kind << " device index must be non-negative, got "
+                                 << index;
       return {};
     }
-  } else {
-    parser.emitError(loc, "unknown device kind '")
-        << kind << "': expected 'cpu' or 'cuda:N'";
-    return {};
   }
   return DeviceAttr::getChecked([&] { return parser.emitError(loc); },
-                                parser.getContext(), deviceKind, index);
+                                parser.getContext(), kind, index);
 }
 
 Attribute DeviceAttr::parse(AsmParser &parser, Type) {

@@ -31,28 +31,31 @@ def Dlc_Dialect : Dialect {
 }
 
 //===----------------------------------------------------------------------===//
-// #dlc.device<cpu> / #dlc.device<cuda:N>
+// #dlc.device<cpu> / #dlc.device<cuda:N> / #dlc.device<KIND:N>
 //===----------------------------------------------------------------------===//
 
 def Dlc_DeviceAttr : AttrDef<Dlc_Dialect, "Device"> {
   let mnemonic = "device";
-  let summary = "A logical device: the host CPU or the N-th GPU";
+  let summary = "A logical device: the host CPU, the N-th GPU, or another backend's device";
   let description = [{
     A logical device, bound to a real (or simulated) device when an artifact
-    is loaded.
+    is loaded. Its kind is `cpu`, `cuda`, or one a backend registered
+    (`dlc::registerDeviceKind`, called by passes/TargetBackend.h's registry):
+    the dialect knows no backend, only the names.
 
     ```mlir
     %y = dlc.relu %x {device = #dlc.device<cuda:1>} : tensor<4x8xf32>
     %z = dlc.copy %y to cpu : tensor<4x8xf32>
     ```
   }];
-  let parameters = (ins "::dlc::DeviceKind":$kind, "int64_t":$index);
+  let parameters = (ins StringRefParameter<"the device kind">:$kind, "int64_t":$index);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    bool isCpu() const { return getKind() == ::dlc::DeviceKind::Cpu; }
-    bool isCuda() const { return getKind() == ::dlc::DeviceKind::Cuda; }
-    /// "cpu" or "cuda:N", the spelling used on the command line and in dumps.
+    bool isCpu() const { return getKind() == "cpu"; }
+    bool isCuda() const { return getKind() == "cuda"; }
+    static DeviceAttr getCpu(::mlir::MLIRContext *ctx) { return get(ctx, "cpu", 0); }
+    /// "cpu" or "KIND:N", the spelling used on the command line and in dumps.
     std::string str() const;
   }];
 }

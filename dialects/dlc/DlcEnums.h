@@ -3,6 +3,8 @@
 #define DLC_DIALECT_DLCENUMS_H
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace mlir {}
 
@@ -11,8 +13,15 @@ namespace dlc {
 // throughout: MLIR's names are visible unqualified, as CIRCT does for circt::.
 using namespace mlir;
 
-/// The kinds of logical device an op can be placed on.
-enum class DeviceKind : uint32_t { Cpu = 0, Cuda = 1 };
+/// The device kinds `#dlc.device` accepts: `cpu` and `cuda` (the kinds the
+/// artifact has code for) always, and any a backend registered (a test's toy
+/// backend, passes/TargetBackend.h). Thread-safe; registering twice is a no-op.
+void registerDeviceKind(const std::string &kind);
+bool isDeviceKind(const std::string &kind);
+/// The registered kinds, `cpu` and `cuda` first, then in registration order.
+std::vector<std::string> deviceKinds();
+/// "'cpu', 'cuda:N' or 'toy:N'": the spellings an error message offers.
+std::string expectedDeviceSpellings(const char *quote);
 
 /// An op kind's treatment under mixed precision (see Fp16PolicyOpInterface).
 enum class Fp16Policy : uint32_t { Allow, Deny, Infer, Clear };

@@ -27,12 +27,6 @@ int64_t elementwiseFlops(Operation *op, int64_t perElement);
 int64_t operandAndResultBytes(Operation *op);
 } // namespace dlc::detail
 
-namespace llvm {
-inline hash_code hash_value(dlc::DeviceKind kind) {
-  return hash_value(static_cast<uint32_t>(kind));
-}
-} // namespace llvm
-
 #include "dialects/dlc/DlcDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES

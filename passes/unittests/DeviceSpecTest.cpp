@@ -38,7 +38,7 @@ TEST(DeviceList, Errors) {
 }
 
 TEST(Builtin, H200AndLinks) {
-  DeviceSpec spec = DeviceSpec::builtin({DeviceId{true, 0}, DeviceId{true, 1}});
+  DeviceSpec spec = DeviceSpec::builtin({DeviceId{"cuda", 0}, DeviceId{"cuda", 1}});
   ASSERT_EQ(spec.devices.size(), 3u); // the CPU comes first, always
   EXPECT_EQ(spec.names(), "cpu, cuda:0, cuda:1");
   EXPECT_EQ(spec.devices[1].memoryBytes, 141'000'000'000);
@@ -81,11 +81,11 @@ TEST(Json, Parses) {
   EXPECT_DOUBLE_EQ(spec->links[1][2].bandwidthBytesPerS, 1e11);
   EXPECT_DOUBLE_EQ(spec->links[2][0].latencyUs, 8);
 
-  auto selected = spec->select({DeviceId{true, 2}}, "spec.json");
+  auto selected = spec->select({DeviceId{"cuda", 2}}, "spec.json");
   ASSERT_TRUE(static_cast<bool>(selected));
   EXPECT_EQ(selected->names(), "cpu, cuda:2");
   EXPECT_DOUBLE_EQ(selected->links[0][1].bandwidthBytesPerS, 2e10);
-  EXPECT_NE(errorOf(spec->select({DeviceId{true, 1}}, "spec.json"))
+  EXPECT_NE(errorOf(spec->select({DeviceId{"cuda", 1}}, "spec.json"))
                 .find("unknown device 'cuda:1': spec.json has cpu, cuda:0, cuda:2"),
             std::string::npos);
 }
@@ -136,7 +136,7 @@ TEST(Json, NeedsACpu) {
     "flops": {"f32": 1, "f16": 1, "bf16": 1}, "bandwidth_bytes_per_s": 1}]})";
   auto spec = DeviceSpec::parseJson(text, "gpu.json");
   ASSERT_TRUE(static_cast<bool>(spec)) << errorOf(spec.takeError());
-  EXPECT_EQ(errorOf(spec->select({DeviceId{true, 0}}, "gpu.json")),
+  EXPECT_EQ(errorOf(spec->select({DeviceId{"cuda", 0}}, "gpu.json")),
             "gpu.json: no cpu device (the function's arguments and results live on it)");
 }
 

@@ -89,10 +89,10 @@ OwningOpRef<ModuleOp> randomGraph(MLIRContext &ctx, std::mt19937_64 &rng, int co
     size_t back = std::min<size_t>(n, 1 + rng() % 24);
     return values[n - 1 - rng() % back];
   };
-  DeviceAttr devices[] = {DeviceAttr::get(&ctx, DeviceKind::Cpu, 0),
-                          DeviceAttr::get(&ctx, DeviceKind::Cuda, 0),
-                          DeviceAttr::get(&ctx, DeviceKind::Cuda, 1),
-                          DeviceAttr::get(&ctx, DeviceKind::Cuda, 2)};
+  DeviceAttr devices[] = {DeviceAttr::getCpu(&ctx),
+                          DeviceAttr::get(&ctx, "cuda", 0),
+                          DeviceAttr::get(&ctx, "cuda", 1),
+                          DeviceAttr::get(&ctx, "cuda", 2)};
   for (int i = 0; i < count; ++i) {
     Location loc = NameLoc::get(b.getStringAttr("/layer" + std::to_string(i / 50) +
                                                 "/op" + std::to_string(i)));
@@ -204,12 +204,12 @@ TEST_P(PlacementProperties, RandomDag) {
                     cantFail(parseDeviceId(pin.substr(eq + 1)))});
   }
   auto deviceIndex = [&](DeviceAttr attr) {
-    return spec->find(DeviceId{attr.isCuda(), attr.getIndex()});
+    return spec->find(DeviceId{attr.getKind().str(), attr.getIndex()});
   };
   std::set<std::pair<void *, void *>> copies;
   unsigned index = 0;
   Block &block = func.getBody().front();
-  DeviceAttr cpu = DeviceAttr::get(&ctx, DeviceKind::Cpu, 0);
+  DeviceAttr cpu = DeviceAttr::getCpu(&ctx);
   for (Operation &op : block) {
     unsigned ordinal = index++;
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {

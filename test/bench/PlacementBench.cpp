@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Target/Backends.h"
 #include "passes/CostModel.h"
 #include "passes/DeviceSpec.h"
 #include "passes/Passes.h"
@@ -107,9 +108,9 @@ OwningOpRef<ModuleOp> layeredGraph(MLIRContext &ctx, int layers, int width,
 /// The built-in cpu + 4 H200 spec, every link's time scaled by k, memories
 /// given.
 std::string specJson(double k, double gpuMemory) {
-  DeviceProfile cpu = builtinCpuProfile();
-  DeviceProfile gpu = builtinH200Profile(0);
-  LinkProfile pcie = builtinPcieLink(), nvlink = builtinNvlinkLink();
+  DeviceSpec builtin = DeviceSpec::builtin({DeviceId{"cuda", 0}, DeviceId{"cuda", 1}});
+  const DeviceProfile &cpu = builtin.devices[0], &gpu = builtin.devices[1];
+  LinkProfile pcie = builtin.links[0][1], nvlink = builtin.links[1][2];
   std::string s;
   llvm::raw_string_ostream os(s);
   auto device = [&](const DeviceProfile &p, const char *kind, int index, double memory) {
@@ -189,7 +190,7 @@ Placed place(ModuleOp module, const Spec &spec, const std::string &policy,
   if (roundRobin) {
     int i = 0;
     for (Operation &op : func.getBody().front().without_terminator())
-      op.setAttr("device", DeviceAttr::get(ctx, DeviceKind::Cuda, i++ % kGpus));
+      op.setAttr("device", DeviceAttr::get(ctx, "cuda", i++ % kGpus));
   }
   std::string errors;
   ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
@@ -230,6 +231,7 @@ Placed place(ModuleOp module, const Spec &spec, const std::string &policy,
 } // namespace
 
 int main(int argc, char **argv) {
+  registerBuiltinTargetBackends();
   bool quick = false;
   std::vector<int> sizes = {1000, 10000, 100000};
   int repeat = 3;
@@ -269,8 +271,9 @@ int main(int argc, char **argv) {
   Operation *probe = &(*tiny->getOps<func::FuncOp>().begin()).getBody().front().front();
   {
     Operation *op = probe;
-    opUs = opTimeUs(op, builtinH200Profile(0));
-    moveUs = transferUs(valueBytes(op->getResult(0)), builtinNvlinkLink());
+    DeviceSpec builtin = DeviceSpec::builtin({DeviceId{"cuda", 0}, DeviceId{"cuda", 1}});
+    opUs = opTimeUs(op, builtin.devices[1]);
+    moveUs = transferUs(valueBytes(op->getResult(0)), builtin.links[1][2]);
   }
   std::printf("op: dlc.matmul %lldx%lld f32, %.2f us on a GPU; value %lld bytes, %.2f us "
               "over NVLink\n",
@@ -297,7 +300,7 @@ int main(int argc, char **argv) {
       if (quick && ccr != 1)
         continue;
       double k = ccr * opUs / moveUs;
-      Spec capped = writeSpec(specJson(k, double(builtinH200Profile(0).memoryBytes)));
+      Spec capped = writeSpec(specJson(k, double(DeviceSpec::builtin({DeviceId{"cuda", 0}}).devices[1].memoryBytes)));
       Spec uncapped = writeSpec(specJson(k, 1e18));
       int reps = n >= 100000 ? 1 : repeat;
       std::vector<double> times, cpuTimes;

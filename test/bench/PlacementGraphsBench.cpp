@@ -22,7 +22,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/PlacementCore.h"
-#include "passes/PlacementGraphs.h"
+#include "placement/PaperLatency.h"
+#include "placement/PlacementGraphs.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"

@@ -278,8 +278,6 @@ FailureOr<KernelSource> KernelEmitter::run() {
   return result;
 }
 
-bool dlc::cuda::supportsOpKind(StringRef kind) { return cudaBackendSupports(kind); }
-
 FailureOr<KernelSource> dlc::cuda::emitKernel(ArrayRef<Operation *> ops, ArrayRef<Value> inputs,
                                               ArrayRef<Value> outputs, StringRef entry,
                                               ArrayRef<std::string> opNames) {

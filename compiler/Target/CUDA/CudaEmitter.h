@@ -45,8 +45,8 @@ struct KernelSource {
 };
 
 /// Whether the CUDA backend has a kernel for ops of this kind (`matmul`, no
-/// dialect prefix); the built-in GPU profile (passes/DeviceSpec.h) declares
-/// the same list to placement.
+/// dialect prefix); the CUDA target backend (CudaBackend.cpp, where the list
+/// lives) declares the same to placement.
 bool supportsOpKind(llvm::StringRef kind);
 
 /// Emits one kernel for `ops` (a dlc.kernel group in model order) reading

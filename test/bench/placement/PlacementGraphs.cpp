@@ -1,6 +1,6 @@
 //===- PlacementGraphs.cpp - the paper's placement JSON files -------------===//
 
-#include "passes/PlacementGraphs.h"
+#include "PlacementGraphs.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"

@@ -1,0 +1,54 @@
+//===- CudaBackend.cpp - what the CUDA backend tells placement ------------===//
+//
+// The op kinds the emitters (CudaEmitter.cpp and its kernel kinds) have
+// kernels for, and the built-in H200 profile with its links (sources in
+// passes/README.md). An op kind added to the dialect is unsupported on GPUs,
+// and so placed on the CPU with reason `unsupported`, until it is listed here
+// and the emitter handles it. Kernels keep the default fusion rule: an
+// elementwise op joins the kernel whose value it consumes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Target/Backends.h"
+#include "compiler/Target/CUDA/CudaEmitter.h"
+#include "passes/CostModel.h"
+#include "passes/TargetBackend.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace dlc;
+
+namespace {
+// Every kind of the dialect; linear is rewritten to matmul + add before the
+// kernels are formed.
+const char *const kCudaKinds[] = {
+    "add", "sub", "mul", "div", "pow", "max", "min", "neg", "abs", "exp", "log",
+    "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "relu", "gelu", "clip", "cast",
+    "compare", "select",
+    "matmul", "linear", "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool",
+    "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max",
+    "transpose", "reshape", "concat", "slice", "split", "gather", "copy", "constant"};
+
+class CudaBackend : public TargetBackend {
+public:
+  llvm::StringRef kind() const override { return "cuda"; }
+  bool supports(Operation *op) const override { return cuda::supportsOpKind(opKind(op)); }
+
+  DeviceProfile builtinProfile(int64_t) const override {
+    DeviceProfile gpu;
+    gpu.memoryBytes = 141'000'000'000;
+    gpu.flopsF32 = 60e12;
+    gpu.flopsF16 = 989e12;
+    gpu.flopsBF16 = 989e12;
+    gpu.bandwidthBytesPerS = 4.8e12;
+    gpu.launchOverheadUs = 5.0;
+    return gpu;
+  }
+  LinkProfile hostLink() const override { return LinkProfile{55e9, 10.0}; }    // PCIe 5
+  LinkProfile peerLink() const override { return LinkProfile{450e9, 2.0}; }    // NVLink
+};
+} // namespace
+
+bool dlc::cuda::supportsOpKind(llvm::StringRef kind) { return llvm::is_contained(kCudaKinds, kind); }
+
+void dlc::registerCudaTargetBackend() { registerTargetBackend(std::make_unique<CudaBackend>()); }
