@@ -16,15 +16,7 @@ int64_t dlc::artifact_writer::dtypeSize(DType dtype) {
 }
 
 const char *dlc::artifact_writer::dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F32: return "f32";
-  case DType::F16: return "f16";
-  case DType::BF16: return "bf16";
-  case DType::I32: return "i32";
-  case DType::I64: return "i64";
-  case DType::I1: return "i1";
-  }
-  return "?";
+  return dlc_dtype_name(static_cast<dlc_dtype_t>(dtype));
 }
 
 static constexpr uint64_t kSegmentAlignment = 64;
@@ -73,7 +65,7 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const Buffer &b : contents.buffers)
     buffers.push_back(fb::CreateBuffer(
-        fbb, fbb.CreateString(b.name), static_cast<fb::DType>(b.dtype),
+        fbb, fbb.CreateString(b.name), b.dtype,
         fbb.CreateVector(b.shape), b.device, b.offset, b.size,
         b.constantSegment, b.viewOf));
 
@@ -110,7 +102,7 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
   for (size_t device = 0; device < contents.schedules.size(); ++device) {
     std::vector<flatbuffers::Offset<fb::Step>> steps;
     for (const Step &s : contents.schedules[device])
-      steps.push_back(fb::CreateStep(fbb, static_cast<fb::StepKind>(s.kind),
+      steps.push_back(fb::CreateStep(fbb, s.kind,
                                      s.kernel, fbb.CreateVector(s.buffers),
                                      s.event, s.outputCount));
     schedules.push_back(fb::CreateDeviceSchedule(
@@ -121,7 +113,7 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
     std::vector<flatbuffers::Offset<fb::TensorSpec>> out;
     for (const TensorSpec &t : values)
       out.push_back(fb::CreateTensorSpec(
-          fbb, fbb.CreateString(t.name), static_cast<fb::DType>(t.dtype),
+          fbb, fbb.CreateString(t.name), t.dtype,
           fbb.CreateVector(t.shape), t.buffer, t.indexBound));
     return fbb.CreateVector(out);
   };

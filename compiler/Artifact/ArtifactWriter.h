@@ -8,6 +8,8 @@
 #ifndef DLC_COMPILER_ARTIFACT_ARTIFACTWRITER_H
 #define DLC_COMPILER_ARTIFACT_ARTIFACTWRITER_H
 
+#include "dlcm_generated.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,9 +17,9 @@
 
 namespace dlc::artifact_writer {
 
-/// Mirrors the schema's enums (dlc.artifact.DType / StepKind).
-enum class DType : int8_t { F32 = 0, F16 = 1, BF16 = 2, I32 = 3, I64 = 4, I1 = 5 };
-enum class StepKind : int8_t { Call = 0, Copy = 1, RecordEvent = 2, WaitEvent = 3 };
+/// The schema's enums (runtime/schema/dlcm.fbs), the one definition of each.
+using DType = ::dlc::artifact::DType;
+using StepKind = ::dlc::artifact::StepKind;
 
 int64_t dtypeSize(DType dtype);
 const char *dtypeName(DType dtype);

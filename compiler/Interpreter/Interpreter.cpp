@@ -40,52 +40,6 @@ FailureOr<DType> dlc::refDTypeOf(Type type) {
   return failure();
 }
 
-// Decodes one little-endian element of `dtype` from raw bytes.
-static double decodeElement(DType dtype, const char *bytes) {
-  switch (dtype) {
-  case DType::F32: {
-    float v;
-    std::memcpy(&v, bytes, 4);
-    return v;
-  }
-  case DType::F16:
-  case DType::BF16: {
-    uint16_t bits;
-    std::memcpy(&bits, bytes, 2);
-    return dtype == DType::F16 ? ref::fromF16Bits(bits) : ref::fromBF16Bits(bits);
-  }
-  case DType::I32: {
-    int32_t v;
-    std::memcpy(&v, bytes, 4);
-    return v;
-  }
-  case DType::I64: {
-    int64_t v;
-    std::memcpy(&v, bytes, 8);
-    return static_cast<double>(v);
-  }
-  case DType::I1:
-    return bytes[0] != 0;
-  }
-  return 0;
-}
-
-static int64_t storageBytes(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  case DType::I64:
-    return 8;
-  case DType::I1:
-    return 1;
-  }
-  return 1;
-}
-
 FailureOr<Tensor> dlc::tensorFromElements(ElementsAttr attr, Location loc) {
   auto type = cast<ShapedType>(attr.getType());
   FailureOr<DType> dtype = refDTypeOf(type.getElementType());
@@ -117,14 +71,14 @@ FailureOr<Tensor> dlc::tensorFromElements(ElementsAttr attr, Location loc) {
                             << resource.getRawHandle().getKey()
                             << "' has no data (was it elided?)";
     ArrayRef<char> bytes = blob->getData();
-    int64_t elementBytes = storageBytes(*dtype);
+    int64_t elementBytes = ref::storageBytes(*dtype);
     if (static_cast<int64_t>(bytes.size()) != count * elementBytes)
       return emitError(loc) << "constant resource '"
                             << resource.getRawHandle().getKey() << "' holds "
                             << bytes.size() << " bytes, expected "
                             << count * elementBytes << " for " << type;
     for (int64_t i = 0; i < count; ++i)
-      tensor.data.push_back(decodeElement(*dtype, bytes.data() + i * elementBytes));
+      tensor.data.push_back(ref::decodeElement(*dtype, bytes.data() + i * elementBytes));
     return tensor;
   }
   return emitError(loc) << "unsupported constant attribute kind";

@@ -34,40 +34,23 @@ DType dtypeOf(std::string_view descr) {
   return DType::I1; // |b1, |u1
 }
 
-uint64_t loadLE(const unsigned char *p, size_t n) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < n; ++i)
-    v |= uint64_t(p[i]) << (8 * i);
-  return v;
-}
-
 void storeLE(std::string &out, uint64_t v, size_t n) {
   for (size_t i = 0; i < n; ++i)
     out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
-/// Decodes one element stored with `descr` into a double of the tensor dtype.
-double decodeElement(std::string_view d, size_t itemSize,
-                     const unsigned char *p) {
-  uint64_t bits = loadLE(p, itemSize);
-  if (d == "<f4") {
-    float f;
-    auto b = static_cast<uint32_t>(bits);
-    std::memcpy(&f, &b, 4);
-    return f;
-  }
+/// Decodes one element stored with `descr` into a double of the tensor
+/// dtype: ref::decodeElement for the descrs that are a dtype's storage, f64
+/// rounded to the f32 it is read as, u1 as a boolean.
+double decodeElement(std::string_view d, const unsigned char *p) {
   if (d == "<f8") {
     double f;
-    std::memcpy(&f, &bits, 8);
+    std::memcpy(&f, p, 8);
     return roundTo(DType::F32, f);
   }
-  if (d == "<f2")
-    return fromF16Bits(static_cast<uint16_t>(bits));
-  if (d == "<i4")
-    return static_cast<int32_t>(static_cast<uint32_t>(bits));
-  if (d == "<i8")
-    return static_cast<double>(static_cast<int64_t>(bits));
-  return bits != 0 ? 1.0 : 0.0; // |b1, |u1
+  if (d == "<f4" || d == "<f2" || d == "<i4" || d == "<i8")
+    return ref::decodeElement(dtypeOf(d), p);
+  return p[0] != 0 ? 1.0 : 0.0; // |b1, |u1
 }
 
 } // namespace
@@ -80,7 +63,7 @@ Expected<Tensor> parseNpy(std::string_view bytes, const std::string &name) {
   Tensor t = Tensor::zeros(dtypeOf(array.descr), array.shape);
   const auto *p = reinterpret_cast<const unsigned char *>(array.data.data());
   for (size_t i = 0; i < t.data.size(); ++i, p += array.itemSize)
-    t.data[i] = decodeElement(array.descr, array.itemSize, p);
+    t.data[i] = decodeElement(array.descr, p);
   return t;
 }
 

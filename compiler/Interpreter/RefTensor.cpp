@@ -2,29 +2,35 @@
 
 #include "Interpreter/RefTensor.h"
 
+#include "dlc/runtime.h"
+
 #include <cfloat>
+#include <cstring>
 #include <cmath>
 #include <limits>
 
 namespace dlc::ref {
 
-const char *dtypeName(DType type) {
-  switch (type) {
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::I32:
-    return "i32";
-  case DType::I64:
-    return "i64";
-  case DType::I1:
-    return "i1";
-  }
-  return "unknown";
+// The runtime's tables (runtime/src/Model.cpp), so that the interpreter,
+// the importer and the artifact agree on every dtype's size and name.
+int64_t storageBytes(DType type) {
+  return static_cast<int64_t>(dlc_dtype_size(static_cast<dlc_dtype_t>(type)));
 }
+
+double decodeElement(DType type, const void *at) {
+  const auto *bytes = static_cast<const unsigned char *>(at);
+  switch (type) {
+  case DType::F32: { float v; std::memcpy(&v, bytes, 4); return v; }
+  case DType::F16: { uint16_t bits; std::memcpy(&bits, bytes, 2); return fromF16Bits(bits); }
+  case DType::BF16: { uint16_t bits; std::memcpy(&bits, bytes, 2); return fromBF16Bits(bits); }
+  case DType::I32: { int32_t v; std::memcpy(&v, bytes, 4); return v; }
+  case DType::I64: { int64_t v; std::memcpy(&v, bytes, 8); return static_cast<double>(v); }
+  case DType::I1: return bytes[0] != 0;
+  }
+  return 0;
+}
+
+const char *dtypeName(DType type) { return dlc_dtype_name(static_cast<dlc_dtype_t>(type)); }
 
 std::optional<DType> parseDType(std::string_view name) {
   for (DType t : {DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64,

@@ -9,6 +9,8 @@
 #ifndef DLC_INTERPRETER_REFTENSOR_H
 #define DLC_INTERPRETER_REFTENSOR_H
 
+#include "dlcm_generated.h"
+
 #include <cassert>
 #include <cstdint>
 #include <optional>
@@ -20,7 +22,9 @@
 
 namespace dlc::ref {
 
-enum class DType { F32, F16, BF16, I32, I64, I1 };
+/// The artifact schema's element types (runtime/schema/dlcm.fbs): one enum
+/// for the interpreter, the importer, .npy files and the artifact.
+using DType = ::dlc::artifact::DType;
 
 /// "f32", "f16", "bf16", "i32", "i64", "i1".
 const char *dtypeName(DType type);
@@ -29,6 +33,13 @@ std::optional<DType> parseDType(std::string_view name);
 bool isFloat(DType type);
 /// True for i32, i64 and i1.
 bool isInteger(DType type);
+
+/// Bytes per element as tensors store it (artifact buffers, ONNX raw data,
+/// dense_resource blobs): i1 takes one byte.
+int64_t storageBytes(DType type);
+/// Decodes one little-endian element of `type` at `bytes`: the one decoder
+/// of stored elements (the interpreter's constants, ONNX tensors, .npy).
+double decodeElement(DType type, const void *bytes);
 
 /// Rounds x to the nearest value of `type`, the single rounding every kernel
 /// applies to each output element.

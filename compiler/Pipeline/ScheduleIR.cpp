@@ -1,6 +1,7 @@
 //===- ScheduleIR.cpp - the schedule and memory plan, as attributes --------===//
 
 #include "compiler/Pipeline/ScheduleIR.h"
+#include "Interpreter/Interpreter.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -248,11 +249,8 @@ FailureOr<Schedule> dlc::schedule::readSchedule(func::FuncOp func, bool needPlan
 }
 
 FailureOr<aw::DType> dlc::schedule::artifactDType(Type type, Location loc) {
-  if (type.isF32()) return aw::DType::F32;
-  if (type.isF16()) return aw::DType::F16;
-  if (type.isBF16()) return aw::DType::BF16;
-  if (type.isSignlessInteger(32)) return aw::DType::I32;
-  if (type.isSignlessInteger(64)) return aw::DType::I64;
-  if (type.isSignlessInteger(1)) return aw::DType::I1;
-  return emitError(loc) << "unsupported element type " << type;
+  FailureOr<aw::DType> dtype = refDTypeOf(type); // one enum: the schema's
+  if (failed(dtype))
+    return emitError(loc) << "unsupported element type " << type;
+  return *dtype;
 }

@@ -277,6 +277,20 @@ extern "C" dlc_status_t dlc_model_device_info(const dlc_model_t *model,
   return nullptr;
 }
 
+// The C API's enums mirror the schema's (the one definition, which the
+// compiler uses too): the casts above and below rely on it.
+#define DLC_SAME_ENUM(c, fb) static_assert(int(c) == int(fb), #c " differs from the schema")
+DLC_SAME_ENUM(DLC_DTYPE_F32, fb::DType::F32);
+DLC_SAME_ENUM(DLC_DTYPE_F16, fb::DType::F16);
+DLC_SAME_ENUM(DLC_DTYPE_BF16, fb::DType::BF16);
+DLC_SAME_ENUM(DLC_DTYPE_I32, fb::DType::I32);
+DLC_SAME_ENUM(DLC_DTYPE_I64, fb::DType::I64);
+DLC_SAME_ENUM(DLC_DTYPE_I1, fb::DType::I1);
+static_assert(fb::DType::MAX == fb::DType::I1, "a dtype was added to the schema: add it to runtime.h");
+DLC_SAME_ENUM(DLC_DEVICE_CPU, fb::DeviceKind::Cpu);
+DLC_SAME_ENUM(DLC_DEVICE_CUDA, fb::DeviceKind::Cuda);
+#undef DLC_SAME_ENUM
+
 extern "C" const char *dlc_dtype_name(dlc_dtype_t dtype) {
   switch (dtype) {
   case DLC_DTYPE_F32: return "f32";

@@ -154,18 +154,8 @@ static Tensor decode(RankedTensorType type, const std::string &bytes) {
   FailureOr<ref::DType> dtype = refDTypeOf(type.getElementType());
   Tensor t = Tensor::zeros(*dtype, {type.getShape().begin(), type.getShape().end()});
   int64_t width = storageBytes(type.getElementType());
-  for (size_t i = 0; i < t.data.size(); ++i) {
-    const char *p = bytes.data() + i * width;
-    double &v = t.data[i];
-    switch (*dtype) {
-    case ref::DType::F32: { float f; std::memcpy(&f, p, 4); v = f; break; }
-    case ref::DType::F16: { uint16_t h; std::memcpy(&h, p, 2); v = ref::fromF16Bits(h); break; }
-    case ref::DType::BF16: { uint16_t h; std::memcpy(&h, p, 2); v = ref::fromBF16Bits(h); break; }
-    case ref::DType::I32: { int32_t x; std::memcpy(&x, p, 4); v = x; break; }
-    case ref::DType::I64: { int64_t x; std::memcpy(&x, p, 8); v = static_cast<double>(x); break; }
-    case ref::DType::I1: v = p[0] != 0; break;
-    }
-  }
+  for (size_t i = 0; i < t.data.size(); ++i)
+    t.data[i] = ref::decodeElement(*dtype, bytes.data() + i * width);
   return t;
 }
 
