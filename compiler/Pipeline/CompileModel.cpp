@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Pipeline/CompileModel.h"
-#include "compiler/Artifact/ArtifactWriter.h"
+#include "ArtifactWriter.h"
 #include "compiler/Pipeline/SchedulePasses.h"
 #include "compiler/Pipeline/ScheduleIR.h"
 #include "compiler/Target/CUDA/CudaEmitter.h"
@@ -160,7 +160,7 @@ LogicalResult ArtifactTranslator::buildBuffers() {
       FailureOr<std::string> bytes = constantBytes(constant.getValue(), constant.getLoc());
       if (failed(bytes))
         return failure();
-      contents.segments.push_back(std::move(*bytes));
+      contents.segments.push_back({std::move(*bytes)});
       segmentOf[i] = contents.segments.size() - 1;
     }
     aw::Buffer buffer;
@@ -318,12 +318,12 @@ LogicalResult ArtifactTranslator::compileCode() {
 // The libraries, the kernels and the CUDA module, in segment order after the
 // constants.
 void ArtifactTranslator::addKernelsAndLibraries(std::optional<std::string> emulated) {
-  contents.segments.push_back(std::move(library->sharedObject));
+  contents.segments.push_back({std::move(library->sharedObject)});
   contents.libraries.push_back({static_cast<uint32_t>(contents.segments.size() - 1),
                                 library->targetTriple, library->targetCpu,
                                 library->cpuFeatures});
   if (emulated) {
-    contents.segments.push_back(std::move(*emulated));
+    contents.segments.push_back({std::move(*emulated)});
     contents.libraries.push_back({static_cast<uint32_t>(contents.segments.size() - 1),
                                   library->targetTriple, "generic", {}});
   }
@@ -349,13 +349,13 @@ void ArtifactTranslator::addKernelsAndLibraries(std::optional<std::string> emula
     return;
   aw::CudaModule module;
   module.ptxArch = cudaModule->ptxArch;
-  contents.segments.push_back(dlc::cuda::moduleSource(cudaKernels));
+  contents.segments.push_back({dlc::cuda::moduleSource(cudaKernels)});
   module.sourceSegment = contents.segments.size() - 1;
-  contents.segments.push_back(std::move(cudaModule->ptx));
+  contents.segments.push_back({std::move(cudaModule->ptx)});
   module.ptxSegment = contents.segments.size() - 1;
   for (auto &[arch, cubin] : cudaModule->cubins) {
-    contents.segments.push_back(std::move(cubin));
-    module.cubins.emplace_back(arch, contents.segments.size() - 1);
+    contents.segments.push_back({std::move(cubin)});
+    module.cubins.push_back({arch, static_cast<uint32_t>(contents.segments.size() - 1)});
   }
   contents.cudaModules.push_back(std::move(module));
 }
@@ -423,8 +423,8 @@ void ArtifactTranslator::addLinksAndPlacement() {
     std::string reason = isa<dlc::CopyOp>(op) ? "copy" : dlc::getDevicePin(&op) ? "pinned" : "default";
     if (auto recorded = op.getAttrOfType<StringAttr>(dlc::attrs::kReason))
       reason = recorded.str();
-    contents.placement.push_back({name(&op), op.getName().getStringRef().str(), reason,
-                                  opDevice.lookup(&op), estimate(&op)});
+    contents.placement.push_back({name(&op), op.getName().getStringRef().str(),
+                                  opDevice.lookup(&op), reason, estimate(&op)});
   }
 }
 
@@ -450,7 +450,8 @@ FailureOr<std::string> ArtifactTranslator::run() {
     return std::string(); // --emit=mlir
   contents.producer = "dlc 0.1 (LLVM " LLVM_VERSION_STRING ")";
   for (auto [i, device] : llvm::enumerate(s.devices))
-    contents.devices.push_back({device.isCuda(), static_cast<int32_t>(device.getIndex()),
+    contents.devices.push_back({device.isCuda() ? aw::DeviceKind::Cuda : aw::DeviceKind::Cpu,
+                                static_cast<int32_t>(device.getIndex()),
                                 s.arenaBytes[i], s.peakLiveBytes[i]});
   // Library 1: the GPU kernels' CUDA C++ run by the emulation (simulated GPUs).
   std::optional<std::string> emulated;
@@ -464,7 +465,8 @@ FailureOr<std::string> ArtifactTranslator::run() {
   addKernelsAndLibraries(std::move(emulated));
   if (options.testDropEventWait >= 0)
     dropEventWait(s.steps, options.testDropEventWait);
-  contents.schedules = s.steps;
+  for (auto [device, steps] : llvm::enumerate(s.steps))
+    contents.schedules.push_back({static_cast<uint32_t>(device), steps});
   contents.eventCount = s.eventCount;
   addSignature();
   addLinksAndPlacement();

@@ -28,7 +28,7 @@
 #ifndef DLC_COMPILER_PIPELINE_SCHEDULEIR_H
 #define DLC_COMPILER_PIPELINE_SCHEDULEIR_H
 
-#include "compiler/Artifact/ArtifactWriter.h"
+#include "ArtifactWriter.h"
 #include "dialects/dlc/DlcOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -1,16 +1,16 @@
 //===- ArtifactBuilder.h - test-only .dlcm writer -------------------------===//
 //
 // Describes an artifact as plain structs that tests mutate (bad indices,
-// versions, sizes), then lays it out as the schema says: size-prefixed
-// FlatBuffer, padding, 64-aligned segments with their CRC-32s. Overrides let
-// tests write what a correct writer never would.
+// versions, sizes), laid out by the runtime's one artifact writer
+// (runtime/writer/, which the compiler uses too). Its overrides let tests
+// write what a correct producer never would. Also: the toy models.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DLC_RUNTIME_TEST_ARTIFACTBUILDER_H
 #define DLC_RUNTIME_TEST_ARTIFACTBUILDER_H
 
-#include "dlcm_generated.h"
+#include "ArtifactWriter.h"
 
 #include <cstdint>
 #include <optional>
@@ -20,114 +20,36 @@
 namespace dlc::test {
 
 namespace fb = dlc::artifact;
+namespace aw = dlc::artifact_writer;
 
-struct DeviceSpec {
-  fb::DeviceKind kind = fb::DeviceKind::Cpu;
-  int32_t index = 0;
-  uint64_t arenaSize = 0;
-};
+// The runtime's one artifact writer (runtime/writer/ArtifactWriter.h), under
+// the names these tests have always used.
+using DeviceSpec = aw::Device;
+using SegmentSpec = aw::Segment;
+using BufferSpec = aw::Buffer;
+using LibrarySpec = aw::Library;
+using CudaLaunchSpec = aw::CudaLaunch;
+using KernelSpec = aw::Kernel;
+using CudaImageSpec = aw::CudaImage;
+using CudaModuleSpec = aw::CudaModule;
+using StepSpec = aw::Step;
+using ScheduleSpec = aw::Schedule;
+using TensorSpecSpec = aw::TensorSpec;
+using PlacementSpec = aw::PlacementEntry;
+using LinkSpec = aw::Link;
 
-struct SegmentSpec {
-  std::string bytes;
-  std::optional<uint64_t> offset, size; // Default: laid out, bytes.size().
-  std::optional<uint32_t> crc;          // Default: the real CRC-32.
-};
-
-struct BufferSpec {
-  std::string name;
-  fb::DType dtype = fb::DType::F32;
-  std::vector<int64_t> shape;
-  uint32_t device = 0;
-  uint64_t offset = 0;
-  std::optional<uint64_t> size; // Default: product(shape) * dtype size.
-  int32_t constantSegment = -1;
-  int32_t viewOf = -1; // 0.5
-};
-
-struct LibrarySpec {
-  uint32_t segment = 0;
-  std::string triple = "x86_64-unknown-linux-gnu", cpu = "x86-64";
-  std::vector<std::string> features;
-};
-
-struct CudaLaunchSpec {
-  uint32_t module = 0;
-  std::string entry;
-  std::vector<uint32_t> grid{1}, block{1};
-  uint32_t sharedBytes = 0;
-};
-
-struct KernelSpec {
-  std::string name;
-  uint32_t library = 0;
-  std::string symbol;
-  std::vector<std::string> ops;
-  std::optional<CudaLaunchSpec> cuda; // 0.4
-};
-
-struct CudaImageSpec {
-  std::string arch;
-  uint32_t segment = 0;
-};
-
-struct CudaModuleSpec { // 0.4
-  int32_t sourceSegment = -1;
-  uint32_t ptxSegment = 0;
-  std::string ptxArch = "compute_80";
-  std::vector<CudaImageSpec> cubins;
-};
-
-struct StepSpec {
-  fb::StepKind kind = fb::StepKind::Call;
-  uint32_t kernel = 0;
-  std::vector<uint32_t> buffers;
-  uint32_t event = 0;
-  uint32_t outputCount = 0; // Call: the last outputCount buffers are written.
-};
-
-struct ScheduleSpec {
-  uint32_t device = 0;
-  std::vector<StepSpec> steps;
-};
-
-struct TensorSpecSpec {
-  std::string name;
-  fb::DType dtype = fb::DType::F32;
-  std::vector<int64_t> shape;
-  uint32_t buffer = 0;
-  int64_t indexBound = 0;
-};
-
-struct PlacementSpec {
-  std::string op, kind;
-  uint32_t device = 0;
-  std::string reason;
-  double estimatedUs = -1;
-};
-
-struct LinkSpec {
-  uint32_t from = 0, to = 0;
-  double bandwidth = 0, latencyUs = 0;
-};
-
-struct ArtifactSpec {
-  uint16_t versionMajor = 0, versionMinor = 2;
-  std::string producer = "dlc runtime tests";
-  std::vector<DeviceSpec> devices;
-  std::vector<SegmentSpec> segments;
-  std::vector<BufferSpec> buffers;
-  std::vector<LibrarySpec> libraries;
-  std::vector<KernelSpec> kernels;
-  std::vector<ScheduleSpec> schedules;
-  std::vector<TensorSpecSpec> inputs, outputs;
-  std::vector<PlacementSpec> placement;
-  uint32_t eventCount = 0;
-  std::vector<LinkSpec> links;
-  std::vector<CudaModuleSpec> cudaModules; // 0.4
+/// A test's artifact: format 0.2 unless a test asks for a later one, so that
+/// each test states the features it relies on.
+struct ArtifactSpec : aw::Contents {
+  ArtifactSpec() {
+    versionMajor = 0;
+    versionMinor = 2;
+    producer = "dlc runtime tests";
+  }
 };
 
 /// The file bytes of `spec`.
-std::string buildArtifact(const ArtifactSpec &spec);
+inline std::string buildArtifact(const ArtifactSpec &spec) { return aw::serialize(spec); }
 
 /// The toy model, one CPU device:
 ///   inputs  x, y: f32 [2,3]; idx: i32 [4] (index_bound 10)

@@ -1,13 +1,19 @@
 //===- ArtifactWriter.h - writes .dlcm artifacts --------------------------===//
 //
-// The compiler's side of runtime/schema/dlcm.fbs: a plain description of a
+// The one writer of runtime/schema/dlcm.fbs: a plain description of a
 // compiled model, serialised as the size-prefixed FlatBuffer followed by the
-// 64-byte-aligned segments, each with its CRC-32.
+// 64-byte-aligned segments, each with its CRC-32. The compiler fills it from
+// the scheduled IR (compiler/Pipeline/CompileModel.cpp); the runtime's tests
+// fill it by hand (runtime/test/ArtifactBuilder.h) and use the overrides to
+// write what a correct producer never would (a wrong CRC, offset or size,
+// an old version). No LLVM: it is part of the runtime's tree and links
+// FlatBuffers and zlib only.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DLC_COMPILER_ARTIFACT_ARTIFACTWRITER_H
-#define DLC_COMPILER_ARTIFACT_ARTIFACTWRITER_H
+#ifndef DLC_RUNTIME_WRITER_ARTIFACTWRITER_H
+#define DLC_RUNTIME_WRITER_ARTIFACTWRITER_H
 
+#include "dlc/runtime.h"
 #include "dlcm_generated.h"
 
 #include <cstdint>
@@ -20,15 +26,26 @@ namespace dlc::artifact_writer {
 /// The schema's enums (runtime/schema/dlcm.fbs), the one definition of each.
 using DType = ::dlc::artifact::DType;
 using StepKind = ::dlc::artifact::StepKind;
+using DeviceKind = ::dlc::artifact::DeviceKind;
 
+/// Bytes per element (i1: one) and "f32", ...: the runtime's own tables.
 int64_t dtypeSize(DType dtype);
 const char *dtypeName(DType dtype);
 
 struct Device {
-  bool isCuda = false;
+  DeviceKind kind = DeviceKind::Cpu;
   int32_t index = 0;
   uint64_t arenaSize = 0;
   uint64_t peakLiveBytes = 0; // the liveness lower bound of arenaSize
+};
+
+/// A range of the file after the FlatBuffer. The writer places `bytes` at
+/// the next multiple of 64; `offset`, `size` and `crc` override what the
+/// FlatBuffer claims (tests of the loader's checks).
+struct Segment {
+  std::string bytes;
+  std::optional<uint64_t> offset, size;
+  std::optional<uint32_t> crc;
 };
 
 struct Buffer {
@@ -37,7 +54,8 @@ struct Buffer {
   std::vector<int64_t> shape;
   uint32_t device = 0;
   uint64_t offset = 0;
-  uint64_t size = 0;
+  /// Bytes; default product(shape) * dtypeSize(dtype).
+  std::optional<uint64_t> size;
   int32_t constantSegment = -1;
   /// The buffer whose bytes these are (a view); -1: its own bytes.
   int32_t viewOf = -1;
@@ -45,31 +63,37 @@ struct Buffer {
 
 struct Library {
   uint32_t segment = 0;
-  std::string targetTriple, targetCpu;
-  std::vector<std::string> cpuFeatures;
+  std::string triple = "x86_64-unknown-linux-gnu", cpu = "x86-64";
+  std::vector<std::string> features;
 };
 
-/// 0.4: how a real GPU launches a kernel (runtime/schema/dlcm.fbs).
+/// 0.4: how a real GPU launches a kernel.
 struct CudaLaunch {
   uint32_t module = 0;
   std::string entry;
-  std::vector<uint32_t> grid, block;
+  std::vector<uint32_t> grid{1}, block{1};
   uint32_t sharedBytes = 0;
 };
 
 struct Kernel {
-  std::string name, symbol;
+  std::string name;
   uint32_t library = 0;
+  std::string symbol;
   std::vector<std::string> ops;
   std::optional<CudaLaunch> cuda; // GPU kernels
+};
+
+struct CudaImage {
+  std::string arch; // "sm_90"
+  uint32_t segment = 0;
 };
 
 /// 0.4: one NVRTC compilation: PTX and a CUBIN per architecture.
 struct CudaModule {
   int32_t sourceSegment = -1;
   uint32_t ptxSegment = 0;
-  std::string ptxArch;                                // "compute_80"
-  std::vector<std::pair<std::string, uint32_t>> cubins; // ("sm_90", segment)
+  std::string ptxArch = "compute_80";
+  std::vector<CudaImage> cubins;
 };
 
 struct Step {
@@ -81,6 +105,11 @@ struct Step {
   uint32_t outputCount = 0;
 };
 
+struct Schedule {
+  uint32_t device = 0;
+  std::vector<Step> steps;
+};
+
 struct TensorSpec {
   std::string name;
   DType dtype = DType::F32;
@@ -90,31 +119,34 @@ struct TensorSpec {
 };
 
 struct PlacementEntry {
-  std::string op, kind, reason;
+  std::string op, kind;
   uint32_t device = 0;
+  std::string reason;
   /// The cost model's time for the op on its device (µs); -1: not estimated.
   double estimatedUs = -1;
 };
 
-/// A one-way link between two of the artifact's devices (format 0.3).
+/// 0.3: a one-way link between two of the artifact's devices.
 struct Link {
   uint32_t from = 0, to = 0;
-  double bandwidthBytesPerS = 0, latencyUs = 0;
+  double bandwidth = 0, latencyUs = 0; // bytes per second, µs
 };
 
 struct Contents {
+  /// The runtime's format version by default.
+  uint16_t versionMajor = DLC_RUNTIME_VERSION_MAJOR, versionMinor = DLC_RUNTIME_VERSION_MINOR;
   std::string producer;
   std::vector<Device> devices;
-  std::vector<std::string> segments; // raw bytes; offsets and CRCs computed
+  std::vector<Segment> segments;
   std::vector<Buffer> buffers;
   std::vector<Library> libraries;
   std::vector<Kernel> kernels;
-  std::vector<std::vector<Step>> schedules; // one list per device, in order
+  std::vector<Schedule> schedules;
   std::vector<TensorSpec> inputs, outputs;
   std::vector<PlacementEntry> placement;
   uint32_t eventCount = 0;
   std::vector<Link> links;
-  std::vector<CudaModule> cudaModules;
+  std::vector<CudaModule> cudaModules; // absent from the file when empty
 };
 
 /// The artifact's bytes.
@@ -122,4 +154,4 @@ std::string serialize(const Contents &contents);
 
 } // namespace dlc::artifact_writer
 
-#endif // DLC_COMPILER_ARTIFACT_ARTIFACTWRITER_H
+#endif // DLC_RUNTIME_WRITER_ARTIFACTWRITER_H

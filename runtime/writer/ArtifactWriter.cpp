@@ -1,9 +1,6 @@
 //===- ArtifactWriter.cpp - writes .dlcm artifacts ------------------------===//
 
-#include "compiler/Artifact/ArtifactWriter.h"
-
-#include "dlc/runtime.h"
-#include "dlcm_generated.h"
+#include "ArtifactWriter.h"
 
 #include <zlib.h>
 
@@ -29,9 +26,9 @@ static std::vector<uint64_t> segmentOffsets(const Contents &contents,
                                             uint64_t flatBufferEnd) {
   std::vector<uint64_t> offsets;
   uint64_t offset = alignUp(flatBufferEnd);
-  for (const std::string &segment : contents.segments) {
+  for (const Segment &segment : contents.segments) {
     offsets.push_back(offset);
-    offset = alignUp(offset + segment.size());
+    offset = alignUp(offset + segment.bytes.size());
   }
   return offsets;
 }
@@ -49,32 +46,35 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
 
   std::vector<flatbuffers::Offset<fb::Device>> devices;
   for (const Device &d : contents.devices)
-    devices.push_back(fb::CreateDevice(
-        fbb, d.isCuda ? fb::DeviceKind::Cuda : fb::DeviceKind::Cpu, d.index,
-        d.arenaSize, d.peakLiveBytes));
+    devices.push_back(fb::CreateDevice(fbb, d.kind, d.index, d.arenaSize, d.peakLiveBytes));
 
   std::vector<flatbuffers::Offset<fb::Segment>> segments;
   for (size_t i = 0; i < contents.segments.size(); ++i) {
-    const std::string &bytes = contents.segments[i];
-    uint32_t crc = crc32(0L, reinterpret_cast<const Bytef *>(bytes.data()),
-                         static_cast<uInt>(bytes.size()));
-    segments.push_back(fb::CreateSegment(fbb, offsets[i],
-                                         bytes.size(), crc));
+    const Segment &segment = contents.segments[i];
+    uint32_t crc = segment.crc ? *segment.crc
+                               : uint32_t(crc32_z(0L, reinterpret_cast<const Bytef *>(
+                                                          segment.bytes.data()),
+                                                  segment.bytes.size()));
+    segments.push_back(fb::CreateSegment(fbb, segment.offset.value_or(offsets[i]),
+                                         segment.size.value_or(segment.bytes.size()), crc));
   }
 
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
-  for (const Buffer &b : contents.buffers)
+  for (const Buffer &b : contents.buffers) {
+    uint64_t size = dtypeSize(b.dtype);
+    for (int64_t d : b.shape)
+      size *= uint64_t(d);
     buffers.push_back(fb::CreateBuffer(
         fbb, fbb.CreateString(b.name), b.dtype,
-        fbb.CreateVector(b.shape), b.device, b.offset, b.size,
+        fbb.CreateVector(b.shape), b.device, b.offset, b.size.value_or(size),
         b.constantSegment, b.viewOf));
+  }
 
   std::vector<flatbuffers::Offset<fb::Library>> libraries;
   for (const Library &l : contents.libraries)
     libraries.push_back(fb::CreateLibrary(
         fbb, fb::LibraryKind::CpuSharedObject, l.segment,
-        fbb.CreateString(l.targetTriple), fbb.CreateString(l.targetCpu),
-        strings(l.cpuFeatures)));
+        fbb.CreateString(l.triple), fbb.CreateString(l.cpu), strings(l.features)));
 
   std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
   for (const Kernel &k : contents.kernels) {
@@ -91,22 +91,21 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
   std::vector<flatbuffers::Offset<fb::CudaModule>> cudaModules;
   for (const CudaModule &m : contents.cudaModules) {
     std::vector<flatbuffers::Offset<fb::CudaImage>> images;
-    for (const auto &[arch, segment] : m.cubins)
-      images.push_back(fb::CreateCudaImage(fbb, fbb.CreateString(arch), segment));
+    for (const CudaImage &image : m.cubins)
+      images.push_back(fb::CreateCudaImage(fbb, fbb.CreateString(image.arch), image.segment));
     cudaModules.push_back(fb::CreateCudaModule(fbb, m.sourceSegment, m.ptxSegment,
                                                fbb.CreateString(m.ptxArch),
                                                fbb.CreateVector(images)));
   }
 
   std::vector<flatbuffers::Offset<fb::DeviceSchedule>> schedules;
-  for (size_t device = 0; device < contents.schedules.size(); ++device) {
+  for (const Schedule &schedule : contents.schedules) {
     std::vector<flatbuffers::Offset<fb::Step>> steps;
-    for (const Step &s : contents.schedules[device])
+    for (const Step &s : schedule.steps)
       steps.push_back(fb::CreateStep(fbb, s.kind,
                                      s.kernel, fbb.CreateVector(s.buffers),
                                      s.event, s.outputCount));
-    schedules.push_back(fb::CreateDeviceSchedule(
-        fbb, static_cast<uint32_t>(device), fbb.CreateVector(steps)));
+    schedules.push_back(fb::CreateDeviceSchedule(fbb, schedule.device, fbb.CreateVector(steps)));
   }
 
   auto specs = [&](const std::vector<TensorSpec> &values) {
@@ -128,11 +127,10 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
 
   std::vector<flatbuffers::Offset<fb::Link>> links;
   for (const Link &l : contents.links)
-    links.push_back(fb::CreateLink(fbb, l.from, l.to, l.bandwidthBytesPerS,
-                                   l.latencyUs));
+    links.push_back(fb::CreateLink(fbb, l.from, l.to, l.bandwidth, l.latencyUs));
 
   auto model = fb::CreateModel(
-      fbb, DLC_RUNTIME_VERSION_MAJOR, DLC_RUNTIME_VERSION_MINOR,
+      fbb, contents.versionMajor, contents.versionMinor,
       fbb.CreateString(contents.producer), fbb.CreateVector(devices),
       fbb.CreateVector(segments), fbb.CreateVector(buffers),
       fbb.CreateVector(libraries), fbb.CreateVector(kernels),
@@ -161,7 +159,7 @@ std::string dlc::artifact_writer::serialize(const Contents &contents) {
                       fbb.GetSize());
     for (size_t i = 0; i < contents.segments.size(); ++i) {
       bytes.resize(offsets[i], '\0');
-      bytes += contents.segments[i];
+      bytes += contents.segments[i].bytes;
     }
     return bytes;
   }
