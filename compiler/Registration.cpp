@@ -8,8 +8,8 @@
 #include "compiler/Pipeline/SchedulePasses.h"
 #include "compiler/Target/Backends.h"
 #include "compiler/Target/CUDA/SplitCudaKernels.h"
-#include "compiler/Lowering/CpuPipeline.h"
-#include "compiler/Lowering/Passes.h"
+#include "compiler/Target/CPU/CpuPipeline.h"
+#include "compiler/Target/CPU/Passes.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -32,18 +32,6 @@ def PartitionKernels : Pass<"dlc-partition-kernels", "mlir::func::FuncOp"> {
   }];
 }
 
-def LinearToMatmul : Pass<"dlc-linear-to-matmul", "mlir::func::FuncOp"> {
-  let summary = "Rewrites constant-weight linear ops as matmul with Wᵀ and a bias add";
-  let description = [{
-    `linear(x, W, b)` with a constant `W [N, K]` becomes
-    `reshape(add(matmul(reshape(x), Wᵀ), b))`, with `Wᵀ [K, N]` computed at
-    compile time, so that the CPU's matmul streams B along rows. The old
-    weight constant stays for other users and is erased when unused. Pins are
-    kept on every new op.
-  }];
-  let dependentDialects = ["::dlc::DlcDialect"];
-}
-
 def SinkReshapes : Pass<"dlc-sink-reshapes", "mlir::func::FuncOp"> {
   let summary = "Rewrites elementwise ops on a reshape's source, so that they join its producer's kernel";
   let description = [{
@@ -64,20 +52,6 @@ def FoldBatchNorm : Pass<"dlc-fold-batch-norm", "mlir::func::FuncOp"> {
     convolution's only user and both on one device becomes
     `conv2d(x, W * s, (b - mean) * s + beta)`, `s = gamma / sqrt(var + eps)`,
     computed at compile time. See FoldBatchNorm.cpp.
-  }];
-  let dependentDialects = ["::dlc::DlcDialect"];
-}
-
-def PackConvWeights : Pass<"dlc-pack-conv-weights", "mlir::func::FuncOp"> {
-  let summary = "Packs constant weights of CPU convolutions in the layout their lowering reads";
-  let description = [{
-    A CPU `conv2d` with a constant f32 filter gets it packed at compile time
-    as its lowering reads it (passes/ConvStrategy.h decides which): on rows
-    of output pixels, 32-filter panels `[F/32, KH, KW, C, 32]` behind a
-    `dlc.transpose` and a `dlc.reshape` back to `[F, C, KH, KW]`; as one
-    matmul per tap, `[KH, KW, F, C]` behind a `dlc.transpose`. The view joins
-    the convolution's kernel and the CPU lowering reads the packed constant
-    directly. Convolutions placed on a GPU are left alone.
   }];
   let dependentDialects = ["::dlc::DlcDialect"];
 }

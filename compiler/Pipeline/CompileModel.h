@@ -14,7 +14,7 @@
 #ifndef DLC_COMPILER_PIPELINE_COMPILEMODEL_H
 #define DLC_COMPILER_PIPELINE_COMPILEMODEL_H
 
-#include "compiler/Lowering/CpuPipeline.h"
+#include "compiler/Target/CPU/CpuPipeline.h"
 #include "passes/DeviceSpec.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -1,6 +1,6 @@
 //===- CpuBackend.cpp - what the CPU backend tells the graph passes -------===//
 //
-// The CPU lowering (compiler/Lowering/) has code for every op. Its kernels
+// The CPU lowering (compiler/Target/CPU/) has code for every op. Its kernels
 // fuse more than the default elementwise rule: a row op (layer_norm,
 // softmax) runs its passes on the open kernel's result while it is in cache,
 // a padded convolution has its producer write straight into the padded

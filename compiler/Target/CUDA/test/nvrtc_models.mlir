@@ -13,10 +13,10 @@
 // RUN: dlc compile %models/encoder.mlir --devices=cpu,cuda:0 --placement=gpu --precision=mixed --cuda-arch=sm_80,sm_90 -o %t/enc-mixed.dlcm
 // RUN: dlc inspect %t/enc-mixed.dlcm | FileCheck %s --check-prefix=MIXED
 // RUN: dlc compile %models/cnn.mlir --devices=cpu,cuda:0 --placement=gpu --precision=fp16 --cuda-arch=sm_80,sm_90 -o %t/cnn-fp16.dlcm
-// RUN: %python %S/Inputs/compile_functions.py %S/../../../Lowering/test/numerics_elementwise.mlir --cuda-arch=sm_80,sm_90 | FileCheck %s --check-prefix=OPS
-// RUN: %python %S/Inputs/compile_functions.py %S/../../../Lowering/test/numerics_contractions.mlir --cuda-arch=sm_80,sm_90 | FileCheck %s --check-prefix=OPS
-// RUN: %python %S/Inputs/compile_functions.py %S/../../../Lowering/test/numerics_data_movement.mlir --cuda-arch=sm_80,sm_90 | FileCheck %s --check-prefix=OPS
-// RUN: %python %S/Inputs/compile_functions.py %S/../../../Lowering/test/numerics_pooling_norm.mlir --cuda-arch=sm_80,sm_90 | FileCheck %s --check-prefix=OPS
+// RUN: %python %S/Inputs/compile_functions.py %S/../../CPU/test/numerics_elementwise.mlir --cuda-arch=sm_80,sm_90 | FileCheck %s --check-prefix=OPS
+// RUN: %python %S/Inputs/compile_functions.py %S/../../CPU/test/numerics_contractions.mlir --cuda-arch=sm_80,sm_90 | FileCheck %s --check-prefix=OPS
+// RUN: %python %S/Inputs/compile_functions.py %S/../../CPU/test/numerics_data_movement.mlir --cuda-arch=sm_80,sm_90 | FileCheck %s --check-prefix=OPS
+// RUN: %python %S/Inputs/compile_functions.py %S/../../CPU/test/numerics_pooling_norm.mlir --cuda-arch=sm_80,sm_90 | FileCheck %s --check-prefix=OPS
 
 // MLP: cuda: k0 in module 0, grid 16x1x1, block 16x16x1, 0 bytes shared
 // MLP: cuda: k3 in module 0, grid 8x1x1, block 128x1x1, 0 bytes shared

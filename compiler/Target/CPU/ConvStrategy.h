@@ -1,0 +1,64 @@
+//===- ConvStrategy.h - which f32 convolutions skip im2col on the CPU -----===//
+//
+// Header-only: the graph pass that packs convolution weights
+// (PackConvWeights.cpp) and the CPU lowering that consumes them
+// (compiler/Target/CPU/ConvToMatmul.cpp) must agree on it.
+//
+// A stride-1, undilated, ungrouped KHxKW convolution runs as KH*KW
+// accumulating matmuls on shifted views of the padded image. It needs enough
+// channels for each tap's matmul to keep its register tile busy (C >= 16),
+// whole 8-row register tiles of filters (F % 8 == 0), and a kernel of at most
+// 5x5 (the taps' loop runs once per tap over the output).
+//
+// A convolution with a multiple of 32 filters and a window larger than 1x1
+// (or a 1x1 one that is strided or has a ragged output) runs on rows of
+// output pixels instead, whatever its strides
+// (ConvOnPixelRows in ConvToMatmul.cpp): each register tile is 8 pixels of
+// one output row times 32 filters, accumulated over every tap and channel in
+// registers, A broadcast from the image and B read from the weight packed as
+// [F/32, KH, KW, C, 32]. It computes no junk columns (the shifted matmuls
+// compute KW - 1 per output row: 22% of a 7x7 layer's work), needs no im2col
+// for strided convolutions, and reads C once per tile instead of once per
+// tap. The shifted matmuls remain for filter counts that are not a multiple
+// of 32.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLC_COMPILER_TARGET_CPU_CONVSTRATEGY_H
+#define DLC_COMPILER_TARGET_CPU_CONVSTRATEGY_H
+
+#include "compiler/Target/CPU/CpuTiles.h"
+
+#include <cstdint>
+
+namespace dlc {
+
+inline bool convRunsAsShiftedMatmuls(int64_t channels, int64_t filters, int64_t kh,
+                                     int64_t kw, bool unitStrides, bool unitDilations,
+                                     int64_t groups) {
+  return groups == 1 && unitStrides && unitDilations && kh * kw > 1 &&
+         kh * kw <= 25 && channels >= 16 && filters % 8 == 0;
+}
+
+/// The filters' panel width in the pixel-rows layout (the register tile's N).
+inline constexpr int64_t kPixelRowPanel = cpu::kPixelRowTileFilters;
+
+inline bool convRunsOnPixelRows(int64_t channels, int64_t filters, int64_t kh, int64_t kw,
+                                bool unitStrides, bool unitDilations, int64_t groups,
+                                int64_t outPixels) {
+  if (groups != 1 || !unitDilations || filters % kPixelRowPanel != 0)
+    return false;
+  // Measured against the shifted matmuls at stride 1 too: 3x3 64ch 56x56
+  // 1.07 -> 0.95 ms, 256ch 14x14 1.08 -> 0.93, 512ch 7x7 1.29 -> 0.99.
+  if (kh * kw > 1)
+    return true;
+  // A 1x1 stride-1 convolution is a plain matmul on the image as stored,
+  // unless its OH*OW columns are ragged (7x7, 14x14: widened with zeros to a
+  // multiple of 16, copies both ways); strided ones need an im2col copy. With
+  // few channels the tile's transposed write-back outweighs its C steps.
+  return channels >= 32 && (!unitStrides || outPixels % 16 != 0);
+}
+
+} // namespace dlc
+
+#endif

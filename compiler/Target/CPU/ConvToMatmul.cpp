@@ -1,0 +1,650 @@
+//===- ConvToMatmul.cpp - f32 NCHW convolutions as register-tiled matmuls --===//
+//
+// Three strategies, the first that applies (compiler/Target/CPU/ConvStrategy.h decides the
+// first two, and PackConvWeights lays out their weights to match):
+// - ConvOnPixelRows: a weight packed in 32-filter panels; register tiles of
+//   up to 8 output pixels of one row times 32 filters (any stride), with the
+//   convolution's in-place epilogue applied to each tile as it is written;
+// - ConvAsShiftedMatmuls: stride-1 KxK with a weight packed taps-outermost;
+// - ConvAsIm2ColMatmul: everything else, below (1x1 stride 1 without a copy).
+//
+// Out[n] (F x OH*OW) = W (F x C*KH*KW) · Col[n] (C*KH*KW x OH*OW), so a
+// convolution gets the same register-tiled, vectorised matmul as a GEMM:
+//
+//   %y = linalg.conv_2d_nchw_fchw {strides, dilations}
+//          ins(%x_padded : NxCxHxW, %w : FxCxKHxKW) outs(%acc : NxFxOHxOW)
+// becomes
+//   %w2 = tensor.collapse_shape %w  : FxCxKHxKW -> Fx(C*KH*KW)       (a view)
+//   scf.for %n = 0 to N iter_args(%a = %acc : NxFxOHxOW) {
+//     %col = linalg.generic (c,kh,kw,oh,ow) -> x[n, c, oh*s+kh*d, ow*s+kw*d]
+//     %rows = collapse(%a[n]) : Fx(OH*OW)                               (a view)
+//     %mm  = linalg.matmul ins(%w2, collapse(%col)) outs(%rows)
+//     scf.yield insert(expand(%mm) into %a[n])
+//   }
+//
+// The loop carries the accumulator in its own NCHW type, with no reshape
+// between it and the convolution's result, so that empty-tensor elimination
+// can still put the output buffer under the fill and the matmul writes the
+// kernel's output in place (a reshape in that chain cost a temporary, a
+// memset and a copy of the whole output per call).
+//
+// The im2col copy is one pass over C*KH*KW*OH*OW elements per image, small
+// next to the matmul's 2*F*C*KH*KW*OH*OW operations; a 1x1 stride-1
+// convolution skips it (Col is the image, C x H*W, a view). When OH*OW is not a
+// multiple of 16, Col and the output rows are widened with zero columns to
+// the next multiple (and the product sliced back), so that no register tile
+// is ragged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Target/CPU/CpuPipeline.h"
+#include "compiler/Target/CPU/LoweringUtils.h"
+#include "compiler/Target/CPU/Passes.h"
+#include "compiler/Target/CPU/ConvStrategy.h"
+#include "compiler/Target/CPU/CpuTiles.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_CONVTOMATMUL
+#include "compiler/Target/CPU/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+namespace {
+
+/// A convolution's operands and their types, when all are static f32 (what
+/// both strategies handle).
+struct ConvOperands {
+  Value input, filter, init;
+  RankedTensorType xType, wType, yType;
+};
+std::optional<ConvOperands> staticF32Operands(linalg::Conv2DNchwFchwOp conv) {
+  ConvOperands ops{conv.getInputs()[0], conv.getInputs()[1], conv.getOutputs()[0], {}, {}, {}};
+  RankedTensorType *types[] = {&ops.xType, &ops.wType, &ops.yType};
+  for (auto [v, type] : llvm::zip(std::array<Value, 3>{ops.input, ops.filter, ops.init}, types)) {
+    *type = dyn_cast<RankedTensorType>(v.getType());
+    if (!*type || !type->hasStaticShape() || !type->getElementType().isF32())
+      return std::nullopt;
+  }
+  return ops;
+}
+
+/// The fill of zeros `init` comes from (the conv2d lowering's accumulator).
+linalg::FillOp zeroFillOf(Value init) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  auto cst = fill ? fill.getInputs()[0].getDefiningOp<arith::ConstantOp>() : nullptr;
+  auto value = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
+  return value && value.getValue().isZero() ? fill : linalg::FillOp();
+}
+
+/// `result` replaces the convolution, or, when its in-place `epilogue` was
+/// taken into the loops that compute `result`, the epilogue (and the
+/// convolution, then unused, goes).
+void replaceConvolution(PatternRewriter &rewriter, linalg::Conv2DNchwFchwOp conv,
+                        linalg::GenericOp epilogue, Value result) {
+  if (!epilogue) {
+    rewriter.replaceOp(conv, result);
+    return;
+  }
+  rewriter.replaceOp(epilogue, result);
+  rewriter.eraseOp(conv);
+}
+
+/// An NCHW epilogue that can run on one image's [F, H*W] rows: its operands
+/// are per-channel vectors, whole NCHW tensors read in place, or scalars.
+bool planeEpilogueApplies(linalg::GenericOp epilogue) {
+  MLIRContext *ctx = epilogue.getContext();
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(in);
+    if (map.getNumResults() != 0 && !map.isIdentity() &&
+        map != AffineMap::get(4, 0, getAffineDimExpr(1, ctx), ctx))
+      return false;
+  }
+  return true;
+}
+
+/// `epilogue` (planeEpilogueApplies) on image `image`'s rows, updating
+/// `rows` ([F, H*W]) in place.
+Value planeEpilogue(OpBuilder &b, Location loc, linalg::GenericOp epilogue, Value image,
+                    Value rows) {
+  MLIRContext *ctx = b.getContext();
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *in : epilogue.getDpsInputOperands()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(in);
+    auto type = cast<RankedTensorType>(in->get().getType());
+    if (map.getNumResults() == 0) {
+      inputs.push_back(in->get());
+      maps.push_back(AffineMap::get(2, 0, {}, ctx));
+    } else if (map.isIdentity()) {
+      // This image's plane of a whole NCHW tensor, as rows.
+      ArrayRef<int64_t> shape = type.getShape();
+      Value plane = b.create<tensor::ExtractSliceOp>(
+          loc, RankedTensorType::get({shape[1], shape[2], shape[3]}, type.getElementType()),
+          in->get(),
+          ArrayRef<OpFoldResult>{image, b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(shape[1]),
+                                 b.getIndexAttr(shape[2]), b.getIndexAttr(shape[3])},
+          SmallVector<OpFoldResult>(4, b.getIndexAttr(1)));
+      inputs.push_back(b.create<tensor::CollapseShapeOp>(
+          loc, RankedTensorType::get(rowsType.getShape(), type.getElementType()), plane,
+          ArrayRef<ReassociationIndices>{{0}, {1, 2}}));
+      maps.push_back(AffineMap::getMultiDimIdentityMap(2, ctx));
+    } else {
+      inputs.push_back(in->get()); // by channel
+      maps.push_back(AffineMap::get(2, 0, getAffineDimExpr(0, ctx), ctx));
+    }
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(2, ctx));
+  auto op = b.create<linalg::GenericOp>(
+      loc, TypeRange{rowsType}, inputs, ValueRange{rows}, maps,
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel));
+  IRMapping mapping;
+  epilogue.getRegion().cloneInto(&op.getRegion(), mapping);
+  return op.getResult(0);
+}
+
+struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ConvOperands> ops = staticF32Operands(conv);
+    if (!ops)
+      return rewriter.notifyMatchFailure(conv, "not a static f32 convolution");
+    Value input = ops->input, filter = ops->filter, init = ops->init;
+    RankedTensorType xType = ops->xType, wType = ops->wType, yType = ops->yType;
+
+    Location loc = conv.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Type f32 = rewriter.getF32Type();
+    ArrayRef<int64_t> x = xType.getShape(), w = wType.getShape(), y = yType.getShape();
+    int64_t n = x[0], c = x[1], h = x[2], wd = x[3];
+    int64_t f = w[0], kh = w[2], kw = w[3], oh = y[2], ow = y[3];
+    auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
+    auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
+
+    Value w2 = rewriter.create<tensor::CollapseShapeOp>(
+        loc, RankedTensorType::get({f, c * kh * kw}, f32), filter,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    // A zero-filled accumulator (as the conv2d lowering makes) needs no copy
+    // into the widened rows of a ragged output: they are zeros too.
+    bool zeroInit = static_cast<bool>(zeroFillOf(init));
+    // An in-place epilogue (bias, activation, residual) runs on the matmul's
+    // [F, OH*OW] rows, where TileAndVectorize fuses it into the register
+    // tiles, instead of as a pass over the whole output.
+    linalg::GenericOp epilogue = dlc::inPlaceEpilogue(conv.getResult(0));
+    if (epilogue && !planeEpilogueApplies(epilogue))
+      epilogue = nullptr;
+
+    int64_t cols = oh * ow, padded = cols % 16 ? (cols + 15) / 16 * 16 : cols;
+    if (cols != padded)
+      epilogue = nullptr; // (the widened rows are sliced back after the matmul)
+    // Under an epilogue the loop goes where the epilogue was: its other
+    // operands (a residual) may be computed after the convolution.
+    if (epilogue)
+      rewriter.setInsertionPoint(epilogue);
+    Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+    Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+    Value count = rewriter.create<arith::ConstantIndexOp>(loc, n);
+    auto loop = rewriter.create<scf::ForOp>(
+        loc, zero, count, one, ValueRange{init},
+        [&](OpBuilder &b, Location loc, Value image, ValueRange iterArgs) {
+          Value acc = iterArgs[0];
+          // The image: [C, H, W], rank-reduced.
+          SmallVector<OpFoldResult> offsets = {image, b.getIndexAttr(0),
+                                               b.getIndexAttr(0), b.getIndexAttr(0)};
+          SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1), b.getIndexAttr(c),
+                                             b.getIndexAttr(h), b.getIndexAttr(wd)};
+          SmallVector<OpFoldResult> unit(4, b.getIndexAttr(1));
+          Value slice = b.create<tensor::ExtractSliceOp>(
+              loc, RankedTensorType::get({c, h, wd}, f32), input, offsets, sizes, unit);
+
+          // A 1x1 stride-1 convolution's Col is the image itself: no copy.
+          Value col2;
+          if (kh == 1 && kw == 1 && oh == h && ow == wd) {
+            col2 = b.create<tensor::CollapseShapeOp>(
+                loc, RankedTensorType::get({c, h * wd}, f32), slice,
+                ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+          } else {
+            // Col[c, kh, kw, oh, ow] = image[c, oh*s + kh*d, ow*s + kw*d].
+            AffineExpr dc, dkh, dkw, doh, dow;
+            bindDims(ctx, dc, dkh, dkw, doh, dow);
+            AffineMap read = AffineMap::get(
+                5, 0,
+                {dc, doh * strides[0] + dkh * dilations[0],
+                 dow * strides[1] + dkw * dilations[1]},
+                ctx);
+            AffineMap write = AffineMap::getMultiDimIdentityMap(5, ctx);
+            auto colType = RankedTensorType::get({c, kh, kw, oh, ow}, f32);
+            Value empty = b.create<tensor::EmptyOp>(loc, colType.getShape(), f32);
+            Value col =
+                b.create<linalg::GenericOp>(
+                     loc, TypeRange{colType}, ValueRange{slice}, ValueRange{empty},
+                     ArrayRef<AffineMap>{read, write},
+                     SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+                     [](OpBuilder &b, Location loc, ValueRange args) {
+                       b.create<linalg::YieldOp>(loc, args[0]);
+                     })
+                    .getResult(0);
+            col2 = b.create<tensor::CollapseShapeOp>(
+                loc, RankedTensorType::get({c * kh * kw, oh * ow}, f32), col,
+                ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
+          }
+
+          // This image's output rows, accumulated by the matmul.
+          SmallVector<OpFoldResult> outOffsets = {image, b.getIndexAttr(0),
+                                                  b.getIndexAttr(0), b.getIndexAttr(0)};
+          SmallVector<OpFoldResult> outSizes = {b.getIndexAttr(1), b.getIndexAttr(f),
+                                                b.getIndexAttr(oh), b.getIndexAttr(ow)};
+          SmallVector<OpFoldResult> outUnit(4, b.getIndexAttr(1));
+          auto planeType = RankedTensorType::get({f, oh, ow}, f32);
+          auto rowsType = RankedTensorType::get({f, oh * ow}, f32);
+          SmallVector<ReassociationIndices> flat = {{0}, {1, 2}};
+          Value plane = b.create<tensor::ExtractSliceOp>(loc, planeType, acc, outOffsets,
+                                                         outSizes, outUnit);
+          Value rows = b.create<tensor::CollapseShapeOp>(loc, rowsType, plane, flat);
+          Value product;
+          if (cols == padded) {
+            product = b.create<linalg::MatmulOp>(loc, TypeRange{rowsType},
+                                                 ValueRange{w2, col2}, ValueRange{rows})
+                          .getResult(0);
+            if (epilogue)
+              product = planeEpilogue(b, loc, epilogue, image, product);
+          } else {
+            // Ragged OH*OW (7x7, 14x14, 28x28 in ResNet): zero columns up to a
+            // multiple of 16, so every register tile is full 16-wide vectors
+            // (the 8x17 edge tile of a 49-column matmul runs 8x slower).
+            auto widen = [&](Value v, int64_t rowsOf, bool isZero) -> Value {
+              auto type = RankedTensorType::get({rowsOf, padded}, f32);
+              Value zero = b.create<arith::ConstantOp>(loc, b.getF32FloatAttr(0.0f));
+              Value filled =
+                  b.create<linalg::FillOp>(
+                       loc, zero, b.create<tensor::EmptyOp>(loc, type.getShape(), f32).getResult())
+                      .getResult(0);
+              if (isZero)
+                return filled;
+              return b.create<tensor::InsertSliceOp>(
+                  loc, v, filled, ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+                  ArrayRef<OpFoldResult>{b.getIndexAttr(rowsOf), b.getIndexAttr(cols)},
+                  ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)}).getResult();
+            };
+            Value wideCol = widen(col2, c * kh * kw, false);
+            Value wideRows = widen(rows, f, zeroInit);
+            Value wide = b.create<linalg::MatmulOp>(
+                              loc, TypeRange{wideRows.getType()}, ValueRange{w2, wideCol},
+                              ValueRange{wideRows})
+                             .getResult(0);
+            product = b.create<tensor::ExtractSliceOp>(
+                loc, rowsType, wide,
+                ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+                ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(cols)},
+                ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+          }
+          Value updated = b.create<tensor::InsertSliceOp>(
+              loc, b.create<tensor::ExpandShapeOp>(loc, planeType, product, flat), acc,
+              outOffsets, outSizes, outUnit);
+          b.create<scf::YieldOp>(loc, updated);
+        });
+    replaceConvolution(rewriter, conv, epilogue, loop.getResult(0));
+    return success();
+  }
+};
+
+/// A stride-1 KHxKW convolution without im2col. On the padded image flattened
+/// per channel (row length Wp), output column j = oh*Wp + ow of tap (kh, kw)
+/// reads x[c, kh*Wp + kw + j], so for one tap the C x N operand is a strided
+/// view of the image itself and the convolution is KH*KW accumulating matmuls:
+///
+///   scf.for %t = 0 to KH*KW iter_args(%wide = zeros : F x Npad) {
+///     %a = %w[:, :, t / KW, t % KW]                    : F x C     (a view)
+///     %b = flat(%x_padded[n])[:, (t / KW)*Wp + t % KW :] : C x Npad (a view)
+///     scf.yield linalg.matmul ins(%a, %b) outs(%wide)
+///   }
+///   %y[n] = reshape(%wide[:, :OH*Wp]) to F x OH x Wp, first OW columns
+///
+/// The Wp - OW junk columns per row are computed and dropped (2 of 58 at
+/// 56x56), Npad = OH*Wp rounded up to 16 so that no register tile is ragged,
+/// and extra zero rows under the padded image keep the last taps' reads in
+/// bounds. Against im2col this saves writing and reading C*KH*KW*OH*OW floats
+/// per image (7 MB for ResNet's 64-channel 56x56 layer).
+struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  ConvAsShiftedMatmuls(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ConvOperands> ops = staticF32Operands(conv);
+    if (!ops)
+      return rewriter.notifyMatchFailure(conv, "not a static f32 convolution");
+    Value input = ops->input, filter = ops->filter, init = ops->init;
+    RankedTensorType xType = ops->xType, wType = ops->wType, yType = ops->yType;
+    linalg::FillOp fill = zeroFillOf(init);
+    if (!fill)
+      return rewriter.notifyMatchFailure(conv, "accumulator is not zero-filled");
+    ArrayRef<int64_t> x = xType.getShape(), w = wType.getShape(), y = yType.getShape();
+    int64_t n = x[0], c = x[1], hp = x[2], wp = x[3];
+    int64_t f = w[0], kh = w[2], kw = w[3], oh = y[2], ow = y[3];
+    auto ones = [](DenseIntElementsAttr values) {
+      return llvm::all_of(values.getValues<int64_t>(), [](int64_t v) { return v == 1; });
+    };
+    if (!dlc::convRunsAsShiftedMatmuls(c, f, kh, kw, ones(conv.getStrides()),
+                                       ones(conv.getDilations()), /*groups=*/1))
+      return rewriter.notifyMatchFailure(conv, "not a shape this strategy wins on");
+    // A weight packed taps-outermost at compile time (PackConvWeights.cpp)
+    // arrives as transpose([KH, KW, F, C]); read the packed tensor directly.
+    Value packed;
+    if (auto t = filter.getDefiningOp<linalg::TransposeOp>();
+        t && t.getPermutation() == ArrayRef<int64_t>{2, 3, 0, 1})
+      packed = t.getInput();
+
+    Location loc = conv.getLoc();
+    Type f32 = rewriter.getF32Type();
+    int64_t cols = oh * wp, npad = (cols + 15) / 16 * 16;
+    // Reads of the last tap run KW - 1 + (npad - cols) floats past the image.
+    int64_t extra = (kw - 1) + (npad - cols);
+    int64_t extraRows = (extra + wp - 1) / wp;
+    int64_t hp2 = hp + extraRows;
+
+    // The padded image with the extra rows: widen the zero padding that the
+    // conv2d lowering made, or pad the unpadded image.
+    Value source = input;
+    SmallVector<int64_t> low(4, 0), high(4, 0);
+    if (tensor::PadOp pad = dlc::spatialConstantPad(input)) {
+      auto padConst = pad.getConstantPaddingValue().getDefiningOp<arith::ConstantOp>();
+      auto padFloat = padConst ? dyn_cast<FloatAttr>(padConst.getValue()) : FloatAttr();
+      if (padFloat && padFloat.getValue().isZero()) {
+        source = pad.getSource();
+        low = llvm::to_vector(pad.getStaticLow());
+        high = llvm::to_vector(pad.getStaticHigh());
+      }
+    }
+    Value padded = dlc::padSpatial(rewriter, loc, source,
+                              {low[2], low[3], high[2] + extraRows, high[3]}, 0.0);
+    Value zeroF = rewriter.create<arith::ConstantOp>(loc, rewriter.getF32FloatAttr(0.0f));
+
+    auto idx = [&](OpBuilder &b, int64_t v) -> Value {
+      return b.create<arith::ConstantIndexOp>(loc, v);
+    };
+    auto wideType = RankedTensorType::get({f, npad}, f32);
+    auto planeType = RankedTensorType::get({f, oh, ow}, f32);
+    auto loop = rewriter.create<scf::ForOp>(
+        loc, idx(rewriter, 0), idx(rewriter, n), idx(rewriter, 1),
+        ValueRange{fill.getOutputs()[0]},
+        [&](OpBuilder &b, Location loc, Value image, ValueRange iterArgs) {
+          Value acc = iterArgs[0];
+          SmallVector<OpFoldResult> unit4(4, b.getIndexAttr(1));
+          Value plane = b.create<tensor::ExtractSliceOp>(
+              loc, RankedTensorType::get({c, hp2, wp}, f32), padded,
+              ArrayRef<OpFoldResult>{image, b.getIndexAttr(0), b.getIndexAttr(0),
+                                     b.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(c),
+                                     b.getIndexAttr(hp2), b.getIndexAttr(wp)},
+              unit4);
+          Value flat = b.create<tensor::CollapseShapeOp>(
+              loc, RankedTensorType::get({c, hp2 * wp}, f32), plane,
+              ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+          Value zeros =
+              b.create<linalg::FillOp>(
+                   loc, zeroF, b.create<tensor::EmptyOp>(loc, wideType.getShape(), f32).getResult())
+                  .getResult(0);
+          auto taps = b.create<scf::ForOp>(
+              loc, idx(b, 0), idx(b, kh * kw), idx(b, 1), ValueRange{zeros},
+              [&](OpBuilder &b, Location loc, Value tap, ValueRange tapArgs) {
+                Value row = b.create<arith::DivUIOp>(loc, tap, idx(b, kw));
+                Value col = b.create<arith::RemUIOp>(loc, tap, idx(b, kw));
+                Value shift = b.create<arith::AddIOp>(
+                    loc, b.create<arith::MulIOp>(loc, row, idx(b, wp)), col);
+                Value a =
+                    packed ? b.create<tensor::ExtractSliceOp>(
+                                 loc, RankedTensorType::get({f, c}, f32), packed,
+                                 ArrayRef<OpFoldResult>{row, col, b.getIndexAttr(0),
+                                                        b.getIndexAttr(0)},
+                                 ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1),
+                                                        b.getIndexAttr(f), b.getIndexAttr(c)},
+                                 unit4)
+                           : b.create<tensor::ExtractSliceOp>(
+                                 loc, RankedTensorType::get({f, c}, f32), filter,
+                                 ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0),
+                                                        row, col},
+                                 ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(c),
+                                                        b.getIndexAttr(1), b.getIndexAttr(1)},
+                                 unit4);
+                Value bView = b.create<tensor::ExtractSliceOp>(
+                    loc, RankedTensorType::get({c, npad}, f32), flat,
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(0), shift},
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(c), b.getIndexAttr(npad)},
+                    ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+                Value product = b.create<linalg::MatmulOp>(loc, TypeRange{wideType},
+                                                           ValueRange{a, bView},
+                                                           ValueRange{tapArgs[0]})
+                                    .getResult(0);
+                b.create<scf::YieldOp>(loc, product);
+              });
+          // The real columns: [F, OH*Wp] -> [F, OH, Wp] -> [F, OH, OW].
+          Value rowsWide = b.create<tensor::ExtractSliceOp>(
+              loc, RankedTensorType::get({f, cols}, f32), taps.getResult(0),
+              ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(cols)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+          Value grid = b.create<tensor::ExpandShapeOp>(
+              loc, RankedTensorType::get({f, oh, wp}, f32), rowsWide,
+              ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+          SmallVector<OpFoldResult> unit3(3, b.getIndexAttr(1));
+          Value result = b.create<tensor::ExtractSliceOp>(
+              loc, planeType, grid,
+              ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(f), b.getIndexAttr(oh), b.getIndexAttr(ow)},
+              unit3);
+          Value updated = b.create<tensor::InsertSliceOp>(
+              loc, result, acc,
+              ArrayRef<OpFoldResult>{image, b.getIndexAttr(0), b.getIndexAttr(0),
+                                     b.getIndexAttr(0)},
+              ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(f), b.getIndexAttr(oh),
+                                     b.getIndexAttr(ow)},
+              unit4);
+          b.create<scf::YieldOp>(loc, updated);
+        });
+    rewriter.replaceOp(conv, loop.getResult(0));
+    return success();
+  }
+};
+
+/// The 32-filter panels a weight was packed into for this strategy
+/// (PackConvWeights.cpp): [F, C, KH, KW] = collapse(transpose(%panels :
+/// [F/32, KH, KW, C, 32], perm [0, 4, 3, 1, 2])). Null for any other weight.
+Value pixelRowPanels(Value filter) {
+  auto collapse = filter.getDefiningOp<tensor::CollapseShapeOp>();
+  auto t = collapse ? collapse.getSrc().getDefiningOp<linalg::TransposeOp>()
+                    : linalg::TransposeOp();
+  if (!t || t.getPermutation() != ArrayRef<int64_t>{0, 4, 3, 1, 2})
+    return nullptr;
+  auto panels = cast<RankedTensorType>(t.getInput().getType());
+  return panels.getDimSize(4) == dlc::kPixelRowPanel ? t.getInput() : nullptr;
+}
+
+/// A convolution on rows of output pixels (ConvStrategy.h says which). The
+/// register tile is T <= 8 consecutive pixels of one output row times 32
+/// filters, and its reduction runs over every tap and channel with the tile
+/// in registers:
+///
+///   scf.for %j = 0 to F step 32 {dlc.parallel}       (one panel of filters)
+///     scf.for %oh = 0 to OH
+///       scf.for %ow = 0 to OW step 8  (+ one tile of OW % 8 pixels)
+///         %t = zeros : T x 32
+///         scf.for %kh, scf.for %kw                    (the taps)
+///           %a = %x_padded[n, :, oh*sh + kh, ow*sw + kw :: sw] : C x T
+///           %b = %panels[j / 32, kh, kw]                      : C x 32
+///           %t = linalg.matmul_transpose_a ins(%a, %b) outs(%t)
+///         %y[n, j:j+32, oh, ow:ow+T] = transpose(%t)
+///
+/// A's rows are the image's channels as stored (a strided view, so strided
+/// convolutions need no im2col), B's rows are 32 contiguous floats of the
+/// packed weight (one sequential stream per panel). No output column is
+/// computed and dropped, however short the rows are.
+struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
+  ConvOnPixelRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ConvOperands> ops = staticF32Operands(conv);
+    if (!ops)
+      return rewriter.notifyMatchFailure(conv, "not a static f32 convolution");
+    Value panels = pixelRowPanels(ops->filter);
+    if (!panels)
+      return rewriter.notifyMatchFailure(conv, "weight is not packed in filter panels");
+    linalg::FillOp fill = zeroFillOf(ops->init);
+    if (!fill)
+      return rewriter.notifyMatchFailure(conv, "accumulator is not zero-filled");
+    if (!llvm::all_of(conv.getDilations().getValues<int64_t>(),
+                      [](int64_t d) { return d == 1; }))
+      return rewriter.notifyMatchFailure(conv, "dilated");
+    ArrayRef<int64_t> x = ops->xType.getShape(), w = ops->wType.getShape(),
+                      y = ops->yType.getShape();
+    int64_t n = x[0], c = x[1], f = w[0], kh = w[2], kw = w[3], oh = y[2], ow = y[3];
+    auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
+    constexpr int64_t kPixels = dlc::cpu::kPixelRowTilePixels, kPanel = dlc::cpu::kPixelRowTileFilters;
+
+    Location loc = conv.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value input = ops->input;
+    // The padded image as a fill of its borders and a copy of the interior,
+    // not a fill of the whole buffer first (64ch 58x58: 861 KB of stores).
+    // When the image is computed in this kernel (a convolution chained after
+    // another, PartitionKernels), the buffer and its borders come first, so
+    // that the producer writes the interior itself.
+    if (tensor::PadOp pad = dlc::spatialConstantPad(input)) {
+      Block *entry = nullptr;
+      Operation *producer = pad.getSource().getDefiningOp();
+      if (producer && !isa<bufferization::ToTensorOp>(producer))
+        if (auto func = conv->getParentOfType<func::FuncOp>(); func && conv->getBlock() == &func.getBody().front())
+          entry = &func.getBody().front();
+      input = dlc::padByBorderFills(rewriter, loc, pad.getSource(), pad.getResultType(),
+                                    pad.getStaticLow(), pad.getStaticHigh(),
+                                    pad.getConstantPaddingValue(), entry);
+    }
+    Value zeroF = rewriter.create<arith::ConstantOp>(loc, rewriter.getF32FloatAttr(0.0f));
+    auto idx = [&](OpBuilder &b, int64_t v) -> Value {
+      return b.create<arith::ConstantIndexOp>(loc, v);
+    };
+    auto attr = [&](OpBuilder &b, int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
+    auto forLoop = [&](OpBuilder &b, int64_t from, int64_t to, int64_t step, Value init,
+                       function_ref<Value(OpBuilder &, Value, Value)> body) {
+      return b.create<scf::ForOp>(
+          loc, idx(b, from), idx(b, to), idx(b, step), ValueRange{init},
+          [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
+            lb.create<scf::YieldOp>(loc, body(lb, iv, args[0]));
+          });
+    };
+
+    // The elementwise epilogue (bias, activation, residual add) that
+    // ReuseProducerBuffer made update the convolution's result in place runs
+    // on each tile right after its write-back instead of as a pass over the
+    // whole output afterwards (which read and wrote it through L2 or L3).
+    linalg::GenericOp epilogue = dlc::inPlaceEpilogue(conv.getResult(0));
+    // One register tile: `pixels` output pixels from (oh, ow) on, filters
+    // j..j+32 of image `image`, written into `acc`.
+    auto tile = [&](OpBuilder &b, Value acc, Value image, Value j, Value row, Value col,
+                    int64_t pixels) -> Value {
+      auto tileType = RankedTensorType::get({pixels, kPanel}, f32);
+      Value zeros =
+          b.create<linalg::FillOp>(loc, zeroF,
+                                   b.create<tensor::EmptyOp>(loc, tileType.getShape(), f32)
+                                       .getResult())
+              .getResult(0);
+      Value panel = b.create<arith::DivUIOp>(loc, j, idx(b, kPanel));
+      Value inRow = b.create<arith::MulIOp>(loc, row, idx(b, strides[0]));
+      Value inCol = b.create<arith::MulIOp>(loc, col, idx(b, strides[1]));
+      auto taps = forLoop(b, 0, kh, 1, zeros, [&](OpBuilder &b, Value r, Value t) {
+        Value h = b.create<arith::AddIOp>(loc, inRow, r);
+        return forLoop(b, 0, kw, 1, t, [&](OpBuilder &b, Value s, Value t) {
+                 Value wcol = b.create<arith::AddIOp>(loc, inCol, s);
+                 Value a = b.create<tensor::ExtractSliceOp>(
+                     loc, RankedTensorType::get({c, pixels}, f32), input,
+                     ArrayRef<OpFoldResult>{image, attr(b, 0), h, wcol},
+                     ArrayRef<OpFoldResult>{attr(b, 1), attr(b, c), attr(b, 1),
+                                            attr(b, pixels)},
+                     ArrayRef<OpFoldResult>{attr(b, 1), attr(b, 1), attr(b, 1),
+                                            attr(b, strides[1])});
+                 Value bPanel = b.create<tensor::ExtractSliceOp>(
+                     loc, RankedTensorType::get({c, kPanel}, f32), panels,
+                     ArrayRef<OpFoldResult>{panel, r, s, attr(b, 0), attr(b, 0)},
+                     ArrayRef<OpFoldResult>{attr(b, 1), attr(b, 1), attr(b, 1), attr(b, c),
+                                            attr(b, kPanel)},
+                     SmallVector<OpFoldResult>(5, attr(b, 1)));
+                 return b.create<linalg::MatmulTransposeAOp>(loc, TypeRange{tileType},
+                                                             ValueRange{a, bPanel},
+                                                             ValueRange{t})
+                     .getResult(0);
+               }).getResult(0);
+      });
+      SmallVector<OpFoldResult> offsets = {image, j, row, col};
+      SmallVector<OpFoldResult> sizes = {attr(b, 1), attr(b, kPanel), attr(b, 1),
+                                         attr(b, pixels)};
+      SmallVector<OpFoldResult> unit(4, attr(b, 1));
+      auto outType = RankedTensorType::get({kPanel, pixels}, f32);
+      Value dest = b.create<tensor::ExtractSliceOp>(loc, outType, acc, offsets, sizes, unit);
+      Value transposed =
+          b.create<linalg::TransposeOp>(loc, taps.getResult(0), dest, ArrayRef<int64_t>{1, 0})
+              .getResult()[0];
+      acc = b.create<tensor::InsertSliceOp>(loc, transposed, acc, offsets, sizes, unit);
+      if (!epilogue)
+        return acc;
+      // The epilogue on the tile just written, while it is in L1 (or, where
+      // TileAndVectorize can, columnEpilogue: on each column in registers
+      // before its store).
+      auto regionType = RankedTensorType::get({1, kPanel, 1, pixels}, f32);
+      Value region = b.create<tensor::ExtractSliceOp>(loc, regionType, acc, offsets, sizes, unit);
+      Value fused = dlc::epilogueOnRegion(b, loc, epilogue, offsets, sizes, region);
+      return b.create<tensor::InsertSliceOp>(loc, fused, acc, offsets, sizes, unit);
+    };
+
+    int64_t full = ow / kPixels * kPixels, rest = ow % kPixels;
+    // Few panels: the pool splits the rows instead.
+    bool panelsParallel = f / kPanel >= 4;
+    // Under an epilogue the loops go where the epilogue was: its other
+    // operands (a residual) may be computed after the convolution.
+    if (epilogue)
+      rewriter.setInsertionPoint(epilogue);
+    auto images = forLoop(rewriter, 0, n, 1, fill.getOutputs()[0],
+                          [&](OpBuilder &b, Value image, Value acc) {
+      auto panelLoop = forLoop(b, 0, f, kPanel, acc, [&](OpBuilder &b, Value j, Value acc) {
+        auto rows = forLoop(b, 0, oh, 1, acc, [&](OpBuilder &b, Value row, Value acc) {
+          if (full > 0)
+            acc = forLoop(b, 0, full, kPixels, acc, [&](OpBuilder &b, Value col, Value acc) {
+                    return tile(b, acc, image, j, row, col, kPixels);
+                  }).getResult(0);
+          if (rest > 0)
+            acc = tile(b, acc, image, j, row, idx(b, full), rest);
+          return acc;
+        });
+        if (!panelsParallel && oh >= 2)
+          rows->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
+        return rows.getResult(0);
+      });
+      if (panelsParallel)
+        panelLoop->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
+      return panelLoop.getResult(0);
+    });
+    replaceConvolution(rewriter, conv, epilogue, images.getResult(0));
+    return success();
+  }
+};
+
+struct ConvToMatmulPass : dlc::impl::ConvToMatmulBase<ConvToMatmulPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ConvOnPixelRows, ConvAsShiftedMatmuls, ConvAsIm2ColMatmul>(&getContext());
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

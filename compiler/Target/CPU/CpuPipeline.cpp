@@ -1,0 +1,218 @@
+//===- CpuPipeline.cpp - CPU kernels to LLVM dialect ----------------------===//
+//
+// The MLIR half of the CPU path (see CpuPipeline.h for the whole picture);
+// CpuCodegen.cpp does the LLVM half.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Target/CPU/CpuPipeline.h"
+#include "compiler/Target/CPU/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void dlc::registerCpuPipelineDialects(DialectRegistry &registry) {
+  registry.insert<bufferization::BufferizationDialect, memref::MemRefDialect,
+                  linalg::LinalgDialect, scf::SCFDialect, LLVM::LLVMDialect,
+                  vector::VectorDialect, cf::ControlFlowDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
+  // Lets loop-invariant-subset-hoisting see transfers and slices as subsets.
+  vector::registerSubsetOpInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
+  tensor::registerTilingInterfaceExternalModels(registry);
+}
+
+// Adds `<name>_entry(ptr %buffers)`: loads one pointer per argument and calls
+// the kernel, whose memref arguments the bare-pointer convention made `ptr`s.
+static void addEntryWrapper(ModuleOp module, LLVM::LLVMFuncOp kernel) {
+  OpBuilder builder(module.getContext());
+  builder.setInsertionPointToEnd(module.getBody());
+  Location loc = kernel.getLoc();
+  auto ptrType = LLVM::LLVMPointerType::get(module.getContext());
+  auto voidType = LLVM::LLVMVoidType::get(module.getContext());
+  auto entry = builder.create<LLVM::LLVMFuncOp>(
+      loc, (kernel.getName() + dlc::kEntrySuffix).str(),
+      LLVM::LLVMFunctionType::get(voidType, {ptrType}));
+  Block *body = entry.addEntryBlock(builder);
+  builder.setInsertionPointToStart(body);
+  SmallVector<Value> args;
+  for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
+    Value slot = builder.create<LLVM::GEPOp>(
+        loc, ptrType, ptrType, body->getArgument(0),
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    args.push_back(builder.create<LLVM::LoadOp>(loc, ptrType, slot));
+  }
+  builder.create<LLVM::CallOp>(loc, kernel, args);
+  builder.create<LLVM::ReturnOp>(loc, ValueRange{});
+  // Only the wrappers are exported; the kernels themselves get inlined.
+  kernel.setLinkage(LLVM::Linkage::Internal);
+}
+
+// A copy between statically shaped memrefs of rank 2 or more: between
+// contiguous buffers one flat copy; with unit-stride rows of at most 256
+// elements, one vector.transfer per row in a loop nest over the other dims.
+// False (nothing emitted) otherwise.
+static bool copyByVectorRows(OpBuilder &b, Location loc, Value from, Value to) {
+  auto src = dyn_cast<MemRefType>(from.getType()), dst = dyn_cast<MemRefType>(to.getType());
+  if (!src || !dst || !src.hasStaticShape() || src.getShape() != dst.getShape() ||
+      src.getRank() < 2 || src.getElementType() != dst.getElementType() ||
+      !src.getElementType().isIntOrFloat() || src.getElementTypeBitWidth() % 8 != 0)
+    return false; // (i1 vectors are bit-packed in memory: not the bytes dlc's i1 are)
+  if (src.getLayout().isIdentity() && dst.getLayout().isIdentity()) {
+    // Contiguous: one flat loop, which LLVM makes a memcpy. (As a nest, LLVM
+    // unrolled short inner rows, 7x7, and copied across channels with
+    // gathers and scatters.)
+    ReassociationIndices all = llvm::to_vector(llvm::seq<int64_t>(0, src.getRank()));
+    Value flatFrom = b.create<memref::CollapseShapeOp>(loc, from, ArrayRef{all});
+    Value flatTo = b.create<memref::CollapseShapeOp>(loc, to, ArrayRef{all});
+    b.create<linalg::CopyOp>(loc, flatFrom, flatTo);
+    return true;
+  }
+  int64_t row = src.getShape().back();
+  auto unitStride = [](MemRefType t) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    return succeeded(getStridesAndOffset(t, strides, offset)) && strides.back() == 1;
+  };
+  if (row > 256 || !unitStride(src) || !unitStride(dst))
+    return false;
+  auto rowType = VectorType::get({row}, src.getElementType());
+  Value zero = b.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = b.create<arith::ConstantIndexOp>(loc, 1);
+  Value pad = b.create<arith::ConstantOp>(loc, b.getZeroAttr(src.getElementType()));
+  SmallVector<Value> indices;
+  OpBuilder::InsertionGuard guard(b);
+  for (int64_t d = 0; d + 1 < src.getRank(); ++d) {
+    auto loop = b.create<scf::ForOp>(
+        loc, zero, b.create<arith::ConstantIndexOp>(loc, src.getDimSize(d)), one);
+    indices.push_back(loop.getInductionVar());
+    b.setInsertionPointToStart(loop.getBody());
+  }
+  indices.push_back(zero);
+  Value v = b.create<vector::TransferReadOp>(loc, rowType, from, indices, pad,
+                                             ArrayRef<bool>{true});
+  b.create<vector::TransferWriteOp>(loc, v, to, indices, ArrayRef<bool>{true});
+  return true;
+}
+
+LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
+  PassManager pm(module.getContext());
+  // Graph ops to linalg, elementwise chains fused into one loop nest.
+  pm.addNestedPass<func::FuncOp>(dlc::createLowerDlcToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(dlc::createReuseProducerBuffer());
+  pm.addNestedPass<func::FuncOp>(dlc::createConvToMatmul());
+  pm.addPass(createCanonicalizerPass());
+  // Matmuls to register tiles of vector code.
+  pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize());
+  // The rest of the kernel's loop nests: short NCHW rows flattened, then
+  // split into chunks for the pool.
+  pm.addNestedPass<func::FuncOp>(dlc::createCollapseShortRows());
+  pm.addNestedPass<func::FuncOp>(dlc::createParallelizeLoopNests());
+  // Transposes that move the innermost dim: 8x16 blocks in registers.
+  pm.addNestedPass<func::FuncOp>(dlc::createVectorizeTransposes());
+  // Nests with short rows: one vector per row (not LLVM's gathers); stride-2
+  // window taps read straight from the unpadded image.
+  pm.addNestedPass<func::FuncOp>(dlc::createVectorizeRows());
+  // What still reads a padded image: each chunk pads its own planes; then
+  // those nests' rows.
+  pm.addNestedPass<func::FuncOp>(dlc::createPadPerChunk());
+  pm.addNestedPass<func::FuncOp>(dlc::createVectorizeRows());
+  // The C tile's read and write leave the K loop: it lives in registers.
+  pm.addPass(createLoopInvariantSubsetHoistingPass());
+  pm.addPass(createCanonicalizerPass());
+  // Results are written straight into the destination buffers.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizationOptions bufferization;
+  bufferization.bufferizeFunctionBoundaries = false;
+  // Copies as linalg.copy, lowered to loops like the rest: memref.copy of a
+  // strided view would call memrefCopy from MLIR's C runner library. Copies
+  // into or out of strided views (a padded image's interior) go row by row
+  // as vectors: as loops LLVM copied them float by float, unsure whether the
+  // buffers overlap (the pad of a 144x56x56 depthwise input: 80 us of 188).
+  bufferization.memCpyFn = [](OpBuilder &b, Location loc, Value from,
+                              Value to) -> LogicalResult {
+    if (!copyByVectorRows(b, loc, from, to))
+      b.create<linalg::CopyOp>(loc, from, to);
+    return success();
+  };
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
+  bufferization::BufferDeallocationPipelineOptions deallocation;
+  bufferization::buildBufferDeallocationPipeline(pm, deallocation);
+  pm.addNestedPass<func::FuncOp>(dlc::createHoistVectorTransfers());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(dlc::createPrefetchPanelRows());
+  pm.addPass(createCanonicalizerPass());
+  if (failed(pm.run(module)))
+    return failure();
+  // Rows of output tiles become functions run on the runtime's pool.
+  outlineParallelLoops(module);
+  pm.clear();
+  // Loops and vectors, then the LLVM dialect.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(dlc::createLowerVectors());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertSCFToCFPass());
+  pm.addNestedPass<func::FuncOp>(dlc::createApproximateMath());
+  pm.addNestedPass<func::FuncOp>(dlc::createExpandArith());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  ConvertFuncToLLVMPassOptions funcToLLVM;
+  funcToLLVM.useBarePtrCallConv = true;
+  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  if (failed(pm.run(module)))
+    return failure();
+
+  finishParallelLaunches(module);
+  SmallVector<LLVM::LLVMFuncOp> kernels;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    if (!func.isExternal() && func.getLinkage() == LLVM::Linkage::External &&
+        !isParallelBody(func) && func.getName() != "dlc_set_parallel_runtime")
+      kernels.push_back(func);
+  for (LLVM::LLVMFuncOp kernel : kernels)
+    addEntryWrapper(module, kernel);
+  return success();
+}

@@ -1,0 +1,339 @@
+//===- LowerElementwise.cpp - elementwise dlc ops to linalg.generic -------===//
+//
+// Every elementwise op becomes one all-parallel linalg.generic whose maps are
+// identities or NumPy broadcasts (constant-0 exprs for size-1 dims), so that
+// linalg-fuse-elementwise-ops merges chains into one loop nest:
+//
+//   %y = dlc.add %a, %row : (tensor<4x8xf16>, tensor<8xf16>) -> tensor<4x8xf16>
+// becomes
+//   %e = tensor.empty() : tensor<4x8xf16>
+//   %y = linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d1),
+//                                         (d0, d1) -> (d0, d1)], parallel x2}
+//       ins(%a, %row : ...) outs(%e : tensor<4x8xf16>) {
+//   ^bb0(%x: f16, %r: f16, %o: f16):
+//     %xf = arith.extf %x : f16 to f32        // f16/bf16 compute in f32
+//     %rf = arith.extf %r : f16 to f32
+//     %s = arith.addf %xf, %rf : f32
+//     %t = arith.truncf %s : f32 to f16       // rounded once
+//     linalg.yield %t : f16
+//   }
+//
+// Also here: constant (arith.constant), copy (its input) and cast.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Target/CPU/LoweringUtils.h"
+#include "dialects/dlc/DlcOps.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+
+namespace dlc {
+namespace {
+
+RankedTensorType resultTensorType(Operation *op) {
+  return cast<RankedTensorType>(op->getResult(0).getType());
+}
+
+/// Float and integer bodies of one binary op, on compute-type scalars.
+template <typename DlcOp> struct BinaryKernel;
+#define DLC_BINARY(OP, FLOAT, INT)                                             \
+  template <> struct BinaryKernel<OP> {                                        \
+    static Value build(OpBuilder &b, Location loc, Value l, Value r) {         \
+      if (isa<FloatType>(l.getType()))                                         \
+        return b.create<FLOAT>(loc, l, r);                                     \
+      return b.create<INT>(loc, l, r);                                         \
+    }                                                                          \
+  };
+DLC_BINARY(AddOp, arith::AddFOp, arith::AddIOp)
+DLC_BINARY(SubOp, arith::SubFOp, arith::SubIOp)
+DLC_BINARY(MulOp, arith::MulFOp, arith::MulIOp)
+DLC_BINARY(DivOp, arith::DivFOp, arith::DivSIOp)
+DLC_BINARY(PowOp, math::PowFOp, math::IPowIOp)
+DLC_BINARY(MaxOp, arith::MaximumFOp, arith::MaxSIOp)
+DLC_BINARY(MinOp, arith::MinimumFOp, arith::MinSIOp)
+#undef DLC_BINARY
+
+template <typename DlcOp>
+struct BinaryLowering : OpConversionPattern<DlcOp> {
+  using OpConversionPattern<DlcOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DlcOp op, typename DlcOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = resultTensorType(op);
+    Type elem = type.getElementType();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), {adaptor.getLhs(), adaptor.getRhs()}, type,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value l = toCompute(b, loc, args[0]);
+          Value r = toCompute(b, loc, args[1]);
+          Value v = BinaryKernel<DlcOp>::build(b, loc, l, r);
+          return fromCompute(b, loc, v, elem);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// dlc.compare: arith.cmpf (ordered, except une for ne, as NumPy) or
+/// arith.cmpi (signed; i1 compares unsigned, as 0/1) on compute-type scalars.
+struct CompareLowering : OpConversionPattern<CompareOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CompareOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef p = op.getPredicate();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), {adaptor.getLhs(), adaptor.getRhs()},
+        resultTensorType(op), [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value l = toCompute(b, loc, args[0]);
+          Value r = toCompute(b, loc, args[1]);
+          if (isa<FloatType>(l.getType())) {
+            auto pred = llvm::StringSwitch<arith::CmpFPredicate>(p)
+                            .Case("eq", arith::CmpFPredicate::OEQ)
+                            .Case("ne", arith::CmpFPredicate::UNE)
+                            .Case("lt", arith::CmpFPredicate::OLT)
+                            .Case("le", arith::CmpFPredicate::OLE)
+                            .Case("gt", arith::CmpFPredicate::OGT)
+                            .Default(arith::CmpFPredicate::OGE);
+            return b.create<arith::CmpFOp>(loc, pred, l, r);
+          }
+          bool u = l.getType().isInteger(1);
+          auto pred = llvm::StringSwitch<arith::CmpIPredicate>(p)
+                          .Case("eq", arith::CmpIPredicate::eq)
+                          .Case("ne", arith::CmpIPredicate::ne)
+                          .Case("lt", u ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt)
+                          .Case("le", u ? arith::CmpIPredicate::ule : arith::CmpIPredicate::sle)
+                          .Case("gt", u ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+                          .Default(u ? arith::CmpIPredicate::uge : arith::CmpIPredicate::sge);
+          return b.create<arith::CmpIOp>(loc, pred, l, r);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// dlc.select: arith.select on the stored scalars (no rounding involved).
+struct SelectLowering : OpConversionPattern<SelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SelectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value result = buildElementwise(
+        rewriter, op.getLoc(),
+        {adaptor.getCondition(), adaptor.getTrueValue(), adaptor.getFalseValue()},
+        resultTensorType(op), [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          return b.create<arith::SelectOp>(loc, args[0], args[1], args[2]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// The body of a unary op on a compute-type scalar.
+Value unaryKernel(Operation *op, OpBuilder &b, Location loc, Value x) {
+  Type t = x.getType();
+  bool isFloat = isa<FloatType>(t);
+  auto cst = [&](double v) { return scalarConstant(b, loc, t, v); };
+  return llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](NegOp) -> Value {
+        if (isFloat)
+          return b.create<arith::NegFOp>(loc, x);
+        return b.create<arith::SubIOp>(loc, cst(0), x);
+      })
+      .Case([&](AbsOp) -> Value {
+        if (isFloat)
+          return b.create<math::AbsFOp>(loc, x);
+        return b.create<math::AbsIOp>(loc, x);
+      })
+      .Case([&](ExpOp) { return b.create<math::ExpOp>(loc, x); })
+      .Case([&](LogOp) { return b.create<math::LogOp>(loc, x); })
+      .Case([&](SqrtOp) { return b.create<math::SqrtOp>(loc, x); })
+      .Case([&](RsqrtOp) { return b.create<math::RsqrtOp>(loc, x); })
+      .Case([&](TanhOp) { return b.create<math::TanhOp>(loc, x); })
+      .Case([&](ErfOp) { return b.create<math::ErfOp>(loc, x); })
+      .Case([&](SigmoidOp) {
+        // 1 / (1 + exp(-x))
+        Value e = b.create<math::ExpOp>(loc, b.create<arith::NegFOp>(loc, x));
+        return b.create<arith::DivFOp>(
+            loc, cst(1.0), b.create<arith::AddFOp>(loc, cst(1.0), e));
+      })
+      .Case([&](ReluOp) -> Value {
+        // max(x, 0); NaN stays NaN like the reference.
+        if (isFloat)
+          return b.create<arith::MaximumFOp>(loc, x, cst(0.0));
+        return b.create<arith::MaxSIOp>(loc, x, cst(0));
+      })
+      .Case([&](GeluOp gelu) -> Value {
+        Value half = b.create<arith::MulFOp>(loc, cst(0.5), x);
+        Value inner;
+        if (gelu.getTanhApproximation()) {
+          // tanh(sqrt(2/pi) (x + 0.044715 x^3))
+          Value x3 = b.create<arith::MulFOp>(
+              loc, x, b.create<arith::MulFOp>(loc, x, x));
+          Value poly = b.create<arith::AddFOp>(
+              loc, x, b.create<arith::MulFOp>(loc, cst(0.044715), x3));
+          inner = b.create<math::TanhOp>(
+              loc, b.create<arith::MulFOp>(
+                       loc, cst(std::sqrt(2.0 / 3.14159265358979323846)), poly));
+        } else {
+          // erf(x / sqrt(2)), the division as a product (a divide costs
+          // several cycles a vector; the two differ by at most an ulp)
+          inner = b.create<math::ErfOp>(
+              loc, b.create<arith::MulFOp>(loc, x, cst(1.0 / std::sqrt(2.0))));
+        }
+        return b.create<arith::MulFOp>(
+            loc, half, b.create<arith::AddFOp>(loc, cst(1.0), inner));
+      })
+      .Case([&](ClipOp clip) -> Value {
+        double lo = clip.getMin().convertToDouble();
+        double hi = clip.getMax().convertToDouble();
+        if (isFloat) { // NaN propagates through maximumf/minimumf.
+          Value loV = cst(lo), hiV = cst(hi);
+          Value v = b.create<arith::MaximumFOp>(loc, x, loV);
+          return b.create<arith::MinimumFOp>(loc, v, hiV);
+        }
+        // Integers: v < min ? trunc(min) : v > max ? trunc(max) : v, with the
+        // bounds saturated to the type's range.
+        unsigned width = t.getIntOrFloatBitWidth();
+        double tmin = -std::ldexp(1.0, width - 1);
+        double tmax = std::ldexp(1.0, width - 1) - 1;
+        auto sat = [&](double v) { return std::min(std::max(v, tmin), tmax); };
+        Value loV = cst(sat(std::trunc(lo))), hiV = cst(sat(std::trunc(hi)));
+        Value below = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x,
+                                              cst(sat(std::ceil(lo))));
+        Value above = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x,
+                                              cst(sat(std::floor(hi))));
+        Value v = b.create<arith::SelectOp>(loc, above, hiV, x);
+        return b.create<arith::SelectOp>(loc, below, loV, v);
+      })
+      .Default([](Operation *) -> Value { return nullptr; });
+}
+
+template <typename DlcOp>
+struct UnaryLowering : OpConversionPattern<DlcOp> {
+  using OpConversionPattern<DlcOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(DlcOp op, typename DlcOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = resultTensorType(op);
+    Type elem = type.getElementType();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), {adaptor.getInput()}, type,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          Value v = unaryKernel(op, b, loc, toCompute(b, loc, args[0]));
+          return fromCompute(b, loc, v, elem);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// One scalar conversion of dlc.cast.
+Value castScalar(OpBuilder &b, Location loc, Value x, Type to) {
+  Type from = x.getType();
+  if (from == to)
+    return x;
+  if (to.isInteger(1)) { // x != 0
+    if (isa<FloatType>(from))
+      return b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::UNE, x,
+                                     scalarConstant(b, loc, from, 0.0));
+    return b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, x,
+                                   scalarConstant(b, loc, from, 0));
+  }
+  if (from.isInteger(1)) { // 0 or 1
+    if (isa<FloatType>(to))
+      return b.create<arith::UIToFPOp>(loc, to, x);
+    return b.create<arith::ExtUIOp>(loc, to, x);
+  }
+  auto fromF = dyn_cast<FloatType>(from), toF = dyn_cast<FloatType>(to);
+  if (fromF && toF) {
+    // f16 <-> bf16 goes through f32 (exact), then one rounding.
+    Value wide = toCompute(b, loc, x);
+    if (toF.getWidth() < 32)
+      return b.create<arith::TruncFOp>(loc, to, wide);
+    return wide;
+  }
+  if (fromF) {
+    // Truncates toward zero into i64, then wraps to i32 like the reference.
+    Value i = b.create<arith::FPToSIOp>(loc, b.getI64Type(), toCompute(b, loc, x));
+    return to.isInteger(64) ? i : b.create<arith::TruncIOp>(loc, to, i).getResult();
+  }
+  if (toF) {
+    Value f = b.create<arith::SIToFPOp>(loc, toF.getWidth() < 32 ? b.getF32Type() : to, x);
+    return fromCompute(b, loc, f, to);
+  }
+  if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
+    return b.create<arith::TruncIOp>(loc, to, x);
+  return b.create<arith::ExtSIOp>(loc, to, x);
+}
+
+struct CastLowering : OpConversionPattern<CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = resultTensorType(op);
+    if (type == adaptor.getInput().getType()) {
+      rewriter.replaceOp(op, adaptor.getInput());
+      return success();
+    }
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), {adaptor.getInput()}, type,
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return castScalar(b, loc, args[0], type.getElementType());
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ConstantLowering : OpConversionPattern<ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto value = dyn_cast<TypedAttr>(op.getValue());
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "constant value is not typed");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    return success();
+  }
+};
+
+/// On the host a copy is the identity; the device runtime moves the bytes.
+struct CopyLowering : OpConversionPattern<CopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+} // namespace
+
+void populateElementwisePatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<BinaryLowering<AddOp>, BinaryLowering<SubOp>,
+               BinaryLowering<MulOp>, BinaryLowering<DivOp>,
+               BinaryLowering<PowOp>, BinaryLowering<MaxOp>,
+               BinaryLowering<MinOp>>(ctx);
+  patterns.add<UnaryLowering<NegOp>, UnaryLowering<AbsOp>,
+               UnaryLowering<ExpOp>, UnaryLowering<LogOp>,
+               UnaryLowering<SqrtOp>, UnaryLowering<RsqrtOp>,
+               UnaryLowering<TanhOp>, UnaryLowering<SigmoidOp>,
+               UnaryLowering<ErfOp>, UnaryLowering<ReluOp>,
+               UnaryLowering<GeluOp>, UnaryLowering<ClipOp>>(ctx);
+  patterns.add<CastLowering, ConstantLowering, CopyLowering, CompareLowering,
+               SelectLowering>(ctx);
+}
+
+} // namespace dlc

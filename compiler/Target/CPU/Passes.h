@@ -1,0 +1,32 @@
+//===- Passes.h - lowering passes of the CPU path -------------------------===//
+#ifndef DLC_COMPILER_TARGET_CPU_PASSES_H
+#define DLC_COMPILER_TARGET_CPU_PASSES_H
+
+#include "dialects/dlc/DlcOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace dlc {
+
+#define GEN_PASS_DECL
+#include "compiler/Target/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "compiler/Target/CPU/Passes.h.inc"
+
+/// Patterns lowering every dlc op to linalg/tensor/arith/math on tensors.
+void populateDlcToLinalgPatterns(RewritePatternSet &patterns);
+
+} // namespace dlc
+
+#endif // DLC_COMPILER_TARGET_CPU_PASSES_H

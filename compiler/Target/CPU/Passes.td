@@ -1,0 +1,205 @@
+//===- Passes.td - the CPU path: graph rewrites and lowering -------------===//
+
+#ifndef DLC_LOWERING_PASSES_TD
+#define DLC_LOWERING_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerDlcToLinalg : Pass<"dlc-lower-to-linalg", "mlir::func::FuncOp"> {
+  let summary = "Lowers every dlc op to linalg, tensor, arith and math on tensors";
+  let description = [{
+    The first step of the CPU path (see CpuPipeline.cpp for the whole path).
+    Named linalg ops where they exist (matmul, transpose, fill), linalg.generic
+    otherwise; f16 and bf16 are computed in f32 and rounded once per op. No dlc
+    op remains afterwards.
+
+    ```mlir
+    %y = dlc.add %a, %b : tensor<4x8xf32>
+    // becomes
+    %e = tensor.empty() : tensor<4x8xf32>
+    %y = linalg.generic {...} ins(%a, %b : ...) outs(%e : ...) { arith.addf ... }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
+def ApproximateMath : Pass<"dlc-approximate-math", "mlir::func::FuncOp"> {
+  let summary = "Replaces math ops by polynomial approximations";
+  let description = [{
+    exp, log, tanh, erf, ... become arithmetic that vectorises, instead of
+    scalar libm calls; what has no approximation is left for libm.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::x86vector::X86VectorDialect"];
+}
+
+def ExpandArith : Pass<"dlc-expand-arith", "mlir::func::FuncOp"> {
+  let summary = "Expands ceil/floor integer division and bf16 casts; keeps float max/min";
+  let description = [{
+    arith-expand-ops without its maximumf/minimumf expansion: those lower to
+    llvm.maximum/llvm.minimum, which LLVM vectorises as reductions.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Tiles f32 matmuls to an 8x32 register tile and vectorises them";
+  let description = [{
+    On tensors, before bufferization: M and N tiled to 8x32 with the fill of
+    C fused, K tiled by 1, each tile vectorised to a vector.contract (masked
+    at ragged edges). See TileAndVectorize.cpp.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def CollapseShortRows : Pass<"dlc-collapse-short-rows", "mlir::func::FuncOp"> {
+  let summary = "Flattens the two innermost dims of elementwise nests with rows under 32";
+  let description = [{
+    A top-level all-parallel linalg.generic whose innermost dim is shorter
+    than 32 and whose operands (whole tensors, not views) read its two
+    innermost dims in order gets them collapsed into one, so that LLVM
+    vectorises the long loop instead of a short row and its scalar tail. See
+    CollapseShortRows.cpp.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def ParallelizeLoopNests : Pass<"dlc-parallelize-loop-nests", "mlir::func::FuncOp"> {
+  let summary = "Splits large elementwise, reduction and transpose nests into parallel chunks";
+  let description = [{
+    A top-level linalg.generic or linalg.transpose of at least 32K elements
+    is tiled along its outermost parallel dimension of 4+ (in whole chunks,
+    at most 256 of them) into an scf.for marked `dlc.parallel`, which
+    OutlineParallelLoops runs on the runtime's pool. See
+    ParallelizeLoopNests.cpp.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def PadPerChunk : Pass<"dlc-pad-per-chunk", "mlir::func::FuncOp"> {
+  let summary = "Pads each parallel chunk's channels inside the chunk";
+  let description = [{
+    A linalg.generic inside a loop (a ParallelizeLoopNests chunk) that reads
+    whole padded planes through slices of a spatial tensor.pad made outside
+    the loop gets a pad of just its own channels, in the loop: the whole
+    padded copy of the tensor (a fill and a copy through L3) goes away. See
+    PadPerChunk.cpp.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def VectorizeRows : Pass<"dlc-vectorize-rows", "mlir::func::FuncOp"> {
+  let summary = "Vectorises elementwise nests with short rows one row at a time";
+  let description = [{
+    An all-parallel linalg.generic whose innermost dim is under 64 is tiled
+    to single rows and vectorised along them, so that LLVM does not unroll
+    the row and vectorise across channels with gathers; one that reads
+    stride-2 rows (up to 128) too, each read whole and its even lanes
+    shuffled out, in whole registers with masked loads and stores. A sum
+    along rows of up to 256 becomes one vector.reduction per row. See
+    VectorizeRows.cpp.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+}
+
+def ConvToMatmul : Pass<"dlc-conv-to-matmul", "mlir::func::FuncOp"> {
+  let summary = "Rewrites f32 NCHW convolutions as im2col and matmul";
+  let description = [{
+    Per image, the input windows are copied into a (C*KH*KW) x (OH*OW)
+    matrix and multiplied by the filter seen as F x (C*KH*KW), so that the
+    convolution runs on the tiled, vectorised matmul. See ConvToMatmul.cpp.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def ReuseProducerBuffer : Pass<"dlc-reuse-producer-buffer", "mlir::func::FuncOp"> {
+  let summary = "Elementwise ops write over the single-use result they consume";
+  let description = [{
+    `generic ins(%mm, %b) outs(%empty)` becomes `generic ins(%b) outs(%mm)`
+    when %mm has one use and the same type: epilogues update a matmul's or
+    convolution's result in place, and no temporary is allocated. A batched
+    matmul's epilogue, and a transpose keeping the last dim of its result,
+    move into its batch loops (each matrix updated in place, or inserted in
+    its transposed place).
+  }];
+}
+
+def HoistVectorTransfers : Pass<"dlc-hoist-vector-transfers", "mlir::func::FuncOp"> {
+  let summary = "Keeps loop-invariant vector tiles in registers across loops";
+  let description = [{
+    After bufferization: the C tile of a vectorised matmul is read before
+    and written after its K loop instead of in every iteration.
+  }];
+}
+
+def PrefetchPanelRows : Pass<"dlc-prefetch-panel-rows", "mlir::func::FuncOp"> {
+  let summary = "Prefetches the rows of packed weight panels 8 KB ahead";
+  let description = [{
+    After bufferization: a vector.transfer_read of one whole row of
+    contiguous f32 rows, indexed by the loop around it (a register tile's
+    K loop over a packed B panel), gets a memref.prefetch per cache line of
+    the row 8 KB ahead, for weights of 256 KB or more: weights streamed from
+    DRAM no longer stall at each 4 KB page, where the hardware prefetchers
+    stop. See PrefetchPanelRows.cpp.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
+def VectorizeTransposes : Pass<"dlc-vectorize-transposes", "mlir::func::FuncOp"> {
+  let summary = "Transposes that move the innermost dim, 8x16 blocks at a time in registers";
+  let description = [{
+    A static f32 linalg.transpose on tensors whose output's innermost dim is
+    another input dim (Kᵀ of attention) becomes loops over 8x16 blocks: 8
+    input rows read as vectors, transposed with shuffles, written as 16
+    output rows of 8. See VectorizeTransposes.cpp.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def LowerVectors : Pass<"dlc-lower-vectors", "mlir::func::FuncOp"> {
+  let summary = "Lowers vector contractions to outer products and FMAs";
+  let description = [{
+    vector.contract to vector.outerproduct to vector.fma, transfers of rank
+    above 1 unrolled, masks and transposes lowered: what convert-vector-to-llvm
+    expects, shaped for the FMA units.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// The CPU's graph rewrites: constant weights in the layouts its kernels read
+//===----------------------------------------------------------------------===//
+
+def LinearToMatmul : Pass<"dlc-linear-to-matmul", "mlir::func::FuncOp"> {
+  let summary = "Rewrites constant-weight linear ops as matmul with Wᵀ and a bias add";
+  let description = [{
+    `linear(x, W, b)` with a constant `W [N, K]` becomes
+    `reshape(add(matmul(reshape(x), Wᵀ), b))`, with `Wᵀ [K, N]` computed at
+    compile time, so that the CPU's matmul streams B along rows. The old
+    weight constant stays for other users and is erased when unused. Pins are
+    kept on every new op.
+  }];
+  let dependentDialects = ["::dlc::DlcDialect"];
+}
+
+def PackConvWeights : Pass<"dlc-pack-conv-weights", "mlir::func::FuncOp"> {
+  let summary = "Packs constant weights of CPU convolutions in the layout their lowering reads";
+  let description = [{
+    A CPU `conv2d` with a constant f32 filter gets it packed at compile time
+    as its lowering reads it (compiler/Target/CPU/ConvStrategy.h decides which): on rows
+    of output pixels, 32-filter panels `[F/32, KH, KW, C, 32]` behind a
+    `dlc.transpose` and a `dlc.reshape` back to `[F, C, KH, KW]`; as one
+    matmul per tap, `[KH, KW, F, C]` behind a `dlc.transpose`. The view joins
+    the convolution's kernel and the CPU lowering reads the packed constant
+    directly. Convolutions placed on a GPU are left alone.
+  }];
+  let dependentDialects = ["::dlc::DlcDialect"];
+}
+
+#endif // DLC_LOWERING_PASSES_TD
