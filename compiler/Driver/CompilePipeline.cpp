@@ -127,7 +127,9 @@ void addPlacementStages(OpPassManager &pm, const CompileOptions &o) {
 /// rewrite .. artifact: the CPU path's graph rewrites, kernels, the artifact.
 void addCodegenStages(OpPassManager &pm, const CompileOptions &o) {
   if (o.runs(CompileStage::Rewrite)) {
-    pm.addNestedPass<func::FuncOp>(createLinearToMatmul());
+    // B packed in panels one register tile wide, the target's (CpuTiles.h).
+    pm.addNestedPass<func::FuncOp>(
+        createLinearToMatmul({cpuMatmulTile(o.codegen.cpu).columns}));
     pm.addNestedPass<func::FuncOp>(createSinkReshapes());
     pm.addNestedPass<func::FuncOp>(createFoldBatchNorm());
     pm.addNestedPass<func::FuncOp>(createPackConvWeights());

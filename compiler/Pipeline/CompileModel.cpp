@@ -305,7 +305,7 @@ LogicalResult ArtifactTranslator::compileCode() {
     *options.emitKernels << "\n";
     return success();
   }
-  if (failed(dlc::lowerCpuKernelsToLLVMDialect(*kernels)))
+  if (failed(dlc::lowerCpuKernelsToLLVMDialect(*kernels, dlc::cpuMatmulTile(options.cpu))))
     return failure();
   FailureOr<dlc::CpuLibrary> compiled =
       dlc::compileCpuLibrary(*kernels, options.cpu, options.emitLLVM);

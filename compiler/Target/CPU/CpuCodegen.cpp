@@ -58,14 +58,32 @@ std::mutex lldMutex;
 
 } // namespace
 
-FailureOr<dlc::CpuLibrary>
-dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
-                       llvm::raw_ostream *llvmIR) {
+static void initializeNativeTarget() {
   static std::once_flag initTargets;
   std::call_once(initTargets, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
+}
+
+dlc::cpu::MatmulTile dlc::cpuMatmulTile(const CpuTargetOptions &options) {
+  if (options.cpu == "native")
+    return cpu::matmulTileFor(llvm::sys::getHostCPUFeatures().lookup("avx512f"));
+  initializeNativeTarget();
+  std::string triple = llvm::sys::getDefaultTargetTriple(), error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return cpu::kAvx2MatmulTile;
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, options.cpu, ""));
+  return cpu::matmulTileFor(subtarget && subtarget->isCPUStringValid(options.cpu) &&
+                            subtarget->checkFeatures("+avx512f"));
+}
+
+FailureOr<dlc::CpuLibrary>
+dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
+                       llvm::raw_ostream *llvmIR) {
+  initializeNativeTarget();
 
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());

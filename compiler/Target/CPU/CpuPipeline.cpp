@@ -127,7 +127,7 @@ static bool copyByVectorRows(OpBuilder &b, Location loc, Value from, Value to) {
   return true;
 }
 
-LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
+LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, cpu::MatmulTile tile) {
   PassManager pm(module.getContext());
   // Graph ops to linalg, elementwise chains fused into one loop nest.
   pm.addNestedPass<func::FuncOp>(dlc::createLowerDlcToLinalg());
@@ -138,7 +138,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module) {
   pm.addNestedPass<func::FuncOp>(dlc::createConvToMatmul());
   pm.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
-  pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize());
+  pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize({tile.rows, tile.columns}));
   // The rest of the kernel's loop nests: short NCHW rows flattened, then
   // split into chunks for the pool.
   pm.addNestedPass<func::FuncOp>(dlc::createCollapseShortRows());

@@ -30,6 +30,8 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "compiler/Target/CPU/CpuTiles.h"
+
 #include <string>
 #include <vector>
 
@@ -39,6 +41,12 @@ struct CpuTargetOptions {
   /// An LLVM CPU name ("znver4", "x86-64-v3") or "native" (this machine's).
   std::string cpu = "native";
 };
+
+/// The matmul register tile for `options.cpu` (CpuTiles.h): AVX-512's when
+/// the CPU has avx512f (the host's features for "native", LLVM's subtarget
+/// for a name), else AVX2's. An unknown name gets AVX2's; code generation
+/// then reports the name.
+cpu::MatmulTile cpuMatmulTile(const CpuTargetOptions &options);
 
 /// A compiled CPU library: what the artifact's Library table records.
 struct CpuLibrary {
@@ -60,7 +68,8 @@ void registerCpuPipelineDialects(mlir::DialectRegistry &registry);
 /// Lowers every kernel of `module` (public func.func ops whose arguments are
 /// statically shaped memrefs) to the LLVM dialect and adds the entry
 /// wrappers. Diagnostics go to the module's context.
-mlir::LogicalResult lowerCpuKernelsToLLVMDialect(mlir::ModuleOp module);
+mlir::LogicalResult lowerCpuKernelsToLLVMDialect(mlir::ModuleOp module,
+                                                 cpu::MatmulTile tile = cpu::kAvx512MatmulTile);
 
 /// Parallel tile loops (OutlineParallelLoops.cpp; ABI: runtime/include/dlc/
 /// parallel.h). ConvToMatmul, TileAndVectorize and ParallelizeLoopNests mark loops whose

@@ -44,11 +44,12 @@ using namespace dlc;
 
 namespace {
 
-/// The CPU micro-kernel's column panel: one register tile wide (CpuTiles.h).
-constexpr int64_t kPanel = dlc::cpu::kMatmulTileColumns;
-
 struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
-  using OpRewritePattern::OpRewritePattern;
+  /// `panel`: the CPU micro-kernel's column panel, one register tile wide
+  /// (CpuTiles.h).
+  ConstantWeightLinear(MLIRContext *ctx, int64_t panel)
+      : OpRewritePattern(ctx), kPanel(panel) {}
+  const int64_t kPanel;
 
   LogicalResult matchAndRewrite(LinearOp linear,
                                 PatternRewriter &rewriter) const override {
@@ -114,13 +115,21 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
 };
 
 struct LinearToMatmulPass : dlc::impl::LinearToMatmulBase<LinearToMatmulPass> {
+  using LinearToMatmulBase::LinearToMatmulBase;
+
   void runOnOperation() override {
+    if (panelColumns < 16 || panelColumns % 16 != 0) {
+      getOperation().emitError() << "dlc-linear-to-matmul: panel-columns must be a positive "
+                                    "multiple of 16, got "
+                                 << int64_t(panelColumns);
+      return signalPassFailure();
+    }
     // One walk rather than the greedy driver: its folder would merge equal
     // constants across devices (placement gives each GPU its own copy of a
     // weight, equal but for the `device` attribute).
     llvm::SmallVector<LinearOp> linears;
     getOperation().walk([&](LinearOp linear) { linears.push_back(linear); });
-    ConstantWeightLinear pattern(&getContext());
+    ConstantWeightLinear pattern(&getContext(), panelColumns);
     PatternRewriter rewriter(&getContext());
     llvm::SetVector<Operation *> weights;
     for (LinearOp linear : linears) {

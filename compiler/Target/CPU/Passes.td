@@ -47,12 +47,19 @@ def ExpandArith : Pass<"dlc-expand-arith", "mlir::func::FuncOp"> {
 }
 
 def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
-  let summary = "Tiles f32 matmuls to an 8x32 register tile and vectorises them";
+  let summary = "Tiles f32 matmuls to a register tile (8x32 by default) and vectorises them";
   let description = [{
-    On tensors, before bufferization: M and N tiled to 8x32 with the fill of
-    C fused, K tiled by 1, each tile vectorised to a vector.contract (masked
-    at ragged edges). See TileAndVectorize.cpp.
+    On tensors, before bufferization: M and N tiled to the register tile
+    (`tile-rows` x `tile-columns`; the compile pipeline takes it from the
+    target, CpuTiles.h) with the fill of C fused, K tiled by 1, each tile
+    vectorised to a vector.contract (masked at ragged edges). See
+    TileAndVectorize.cpp.
   }];
+  let options = [
+    Option<"tileRows", "tile-rows", "int64_t", "8", "rows of C per register tile">,
+    Option<"tileColumns", "tile-columns", "int64_t", "32",
+           "f32 columns of C per register tile (and of a packed B panel)">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::affine::AffineDialect"];
 }
@@ -183,8 +190,13 @@ def LinearToMatmul : Pass<"dlc-linear-to-matmul", "mlir::func::FuncOp"> {
     `reshape(add(matmul(reshape(x), Wᵀ), b))`, with `Wᵀ [K, N]` computed at
     compile time, so that the CPU's matmul streams B along rows. The old
     weight constant stays for other users and is erased when unused. Pins are
-    kept on every new op.
+    kept on every new op. On the CPU, Wᵀ is stored in panels of
+    `panel-columns` columns, the matmul's register tile (CpuTiles.h).
   }];
+  let options = [
+    Option<"panelColumns", "panel-columns", "int64_t", "32",
+           "columns of a packed CPU weight panel: dlc-tile-and-vectorize's tile-columns">,
+  ];
   let dependentDialects = ["::dlc::DlcDialect"];
 }
 

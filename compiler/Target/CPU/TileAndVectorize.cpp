@@ -1,6 +1,8 @@
 //===- TileAndVectorize.cpp - register-tiled, vectorised f32 matmuls -------===//
 //
-// A linalg.matmul (C += A B, f32) becomes, on tensors:
+// A linalg.matmul (C += A B, f32) becomes, on tensors (the register tile is
+// the pass's option, the target's from CpuTiles.h: 8x32 on AVX-512, 6x16 on
+// AVX2; 8x32 below):
 //
 //   scf.for %i step 8, scf.for %j step 32        (one 8x32 tile of C)
 //     fill 8x32 (fused: C stays in registers)     -> vector.transfer_write
@@ -51,8 +53,11 @@ using namespace mlir;
 
 namespace {
 
-/// The register tile (CpuTiles.h): rows of C, f32 columns per row.
-constexpr int64_t kTileM = dlc::cpu::kMatmulTileRows, kTileN = dlc::cpu::kMatmulTileColumns;
+/// The largest register tile of either kernel (the AVX-512 matmul tile, the
+/// pixel-row convolution's): the vectorisation takes any tile up to it.
+constexpr int64_t kTileM = std::max(dlc::cpu::kAvx512MatmulTile.rows, dlc::cpu::kPixelRowTilePixels),
+                  kTileN = std::max(dlc::cpu::kAvx512MatmulTile.columns, dlc::cpu::kPixelRowTileFilters);
+using dlc::cpu::MatmulTile;
 
 bool isStaticF32Matmul(linalg::LinalgOp op) {
   for (Value v : op->getOperands()) {
@@ -66,19 +71,19 @@ bool isStaticF32Matmul(linalg::LinalgOp op) {
 /// Tiles M and N to the register tile, fusing the fill of C, and peels the
 /// tile loops so that every tile, the ragged last row and column of tiles
 /// included, has a static shape.
-LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
+LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul, MatmulTile tile) {
   MLIRContext *ctx = matmul.getContext();
   // Fewer than 8 rows (a batch-1 classifier: 1 x K times K x N) take a
   // shorter register tile rather than leaving every row to the scalar edge.
   int64_t rows = cast<RankedTensorType>(matmul.getDpsInits()[0].getType()).getDimSize(0);
-  int64_t tileM = std::min(rows, kTileM);
+  int64_t tileM = std::min(rows, tile.rows);
   // An elementwise epilogue updating C in place (bias, activation, residual)
   // is tiled instead, with the matmul fused into each of its tiles: it then
   // runs on each register tile as it is finished, not as a pass over C.
   linalg::GenericOp epilogue = dlc::inPlaceEpilogue(matmul.getResult(0));
   Operation *root = epilogue ? epilogue.getOperation() : matmul.getOperation();
   scf::SCFTileAndFuseOptions outer;
-  SmallVector<int64_t> tiles = {tileM, kTileN};
+  SmallVector<int64_t> tiles = {tileM, tile.columns};
   if (!epilogue)
     tiles.push_back(0);
   outer.tilingOptions.setTileSizes(getAsIndexOpFoldResult(ctx, tiles));
@@ -136,25 +141,25 @@ LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::MatmulOp matmul) {
 /// B packed at compile time (LinearToMatmul.cpp): collapse([K, P, 32] <-
 /// transpose(%panels : [P, K, 32])). Returns %panels, whose panel p is
 /// contiguous; the transpose then never runs.
-Value prepackedPanels(Value b) {
+Value prepackedPanels(Value b, MatmulTile tile) {
   auto collapse = b.getDefiningOp<tensor::CollapseShapeOp>();
   auto t = collapse ? collapse.getSrc().getDefiningOp<linalg::TransposeOp>()
                     : linalg::TransposeOp();
   if (!t || t.getPermutation() != ArrayRef<int64_t>{1, 0, 2})
     return nullptr;
   auto panels = cast<RankedTensorType>(t.getInput().getType());
-  return panels.getDimSize(2) == kTileN ? t.getInput() : nullptr;
+  return panels.getDimSize(2) == tile.columns ? t.getInput() : nullptr;
 }
 
-bool wantsPackedB(linalg::MatmulOp matmul) {
+bool wantsPackedB(linalg::MatmulOp matmul, MatmulTile tile) {
   auto a = cast<RankedTensorType>(matmul.getInputs()[0].getType());
   auto b = cast<RankedTensorType>(matmul.getInputs()[1].getType());
   int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
-  if (prepackedPanels(matmul.getInputs()[1]))
+  if (prepackedPanels(matmul.getInputs()[1], tile))
     return true; // already in panels: always read them
   bool setConflicts = n % 256 == 0 && m >= 32;
   bool beyondL2 = k * n * 4 > (int64_t(1) << 20) && m >= 24;
-  return k >= 16 && n >= 2 * kTileN && (setConflicts || beyondL2);
+  return k >= 16 && n >= 2 * tile.columns && (setConflicts || beyondL2);
 }
 
 /// A contiguous copy of the 2-D `slice`, one row per step as a vector (LLVM
@@ -182,17 +187,19 @@ Value copyRows(OpBuilder &b, Location loc, Value slice) {
 }
 
 /// The panel loop's matmul, and the ragged last panel's when N % 32 != 0.
-SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::MatmulOp matmul) {
+SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::MatmulOp matmul,
+                                          MatmulTile tile) {
+  const int64_t kPanel = tile.columns;
   Location loc = matmul.getLoc();
   Value a = matmul.getInputs()[0], b = matmul.getInputs()[1];
   Value c = matmul.getOutputs()[0];
   auto cType = cast<RankedTensorType>(c.getType());
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1), full = n / kTileN * kTileN;
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1), full = n / kPanel * kPanel;
   int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
   Type f32 = cType.getElementType();
   // A zero fill of C moves into each panel, where tiling fuses it into the
   // register tiles (C is then never read).
-  Value prepacked = prepackedPanels(b);
+  Value prepacked = prepackedPanels(b, tile);
   // An in-place epilogue follows each panel (where tileAndPeel then fuses it
   // into the register tiles).
   linalg::GenericOp epilogue = dlc::inPlaceEpilogue(matmul.getResult(0));
@@ -206,31 +213,31 @@ SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::Matmul
   auto idx = [&](int64_t v) -> Value {
     return rewriter.create<arith::ConstantIndexOp>(loc, v);
   };
-  auto panelType = RankedTensorType::get({k, kTileN}, f32);
-  auto columnsType = RankedTensorType::get({m, kTileN}, f32);
+  auto panelType = RankedTensorType::get({k, kPanel}, f32);
+  auto columnsType = RankedTensorType::get({m, kPanel}, f32);
   linalg::MatmulOp inner;
   auto loop = rewriter.create<scf::ForOp>(
-      loc, idx(0), idx(full), idx(kTileN), ValueRange{c},
+      loc, idx(0), idx(full), idx(kPanel), ValueRange{c},
       [&](OpBuilder &bld, Location l, Value j, ValueRange args) {
         auto one = bld.getIndexAttr(1), zero = bld.getIndexAttr(0);
         Value panel;
         if (prepacked) {
           // Panel j / 32 of the compile-time packing, as it is.
-          Value p = bld.create<arith::DivUIOp>(l, j, bld.create<arith::ConstantIndexOp>(l, kTileN));
+          Value p = bld.create<arith::DivUIOp>(l, j, bld.create<arith::ConstantIndexOp>(l, kPanel));
           panel = bld.create<tensor::ExtractSliceOp>(
               l, panelType, prepacked, ArrayRef<OpFoldResult>{p, zero, zero},
-              ArrayRef<OpFoldResult>{one, bld.getIndexAttr(k), bld.getIndexAttr(kTileN)},
+              ArrayRef<OpFoldResult>{one, bld.getIndexAttr(k), bld.getIndexAttr(kPanel)},
               ArrayRef<OpFoldResult>{one, one, one});
         } else {
           Value slice = bld.create<tensor::ExtractSliceOp>(
               l, panelType, b, ArrayRef<OpFoldResult>{zero, j},
-              ArrayRef<OpFoldResult>{bld.getIndexAttr(k), bld.getIndexAttr(kTileN)},
+              ArrayRef<OpFoldResult>{bld.getIndexAttr(k), bld.getIndexAttr(kPanel)},
               ArrayRef<OpFoldResult>{one, one});
           panel = copyRows(bld, l, slice);
         }
         Value columns = bld.create<tensor::ExtractSliceOp>(
             l, columnsType, args[0], ArrayRef<OpFoldResult>{zero, j},
-            ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kTileN)},
+            ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kPanel)},
             ArrayRef<OpFoldResult>{one, one});
         if (fillValue)
           columns = bld.create<linalg::FillOp>(l, fillValue, columns).getResult(0);
@@ -239,10 +246,10 @@ SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::Matmul
         Value done = inner.getResult(0);
         if (epilogue)
           done = dlc::epilogueOnRegion(bld, l, epilogue, {zero, j},
-                                       {bld.getIndexAttr(m), bld.getIndexAttr(kTileN)}, done);
+                                       {bld.getIndexAttr(m), bld.getIndexAttr(kPanel)}, done);
         Value updated = bld.create<tensor::InsertSliceOp>(
             l, done, args[0], ArrayRef<OpFoldResult>{zero, j},
-            ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kTileN)},
+            ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kPanel)},
             ArrayRef<OpFoldResult>{one, one});
         bld.create<scf::YieldOp>(l, updated);
       });
@@ -600,7 +607,17 @@ LogicalResult canonicalize(Operation *root) {
 
 struct TileAndVectorizePass
     : dlc::impl::TileAndVectorizeBase<TileAndVectorizePass> {
+  using TileAndVectorizeBase::TileAndVectorizeBase;
+
   void runOnOperation() override {
+    if (tileRows < 1 || tileRows > kTileM || tileColumns < 16 || tileColumns > kTileN ||
+        tileColumns % 16 != 0) {
+      getOperation().emitError() << "dlc-tile-and-vectorize: unsupported register tile "
+                                 << int64_t(tileRows) << "x" << int64_t(tileColumns) << " (rows 1.." << kTileM
+                                 << ", columns a multiple of 16 up to " << kTileN << ")";
+      return signalPassFailure();
+    }
+    MatmulTile tile{tileRows, tileColumns};
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation().walk([&](linalg::MatmulOp op) {
       if (isStaticF32Matmul(op))
@@ -609,13 +626,13 @@ struct TileAndVectorizePass
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::MatmulOp> toTile;
     for (linalg::MatmulOp matmul : matmuls) {
-      if (wantsPackedB(matmul))
-        toTile.append(packBPanels(rewriter, matmul));
+      if (wantsPackedB(matmul, tile))
+        toTile.append(packBPanels(rewriter, matmul, tile));
       else
         toTile.push_back(matmul);
     }
     for (linalg::MatmulOp matmul : toTile)
-      if (failed(tileAndPeel(rewriter, matmul))) {
+      if (failed(tileAndPeel(rewriter, matmul, tile))) {
         matmul.emitError("cannot tile this matmul");
         return signalPassFailure();
       }

@@ -3,7 +3,7 @@
 // matmul's launch calls parallel_for through the api it was given, or loops
 // serially when no runtime set one; results are bit-identical at any
 // --threads (every tile is computed by the same code, whichever thread).
-// RUN: dlc compile %s --emit=llvm | FileCheck %s
+// RUN: dlc compile %s --cpu=x86-64-v4 --emit=llvm | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dlc compile %s -o %t/mm.dlcm
 // RUN: dlc run %t/mm.dlcm --threads=1 --output-dir %t/1 > /dev/null
@@ -17,7 +17,7 @@
 // RUN: dlc run %t/mlp.dlcm --threads=2 --output-dir %t/mlp2 > /dev/null
 // RUN: cmp %t/mlp1/probs.npy %t/mlp2/probs.npy
 // The CNN (convolutions as matmuls on views) and the encoder, likewise.
-// RUN: dlc compile %S/../../../../test/models/cnn.mlir --emit=llvm | FileCheck %s --check-prefix=CNN
+// RUN: dlc compile %S/../../../../test/models/cnn.mlir --cpu=x86-64-v4 --emit=llvm | FileCheck %s --check-prefix=CNN
 // CNN: call void %{{.*}}(ptr %{{.*}}, i64 {{[0-9]+}}, ptr nonnull @{{.*}}_par0_launch_thunk, ptr
 // RUN: dlc compile %S/../../../../test/models/cnn.mlir -o %t/cnn.dlcm
 // RUN: dlc run %t/cnn.dlcm --threads=1 --output-dir %t/cnn1 > /dev/null

@@ -2,7 +2,7 @@
 // panel of a 1x1 convolution's matmul: 16 channels x 32 pixels) lives on the
 // trip's stack, not in the runtime's scratch cache (whose mutex every thread
 // took twice per trip). Results stay bit-identical at any --threads.
-// RUN: dlc compile %s --emit=llvm | FileCheck %s
+// RUN: dlc compile %s --cpu=x86-64-v4 --emit=llvm | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: dlc compile %s -o %t/c.dlcm
 // RUN: dlc run %t/c.dlcm --threads=1 --output-dir %t/1 > /dev/null
