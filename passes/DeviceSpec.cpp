@@ -23,15 +23,6 @@ std::string DeviceId::str() const {
   return isCpu() ? "cpu" : kind + ":" + std::to_string(index);
 }
 
-std::string dlc::deviceSpellings() {
-  std::vector<std::string> kinds = registeredTargetKinds();
-  llvm::erase(kinds, "cpu");
-  std::string out = "cpu";
-  for (size_t i = 0; i < kinds.size(); ++i)
-    out += (i + 1 == kinds.size() ? " or " : ", ") + kinds[i] + ":N";
-  return out;
-}
-
 Expected<DeviceId> dlc::parseDeviceId(StringRef text) {
   text = text.trim();
   if (text == "cpu")
@@ -41,7 +32,7 @@ Expected<DeviceId> dlc::parseDeviceId(StringRef text) {
   if (kind != "cpu" && lookupTargetBackend(kind) && !number.empty() &&
       !number.getAsInteger(10, index) && index >= 0)
     return DeviceId{kind.str(), index};
-  return fail("unknown device '" + text + "' (expected " + deviceSpellings() + ", N >= 0)");
+  return fail("unknown device '" + text + "' (expected " + expectedDeviceSpellings("") + ", N >= 0)");
 }
 
 Expected<std::vector<DeviceId>> dlc::parseDeviceList(StringRef text) {

@@ -92,8 +92,6 @@ struct DeviceSpec {
                                     llvm::StringRef source) const;
 };
 
-/// "cpu or cuda:N": the device spellings the registered backends accept.
-std::string deviceSpellings();
 
 } // namespace dlc
 
