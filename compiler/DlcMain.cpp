@@ -14,6 +14,7 @@
 #include "compiler/Driver/CompilePipeline.h"
 #include "compiler/DlcOptMain.h"
 #include "compiler/Registration.h"
+#include "compiler/Target/CPU/CpuTarget.h"
 #include "Interpreter/Interpreter.h"
 #include "Interpreter/Npy.h"
 #include "compiler/Import/ONNX/OnnxImporter.h"
@@ -60,6 +61,7 @@ constexpr const char *kUsage =
     "  verify MODEL.mlir      parse and verify a model, print a summary\n"
     "  import MODEL.onnx      import an ONNX model into the dlc dialect (.mlir)\n"
     "  interpret MODEL.mlir   run a model with the reference interpreter\n"
+    "  target [--cpu=CPU]     describe a target CPU and the kernel tiles made for it\n"
     "\n"
     "`dlc <command> --help` lists a command's options.\n";
 
@@ -140,6 +142,34 @@ func::FuncOp findEntry(ModuleOp module, llvm::StringRef path,
     llvm::errs() << "error: " << path << ": no function @" << name
                  << " in the model (choose one with --entry)\n";
   return func;
+}
+
+/// `dlc target`: the CPU target description (CpuTarget.h) and the tiles
+/// derived from it, as `dlc compile --cpu=CPU` would use them.
+int targetCommand(int argc, char **argv) {
+  cl::OptionCategory category{"dlc target options"};
+  cl::opt<std::string> cpu{"cpu",
+                           cl::desc("native (this machine's, the default) or an LLVM CPU name"),
+                           cl::init("native"), cl::cat(category)};
+  cl::HideUnrelatedOptions(category);
+  if (!cl::ParseCommandLineOptions(argc, argv, "dlc target: describe a target CPU\n"))
+    return 2;
+  ::dlc::CpuTargetOptions options;
+  options.cpu = cpu;
+  const ::dlc::CpuTarget &target = ::dlc::describeCpuTarget(options);
+  if (!target.known) {
+    llvm::errs() << "error: unknown target CPU '" << target.cpu
+                 << "' (try an LLVM CPU name such as x86-64-v3, znver4 or native)\n";
+    return 1;
+  }
+  ::dlc::cpu::KernelTiles tiles = ::dlc::cpuKernelTiles(options);
+  llvm::outs() << "cpu: ";
+  target.print(llvm::outs());
+  llvm::outs() << "\ntiles: matmul " << tiles.matmul.rows << "x" << tiles.matmul.columns
+               << ", pixel-row convolution " << tiles.pixelRow.pixels << "x"
+               << tiles.pixelRow.filters << ", panel prefetch "
+               << tiles.prefetchAheadBytes / 1024 << " KiB ahead\n";
+  return 0;
 }
 
 int verifyCommand(int argc, char **argv) {
@@ -408,6 +438,12 @@ struct CompileFlags {
       cl::desc("Target CPU: native (this machine's, the default) or an LLVM "
                "CPU name such as x86-64-v3 or znver4"),
       cl::init("native"), cl::cat(category)};
+  cl::opt<std::string> kernelTiles{
+      "kernel-tiles",
+      cl::desc("Tuning experiments: the CPU register tile ROWSxCOLUMNS (matmul and "
+               "pixel-row convolution) instead of the one derived from --cpu "
+               "(`dlc target` shows it)"),
+      cl::Hidden, cl::cat(category)};
   cl::opt<std::string> emit{
       "emit",
       cl::desc("Print an intermediate stage instead of writing an artifact: "
@@ -503,6 +539,10 @@ bool checkCompileFlags(const CompileFlags &f) {
     return fail("--emit expects mlir, llvm, cuda or ptx, got '" + emit + "'");
   if (f.gpuHostCode != "llvm" && f.gpuHostCode != "emulated")
     return fail("--gpu-host-code expects llvm or emulated, got '" + f.gpuHostCode + "'");
+  std::string tilesError;
+  if (!f.kernelTiles.empty() &&
+      !::dlc::parseKernelTiles(f.kernelTiles, ::dlc::cpu::KernelTiles{}, tilesError))
+    return fail("--kernel-tiles: " + tilesError);
   if (emit.empty() && f.output.empty())
     return fail("no output: pass -o model.dlcm (or --emit=mlir|llvm)");
   return true;
@@ -529,6 +569,10 @@ bool checkCompileFlags(const CompileFlags &f) {
   ::dlc::CodegenOptions &codegen = options.codegen;
   codegen.entry = f.entry;
   codegen.cpu.cpu = f.cpu;
+  std::string tilesError;
+  if (!f.kernelTiles.empty())
+    codegen.cpu.tiles = ::dlc::parseKernelTiles(
+        f.kernelTiles, ::dlc::cpuKernelTiles(codegen.cpu), tilesError);
   codegen.cuda = !f.noCuda;
   // Asked for GPU code explicitly: no NVRTC is then an error, not a warning.
   codegen.cudaRequired = !f.cudaArchs.empty() || f.emit == "ptx";
@@ -731,6 +775,8 @@ int ::dlc::dlcMain(int argc, char **argv) {
     return dlcInspectMain(subArgc, args.data());
   if (command == "compile")
     return compileCommand(subArgc, args.data());
+  if (command == "target")
+    return targetCommand(subArgc, args.data());
   if (command == "verify")
     return verifyCommand(subArgc, args.data());
   if (command == "import")

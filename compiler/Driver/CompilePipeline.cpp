@@ -4,6 +4,7 @@
 #include "compiler/Driver/ArtifactFile.h"
 #include "compiler/Driver/CalibrationPasses.h"
 #include "compiler/Target/CPU/CpuPipeline.h"
+#include "compiler/Target/CPU/CpuTarget.h"
 #include "compiler/Target/CPU/Passes.h"
 #include "compiler/Pipeline/SchedulePasses.h"
 #include "compiler/Target/CUDA/SplitCudaKernels.h"
@@ -127,12 +128,13 @@ void addPlacementStages(OpPassManager &pm, const CompileOptions &o) {
 /// rewrite .. artifact: the CPU path's graph rewrites, kernels, the artifact.
 void addCodegenStages(OpPassManager &pm, const CompileOptions &o) {
   if (o.runs(CompileStage::Rewrite)) {
-    // B packed in panels one register tile wide, the target's (CpuTiles.h).
-    pm.addNestedPass<func::FuncOp>(
-        createLinearToMatmul({cpuMatmulTile(o.codegen.cpu).columns}));
+    // Weights packed in panels one register tile wide, the target's
+    // (CpuTarget.h, CpuTiles.h).
+    cpu::KernelTiles tiles = cpuKernelTiles(o.codegen.cpu);
+    pm.addNestedPass<func::FuncOp>(createLinearToMatmul({tiles.matmul.columns}));
     pm.addNestedPass<func::FuncOp>(createSinkReshapes());
     pm.addNestedPass<func::FuncOp>(createFoldBatchNorm());
-    pm.addNestedPass<func::FuncOp>(createPackConvWeights());
+    pm.addNestedPass<func::FuncOp>(createPackConvWeights({tiles.pixelRow.filters}));
   }
   if (o.runs(CompileStage::Kernels)) {
     pm.addNestedPass<func::FuncOp>(createPartitionKernels());

@@ -13,6 +13,7 @@
 #include "ArtifactWriter.h"
 #include "compiler/Pipeline/SchedulePasses.h"
 #include "compiler/Pipeline/ScheduleIR.h"
+#include "compiler/Target/CPU/CpuTarget.h"
 #include "compiler/Target/CUDA/CudaEmitter.h"
 #include "compiler/Target/CUDA/EmulatedHostCode.h"
 #include "compiler/Target/CUDA/Nvrtc.h"
@@ -305,7 +306,7 @@ LogicalResult ArtifactTranslator::compileCode() {
     *options.emitKernels << "\n";
     return success();
   }
-  if (failed(dlc::lowerCpuKernelsToLLVMDialect(*kernels, dlc::cpuMatmulTile(options.cpu))))
+  if (failed(dlc::lowerCpuKernelsToLLVMDialect(*kernels, dlc::cpuKernelTiles(options.cpu))))
     return failure();
   FailureOr<dlc::CpuLibrary> compiled =
       dlc::compileCpuLibrary(*kernels, options.cpu, options.emitLLVM);

@@ -153,6 +153,29 @@ CONVS = [("conv3x3_64_56", 64, 64, 3, 1, 56), ("conv3x3_s2_64_128_56", 64, 128, 
          ("conv1x1_64_256_56", 64, 256, 1, 1, 56), ("conv1x1_256_64_56", 256, 64, 1, 1, 56)]
 
 
+def model_convs(name):
+    """The distinct dense (groups = 1) convolutions of a torchvision model at 1x3x224x224,
+    as CONVS rows (padding k // 2, as every one of them has), with how often each occurs."""
+    import torchvision
+    model = getattr(torchvision.models, name)(weights=None).eval()
+    seen = {}
+
+    def hook(m, inputs, _):
+        if m.groups != 1:
+            return
+        cin, cout, k, stride = m.in_channels, m.out_channels, m.kernel_size[0], m.stride[0]
+        size = inputs[0].shape[-1]
+        key = (f"{name}_{k}x{k}_s{stride}_{cin}_{cout}_{size}", cin, cout, k, stride, size)
+        seen[key] = seen.get(key, 0) + 1
+
+    for m in model.modules():
+        if isinstance(m, nn.Conv2d):
+            m.register_forward_hook(hook)
+    with torch.no_grad():
+        model(torch.randn(1, 3, 224, 224))
+    return [(*key, count) for key, count in seen.items()]
+
+
 def core_peak(dlc, work):
     """The core's f32 peak, FLOP/s: `dlc run --probe-devices` (runtime/tools/CpuPeak)."""
     # The best of 3 probes: on a shared machine a probe can only come out low.
@@ -175,7 +198,11 @@ def conv_bench(args, work, quick):
         peak, how = core_peak(args.dlc, work), "dlc run --probe-devices, best of 3"
     print(f"\nconv2d microbench, one thread; core peak {peak / 1e9:.1f} GFLOP/s ({how})")
     status = 0
-    for name, cin, cout, k, stride, size in CONVS:
+    convs = [(*c, 1) for c in CONVS] if args.convs == "micro" else \
+        [c for m in args.convs.split(",") for c in model_convs(m)]
+    # The layers' total time at their share of each model's convolutions (count-weighted).
+    total = {"dlc": 0.0, "torch": 0.0, "flop": 0.0}
+    for name, cin, cout, k, stride, size, count in convs:
         if quick:
             size = 8
         torch.manual_seed(1)
@@ -189,7 +216,8 @@ def conv_bench(args, work, quick):
                               input_names=["x"], output_names=["y"])
         np.save(folder / "x.npy", x.numpy().astype("<f4"))
         proc = subprocess.run([args.dlc, "compile", str(folder / "model.onnx"), "-o",
-                               str(folder / "model.dlcm")], capture_output=True, text=True)
+                               str(folder / "model.dlcm"), *args.compile_flag],
+                              capture_output=True, text=True)
         if proc.returncode != 0:
             print(f"models_bench: dlc compile {folder / 'model.onnx'} failed:\n{proc.stdout}{proc.stderr}")
             status = 1
@@ -207,15 +235,24 @@ def conv_bench(args, work, quick):
         # included: conservative); the conv kernel's mean time is printed beside it.
         kernel_ms = sum(us for kind, (_, us) in kinds.items() if group_of(kind) == "conv") / 1e3
         torch_ms = time_torch(model, x, iters, 1)
-        out = size // stride
+        out = (size + 2 * (k // 2) - k) // stride + 1
         flop = 2.0 * cout * cin * k * k * out * out
+        total["dlc"] += count * dlc_ms
+        total["torch"] += count * torch_ms
+        total["flop"] += count * flop
         pct = lambda ms: 100 * flop / (ms / 1e3) / peak
         print(f"  {name}: dlc {dlc_ms:.3f} ms ({pct(dlc_ms):.1f}% of peak; conv kernel mean {kernel_ms:.3f} ms), "
               f"PyTorch {torch_ms:.3f} ms ({pct(torch_ms):.1f}%); rel err {err:.1e}"
               + ("" if correct else "  WRONG"))
         print(f"RESULT conv name={name} dlc_ms={dlc_ms:.4f} kernel_ms={kernel_ms:.4f} torch_ms={torch_ms:.4f} "
               f"gflop={flop / 1e9:.4f} peak_gflops={peak / 1e9:.2f} pct_peak={pct(dlc_ms):.2f} "
-              f"torch_pct_peak={pct(torch_ms):.2f} correct={int(correct)}")
+              f"torch_pct_peak={pct(torch_ms):.2f} correct={int(correct)} count={count}")
+    if total["dlc"] > 0:
+        share = lambda ms: 100 * total["flop"] / (ms / 1e3) / peak
+        print(f"  all {len(convs)} layers, weighted by occurrence: dlc {share(total['dlc']):.1f}% of peak, "
+              f"PyTorch {share(total['torch']):.1f}%")
+        print(f"RESULT convs set={args.convs} pct_peak={share(total['dlc']):.2f} "
+              f"torch_pct_peak={share(total['torch']):.2f}")
     return status
 
 
@@ -229,6 +266,13 @@ def main():
                    help="timed runs per side (default: about 2 s of runs per model, 10..300)")
     p.add_argument("--quick", action="store_true", help="small inputs, 2 runs: checks that it all works")
     p.add_argument("--no-conv", action="store_true", help="skip the conv2d microbench")
+    p.add_argument("--convs", default="micro",
+                   help="the microbench's layers: micro (four ResNet shapes) or comma-separated "
+                        "torchvision models whose distinct dense convolutions are timed "
+                        "(e.g. resnet18,mobilenet_v2)")
+    p.add_argument("--compile-flag", action="append", default=[],
+                   help="an extra `dlc compile` flag for every model (repeatable), e.g. "
+                        "--compile-flag=--kernel-tiles=8x32 to compare tiles")
     p.add_argument("--peak-gflops", type=float, default=0.0,
                    help="the core's peak measured elsewhere in the same run (run.sh passes "
                         "dlc-bench-matmul's: its 0.7 s measurement is steadier than the probe's 0.1 s)")
@@ -247,7 +291,7 @@ def main():
 
     status = 0
     rows = []
-    for name in args.models.split(","):
+    for name in filter(None, args.models.split(",")):
         model, x, desc = build(name, args.quick)
         model.eval()
         folder = work / name
@@ -260,7 +304,7 @@ def main():
         x_np = x.numpy().astype("<f4")
         np.save(folder / "x.npy", x_np)
         t0 = time.perf_counter()
-        proc = subprocess.run([args.dlc, "compile", str(onnx_path), "-o", str(artifact)],
+        proc = subprocess.run([args.dlc, "compile", str(onnx_path), "-o", str(artifact), *args.compile_flag],
                               capture_output=True, text=True)
         compile_s = time.perf_counter() - t0
         if proc.returncode != 0:

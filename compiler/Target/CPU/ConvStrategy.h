@@ -10,17 +10,18 @@
 // whole 8-row register tiles of filters (F % 8 == 0), and a kernel of at most
 // 5x5 (the taps' loop runs once per tap over the output).
 //
-// A convolution with a multiple of 32 filters and a window larger than 1x1
-// (or a 1x1 one that is strided or has a ragged output) runs on rows of
-// output pixels instead, whatever its strides
-// (ConvOnPixelRows in ConvToMatmul.cpp): each register tile is 8 pixels of
-// one output row times 32 filters, accumulated over every tap and channel in
-// registers, A broadcast from the image and B read from the weight packed as
-// [F/32, KH, KW, C, 32]. It computes no junk columns (the shifted matmuls
+// A convolution with a multiple of P filters (P: the target's pixel-row
+// tile's filters, CpuTiles.h: 32 with AVX-512, 16 with AVX2) and a window
+// larger than 1x1 (or a 1x1 one that is strided or has a ragged output) runs
+// on rows of output pixels instead, whatever its strides (ConvOnPixelRows in
+// ConvToMatmul.cpp): each register tile is T pixels of one output row times
+// P filters, accumulated over every tap and channel in registers, A
+// broadcast from the image and B read from the weight packed as
+// [F/P, KH, KW, C, P]. It computes no junk columns (the shifted matmuls
 // compute KW - 1 per output row: 22% of a 7x7 layer's work), needs no im2col
 // for strided convolutions, and reads C once per tile instead of once per
 // tap. The shifted matmuls remain for filter counts that are not a multiple
-// of 32.
+// of P.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,13 +41,12 @@ inline bool convRunsAsShiftedMatmuls(int64_t channels, int64_t filters, int64_t 
          kh * kw <= 25 && channels >= 16 && filters % 8 == 0;
 }
 
-/// The filters' panel width in the pixel-rows layout (the register tile's N).
-inline constexpr int64_t kPixelRowPanel = cpu::kPixelRowTileFilters;
-
+/// `panelFilters`: the filters' panel width in the pixel-rows layout (the
+/// register tile's N, cpu::PixelRowTile::filters).
 inline bool convRunsOnPixelRows(int64_t channels, int64_t filters, int64_t kh, int64_t kw,
                                 bool unitStrides, bool unitDilations, int64_t groups,
-                                int64_t outPixels) {
-  if (groups != 1 || !unitDilations || filters % kPixelRowPanel != 0)
+                                int64_t outPixels, int64_t panelFilters) {
+  if (groups != 1 || !unitDilations || panelFilters < 1 || filters % panelFilters != 0)
     return false;
   // Measured against the shifted matmuls at stride 1 too: 3x3 64ch 56x56
   // 1.07 -> 0.95 ms, 256ch 14x14 1.08 -> 0.93, 512ch 7x7 1.29 -> 0.99.

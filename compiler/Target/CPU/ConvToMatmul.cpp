@@ -2,8 +2,9 @@
 //
 // Three strategies, the first that applies (compiler/Target/CPU/ConvStrategy.h decides the
 // first two, and PackConvWeights lays out their weights to match):
-// - ConvOnPixelRows: a weight packed in 32-filter panels; register tiles of
-//   up to 8 output pixels of one row times 32 filters (any stride), with the
+// - ConvOnPixelRows: a weight packed in P-filter panels; register tiles of
+//   T output pixels of one row times P filters (any stride; T x P the
+//   target's tile, CpuTiles.h: 8 x 32 with AVX-512, 6 x 16 with AVX2), with the
 //   convolution's in-place epilogue applied to each tile as it is written;
 // - ConvAsShiftedMatmuls: stride-1 KxK with a weight packed taps-outermost;
 // - ConvAsIm2ColMatmul: everything else, below (1x1 stride 1 without a copy).
@@ -457,9 +458,10 @@ struct ConvAsShiftedMatmuls : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 };
 
-/// The 32-filter panels a weight was packed into for this strategy
+/// The P-filter panels a weight was packed into for this strategy
 /// (PackConvWeights.cpp): [F, C, KH, KW] = collapse(transpose(%panels :
-/// [F/32, KH, KW, C, 32], perm [0, 4, 3, 1, 2])). Null for any other weight.
+/// [F/P, KH, KW, C, P], perm [0, 4, 3, 1, 2])), P a tile width the
+/// vectorisation takes. Null for any other weight.
 Value pixelRowPanels(Value filter) {
   auto collapse = filter.getDefiningOp<tensor::CollapseShapeOp>();
   auto t = collapse ? collapse.getSrc().getDefiningOp<linalg::TransposeOp>()
@@ -467,30 +469,38 @@ Value pixelRowPanels(Value filter) {
   if (!t || t.getPermutation() != ArrayRef<int64_t>{0, 4, 3, 1, 2})
     return nullptr;
   auto panels = cast<RankedTensorType>(t.getInput().getType());
-  return panels.getDimSize(4) == dlc::kPixelRowPanel ? t.getInput() : nullptr;
+  int64_t p = panels.getDimSize(4);
+  return p >= dlc::cpu::kTileColumnStep && p <= dlc::cpu::kMaxTileColumns &&
+                 p % dlc::cpu::kTileColumnStep == 0
+             ? t.getInput()
+             : nullptr;
 }
 
 /// A convolution on rows of output pixels (ConvStrategy.h says which). The
-/// register tile is T <= 8 consecutive pixels of one output row times 32
-/// filters, and its reduction runs over every tap and channel with the tile
-/// in registers:
+/// register tile is T consecutive pixels of one output row times P filters
+/// (the pattern's tile-pixels, the panels' width), and its reduction runs
+/// over every tap and channel with the tile in registers:
 ///
-///   scf.for %j = 0 to F step 32 {dlc.parallel}       (one panel of filters)
+///   scf.for %j = 0 to F step P {dlc.parallel}        (one panel of filters)
 ///     scf.for %oh = 0 to OH
-///       scf.for %ow = 0 to OW step 8  (+ one tile of OW % 8 pixels)
-///         %t = zeros : T x 32
+///       scf.for %ow = 0 to OW step T  (+ one tile of OW % T pixels)
+///         %t = zeros : T x P
 ///         scf.for %kh, scf.for %kw                    (the taps)
 ///           %a = %x_padded[n, :, oh*sh + kh, ow*sw + kw :: sw] : C x T
-///           %b = %panels[j / 32, kh, kw]                      : C x 32
+///           %b = %panels[j / P, kh, kw]                       : C x P
 ///           %t = linalg.matmul_transpose_a ins(%a, %b) outs(%t)
-///         %y[n, j:j+32, oh, ow:ow+T] = transpose(%t)
+///         %y[n, j:j+P, oh, ow:ow+T] = transpose(%t)
 ///
 /// A's rows are the image's channels as stored (a strided view, so strided
-/// convolutions need no im2col), B's rows are 32 contiguous floats of the
+/// convolutions need no im2col), B's rows are P contiguous floats of the
 /// packed weight (one sequential stream per panel). No output column is
 /// computed and dropped, however short the rows are.
 struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
-  ConvOnPixelRows(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/3) {}
+  /// `tilePixels`: the register tile's pixels (cpu::PixelRowTile); its
+  /// filters are the packed panels' width.
+  ConvOnPixelRows(MLIRContext *ctx, int64_t tilePixels)
+      : OpRewritePattern(ctx, /*benefit=*/3), kPixels(tilePixels) {}
+  const int64_t kPixels;
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
                                 PatternRewriter &rewriter) const override {
@@ -510,7 +520,7 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                       y = ops->yType.getShape();
     int64_t n = x[0], c = x[1], f = w[0], kh = w[2], kw = w[3], oh = y[2], ow = y[3];
     auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
-    constexpr int64_t kPixels = dlc::cpu::kPixelRowTilePixels, kPanel = dlc::cpu::kPixelRowTileFilters;
+    const int64_t kPanel = cast<RankedTensorType>(panels.getType()).getDimSize(4);
 
     Location loc = conv.getLoc();
     Type f32 = rewriter.getF32Type();
@@ -550,7 +560,7 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // whole output afterwards (which read and wrote it through L2 or L3).
     linalg::GenericOp epilogue = dlc::inPlaceEpilogue(conv.getResult(0));
     // One register tile: `pixels` output pixels from (oh, ow) on, filters
-    // j..j+32 of image `image`, written into `acc`.
+    // j..j+P of image `image`, written into `acc`.
     auto tile = [&](OpBuilder &b, Value acc, Value image, Value j, Value row, Value col,
                     int64_t pixels) -> Value {
       auto tileType = RankedTensorType::get({pixels, kPanel}, f32);
@@ -639,9 +649,18 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
 };
 
 struct ConvToMatmulPass : dlc::impl::ConvToMatmulBase<ConvToMatmulPass> {
+  using ConvToMatmulBase::ConvToMatmulBase;
+
   void runOnOperation() override {
+    if (tilePixels < 1 || tilePixels > dlc::cpu::kMaxTileRows) {
+      getOperation().emitError() << "dlc-conv-to-matmul: unsupported tile-pixels "
+                                 << int64_t(tilePixels) << " (1.." << dlc::cpu::kMaxTileRows
+                                 << ")";
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvOnPixelRows, ConvAsShiftedMatmuls, ConvAsIm2ColMatmul>(&getContext());
+    patterns.add<ConvOnPixelRows>(&getContext(), int64_t(tilePixels));
+    patterns.add<ConvAsShiftedMatmuls, ConvAsIm2ColMatmul>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -66,20 +66,6 @@ static void initializeNativeTarget() {
   });
 }
 
-dlc::cpu::MatmulTile dlc::cpuMatmulTile(const CpuTargetOptions &options) {
-  if (options.cpu == "native")
-    return cpu::matmulTileFor(llvm::sys::getHostCPUFeatures().lookup("avx512f"));
-  initializeNativeTarget();
-  std::string triple = llvm::sys::getDefaultTargetTriple(), error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return cpu::kAvx2MatmulTile;
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      target->createMCSubtargetInfo(triple, options.cpu, ""));
-  return cpu::matmulTileFor(subtarget && subtarget->isCPUStringValid(options.cpu) &&
-                            subtarget->checkFeatures("+avx512f"));
-}
-
 FailureOr<dlc::CpuLibrary>
 dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
                        llvm::raw_ostream *llvmIR) {

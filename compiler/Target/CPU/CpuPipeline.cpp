@@ -127,7 +127,7 @@ static bool copyByVectorRows(OpBuilder &b, Location loc, Value from, Value to) {
   return true;
 }
 
-LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, cpu::MatmulTile tile) {
+LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::KernelTiles &tiles) {
   PassManager pm(module.getContext());
   // Graph ops to linalg, elementwise chains fused into one loop nest.
   pm.addNestedPass<func::FuncOp>(dlc::createLowerDlcToLinalg());
@@ -135,10 +135,10 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, cpu::MatmulTile
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(dlc::createReuseProducerBuffer());
-  pm.addNestedPass<func::FuncOp>(dlc::createConvToMatmul());
+  pm.addNestedPass<func::FuncOp>(dlc::createConvToMatmul({tiles.pixelRow.pixels}));
   pm.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
-  pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize({tile.rows, tile.columns}));
+  pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize({tiles.matmul.rows, tiles.matmul.columns}));
   // The rest of the kernel's loop nests: short NCHW rows flattened, then
   // split into chunks for the pool.
   pm.addNestedPass<func::FuncOp>(dlc::createCollapseShortRows());
@@ -175,7 +175,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, cpu::MatmulTile
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);
   pm.addNestedPass<func::FuncOp>(dlc::createHoistVectorTransfers());
   pm.addPass(createCSEPass());
-  pm.addNestedPass<func::FuncOp>(dlc::createPrefetchPanelRows());
+  pm.addNestedPass<func::FuncOp>(dlc::createPrefetchPanelRows({tiles.prefetchAheadBytes}));
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(module)))
     return failure();

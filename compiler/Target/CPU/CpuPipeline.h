@@ -32,6 +32,7 @@
 
 #include "compiler/Target/CPU/CpuTiles.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,13 +41,10 @@ namespace dlc {
 struct CpuTargetOptions {
   /// An LLVM CPU name ("znver4", "x86-64-v3") or "native" (this machine's).
   std::string cpu = "native";
+  /// Overrides the tiles derived from the target (`dlc compile
+  /// --kernel-tiles=RxC`, for tuning experiments): cpuKernelTiles returns it.
+  std::optional<cpu::KernelTiles> tiles;
 };
-
-/// The matmul register tile for `options.cpu` (CpuTiles.h): AVX-512's when
-/// the CPU has avx512f (the host's features for "native", LLVM's subtarget
-/// for a name), else AVX2's. An unknown name gets AVX2's; code generation
-/// then reports the name.
-cpu::MatmulTile cpuMatmulTile(const CpuTargetOptions &options);
 
 /// A compiled CPU library: what the artifact's Library table records.
 struct CpuLibrary {
@@ -68,8 +66,9 @@ void registerCpuPipelineDialects(mlir::DialectRegistry &registry);
 /// Lowers every kernel of `module` (public func.func ops whose arguments are
 /// statically shaped memrefs) to the LLVM dialect and adds the entry
 /// wrappers. Diagnostics go to the module's context.
+/// `tiles`: the kernels' shapes for the target (cpuKernelTiles, CpuTarget.h).
 mlir::LogicalResult lowerCpuKernelsToLLVMDialect(mlir::ModuleOp module,
-                                                 cpu::MatmulTile tile = cpu::kAvx512MatmulTile);
+                                                 const cpu::KernelTiles &tiles = cpu::kAvx512Tiles);
 
 /// Parallel tile loops (OutlineParallelLoops.cpp; ABI: runtime/include/dlc/
 /// parallel.h). ConvToMatmul, TileAndVectorize and ParallelizeLoopNests mark loops whose

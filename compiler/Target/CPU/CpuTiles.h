@@ -5,15 +5,22 @@
 // (TileAndVectorize.cpp, ConvToMatmul.cpp) must agree on these shapes: a
 // packed panel is exactly one register tile wide.
 //
-// The matmul tile depends on the target's vector registers
-// (matmulTileFor): 8 rows x two 16-lane vectors on AVX-512 (16 of 32 zmm
-// registers as accumulators); 6 rows x two 8-lane vectors on a 16-register
-// AVX2 core (12 ymm accumulators, 2 for B, 1 for A's broadcast), where the
-// AVX-512 tile is 32 ymm accumulators and spills. Measured on an AMD EPYC
-// Zen 3 (AVX2 + FMA, one thread, dlc-bench-matmul, OpenBLAS in the same run):
-// 512^3 22.5 -> 65.2 GFLOP/s (OpenBLAS 61.2), 32x784x1024 16.6 -> 50.4
-// (58.4); 4x16 gave 61.8 / 35.8, 8x16 26.1 / 16.5 (it spills). The
-// pixel-row convolution keeps its 8 x 32 tile on both (a follow-up).
+// Both tiles follow the target's vector registers (kernelTilesFor, from
+// the target description of CpuTarget.h): each row of the tile is two
+// vectors of f32 accumulators (so that each broadcast of A feeds two FMAs),
+// and as many rows as the registers left after the two B vectors and A's
+// broadcast hold, up to 8. AVX-512 (32 zmm): 8 x 32, 16 accumulators, which
+// hide the FMA latency (4 cycles x 2 per cycle) with room to spare;
+// AVX2 (16 ymm): 6 x 16, 12 accumulators, where the AVX-512 tile is 32 ymm
+// accumulators and spills. Measured on an AMD EPYC Zen 3 (AVX2 + FMA, one
+// thread, dlc-bench-matmul, OpenBLAS in the same run): 512^3 22.5 -> 65.2
+// GFLOP/s (OpenBLAS 61.2), 32x784x1024 16.6 -> 50.4 (58.4); 4x16 gave 61.8 /
+// 35.8, 8x16 26.1 / 16.5 (it spills). A core with a narrower FMA datapath
+// takes fewer rows (kernelTilesFor: Zen 1, 5 x 16). The pixel-row
+// convolution's tile is the same shape (pixels by filters): the same
+// registers, the same loads. `dlc target --cpu=CPU` prints the tiles, and
+// `dlc compile --kernel-tiles=RxC` overrides them for experiments
+// (test/bench/models_bench.py --compile-flag).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_TARGET_CPU_CPUTILES_H
@@ -27,17 +34,76 @@ namespace dlc::cpu {
 /// linear weight) is stored in panels of `columns` columns.
 struct MatmulTile {
   int64_t rows = 8, columns = 32;
+  constexpr bool operator==(const MatmulTile &o) const {
+    return rows == o.rows && columns == o.columns;
+  }
 };
-inline constexpr MatmulTile kAvx512MatmulTile{8, 32}, kAvx2MatmulTile{6, 16};
-
-/// The tile for a target with (or without) AVX-512's 32 vector registers.
-inline constexpr MatmulTile matmulTileFor(bool avx512) {
-  return avx512 ? kAvx512MatmulTile : kAvx2MatmulTile;
-}
 
 /// The pixel-rows convolution's tile: output pixels of one row by filters;
-/// its weight is packed in panels of kPixelRowTileFilters filters.
-inline constexpr int64_t kPixelRowTilePixels = 8, kPixelRowTileFilters = 32;
+/// its weight is packed in panels of `filters` filters.
+struct PixelRowTile {
+  int64_t pixels = 8, filters = 32;
+  constexpr bool operator==(const PixelRowTile &o) const {
+    return pixels == o.pixels && filters == o.filters;
+  }
+};
+
+/// The largest tile the vectorisation takes (TileAndVectorize.cpp): columns
+/// a multiple of 16, at most 32; at most 8 rows.
+inline constexpr int64_t kMaxTileRows = 8, kMaxTileColumns = 32, kTileColumnStep = 16;
+
+/// Every shape of the CPU kernels that depends on the target.
+struct KernelTiles {
+  MatmulTile matmul;
+  PixelRowTile pixelRow;
+  /// How far ahead of a packed panel's row its prefetch runs
+  /// (PrefetchPanelRows.cpp): a quarter of L1d (8 KiB of 32), so that the
+  /// prefetched rows are still there when the loop reaches them.
+  int64_t prefetchAheadBytes = 8192;
+  constexpr bool operator==(const KernelTiles &o) const {
+    return matmul == o.matmul && pixelRow == o.pixelRow &&
+           prefetchAheadBytes == o.prefetchAheadBytes;
+  }
+};
+
+/// The FMA figures kernelTilesFor uses (CpuTarget.h: from LLVM's
+/// scheduling model); zero where unknown.
+struct FmaTiming {
+  int latencyCycles = 0;
+  double perCycle = 0;
+};
+
+/// The tiles for `vectorRegisters` registers of `vectorBits`, an FMA of
+/// `fma`, and an L1d of `l1dBytes` (see the top of this file).
+constexpr KernelTiles kernelTilesFor(int vectorBits, int vectorRegisters, int64_t l1dBytes,
+                                     FmaTiming fma = {}) {
+  int64_t lanes = vectorBits / 32 > 0 ? vectorBits / 32 : 1;
+  int64_t columns = 2 * lanes;
+  columns = columns < kTileColumnStep ? kTileColumnStep
+                                      : (columns > kMaxTileColumns ? kMaxTileColumns : columns);
+  columns -= columns % kTileColumnStep;
+  int64_t perRow = (columns + lanes - 1) / lanes;
+  int64_t rows = (vectorRegisters - perRow - 1) / perRow;
+  // A core that issues fewer than 512 FMA bits a cycle (Zen 1: one 256-bit
+  // FMA a cycle, in two halves) needs fewer accumulators to hide the FMA
+  // latency; rows beyond twice that only add broadcast loads. On Zen 1
+  // (latency 5): 5 x 16, where convolutions ran at 83.5% of peak against
+  // 76.8% with 6 x 16 and 81.7% with 4 x 16 (ResNet-18's layers, one thread).
+  if (fma.latencyCycles > 0 && fma.perCycle > 0 && fma.perCycle * vectorBits < 512) {
+    double accumulators = 2.0 * fma.latencyCycles * fma.perCycle;
+    int64_t latencyRows = static_cast<int64_t>((accumulators + perRow - 1) / perRow);
+    rows = latencyRows < rows ? latencyRows : rows;
+  }
+  rows = rows < 1 ? 1 : (rows > kMaxTileRows ? kMaxTileRows : rows);
+  int64_t ahead = l1dBytes / 4 < 1024 ? 1024 : l1dBytes / 4;
+  return KernelTiles{MatmulTile{rows, columns}, PixelRowTile{rows, columns}, ahead};
+}
+
+inline constexpr KernelTiles kAvx512Tiles = kernelTilesFor(512, 32, 32 << 10, {4, 1}),
+                             kAvx2Tiles = kernelTilesFor(256, 16, 32 << 10, {4, 2});
+static_assert(kAvx512Tiles.matmul == MatmulTile{8, 32} && kAvx2Tiles.matmul == MatmulTile{6, 16} &&
+                  kernelTilesFor(256, 16, 32 << 10, {5, 1}).matmul == MatmulTile{5, 16},
+              "the tiles measured on Zen 5, Zen 3 and Zen 1 (top of this file)");
 
 } // namespace dlc::cpu
 

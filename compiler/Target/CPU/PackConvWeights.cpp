@@ -17,10 +17,11 @@
 // The transpose joins the convolution's kernel (PartitionKernels), and the
 // lowering reads the packed constant through it, so no transpose runs.
 // A convolution that runs on rows of output pixels (ConvStrategy.h) gets the
-// layout its register tile reads instead: 32-filter panels, [F/32, KH, KW, C,
-// 32], viewed back through a transpose and a reshape. Only
-// convolutions on the CPU (unplaced, or placed on cpu) are packed; the old
-// constant is erased when nothing else uses it.
+// layout its register tile reads instead: P-filter panels (P: the target's
+// pixel-row tile, the pass's panel-filters), [F/P, KH, KW, C, P], viewed
+// back through a transpose and a reshape. Only convolutions on the CPU
+// (unplaced, or placed on cpu) are packed; the old constant is erased when
+// nothing else uses it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +48,18 @@ bool allOnes(ArrayRef<int64_t> values) {
 }
 
 struct PackConvWeightsPass : dlc::impl::PackConvWeightsBase<PackConvWeightsPass> {
+  using PackConvWeightsBase::PackConvWeightsBase;
+
   void runOnOperation() override {
+    if (panelFilters < cpu::kTileColumnStep || panelFilters > cpu::kMaxTileColumns ||
+        panelFilters % cpu::kTileColumnStep != 0) {
+      getOperation().emitError() << "dlc-pack-conv-weights: unsupported panel-filters "
+                                 << int64_t(panelFilters) << " (a multiple of "
+                                 << cpu::kTileColumnStep << " up to " << cpu::kMaxTileColumns
+                                 << ")";
+      return signalPassFailure();
+    }
+    const int64_t kPixelRowPanel = panelFilters;
     SmallVector<Conv2dOp> convs;
     getOperation().walk([&](Conv2dOp conv) { convs.push_back(conv); });
     OpBuilder builder(&getContext());
@@ -73,8 +85,9 @@ struct PackConvWeightsPass : dlc::impl::PackConvWeightsBase<PackConvWeightsPass>
       ArrayRef<int64_t> y = cast<RankedTensorType>(conv.getType()).getShape();
       if (convRunsOnPixelRows(w[1], w[0], w[2], w[3], allOnes(strides),
                               allOnes(conv.getDilations()),
-                              static_cast<int64_t>(conv.getGroups()), y[2] * y[3])) {
-        // [F, C, KH, KW] viewed as [P, 32, C, KH, KW], stored [P, KH, KW, C, 32].
+                              static_cast<int64_t>(conv.getGroups()), y[2] * y[3],
+                              kPixelRowPanel)) {
+        // [F, C, KH, KW] viewed as [F/P, P, C, KH, KW], stored [F/P, KH, KW, C, P].
         int64_t panels = w[0] / kPixelRowPanel;
         FailureOr<ElementsAttr> packed =
             permuteConstant(weightOp.getValue(), {0, 3, 4, 2, 1}, name + ".panels",

@@ -122,6 +122,10 @@ def ConvToMatmul : Pass<"dlc-conv-to-matmul", "mlir::func::FuncOp"> {
     convolution runs on the tiled, vectorised matmul. See ConvToMatmul.cpp.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"tilePixels", "tile-pixels", "int64_t", "8",
+           "output pixels per pixel-row register tile (its filters: the packed panel's width)">,
+  ];
 }
 
 def ReuseProducerBuffer : Pass<"dlc-reuse-producer-buffer", "mlir::func::FuncOp"> {
@@ -145,7 +149,7 @@ def HoistVectorTransfers : Pass<"dlc-hoist-vector-transfers", "mlir::func::FuncO
 }
 
 def PrefetchPanelRows : Pass<"dlc-prefetch-panel-rows", "mlir::func::FuncOp"> {
-  let summary = "Prefetches the rows of packed weight panels 8 KB ahead";
+  let summary = "Prefetches the rows of packed weight panels a quarter of L1d (8 KB) ahead";
   let description = [{
     After bufferization: a vector.transfer_read of one whole row of
     contiguous f32 rows, indexed by the loop around it (a register tile's
@@ -155,6 +159,10 @@ def PrefetchPanelRows : Pass<"dlc-prefetch-panel-rows", "mlir::func::FuncOp"> {
     stop. See PrefetchPanelRows.cpp.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"aheadBytes", "ahead-bytes", "int64_t", "8192",
+           "how far ahead of the row read the prefetch runs (the target's KernelTiles)">,
+  ];
 }
 
 def VectorizeTransposes : Pass<"dlc-vectorize-transposes", "mlir::func::FuncOp"> {
@@ -212,6 +220,10 @@ def PackConvWeights : Pass<"dlc-pack-conv-weights", "mlir::func::FuncOp"> {
     directly. Convolutions placed on a GPU are left alone.
   }];
   let dependentDialects = ["::dlc::DlcDialect"];
+  let options = [
+    Option<"panelFilters", "panel-filters", "int64_t", "32",
+           "filters per pixel-row panel: the target's pixel-row tile (CpuTiles.h)">,
+  ];
 }
 
 #endif // DLC_LOWERING_PASSES_TD

@@ -48,7 +48,7 @@ using namespace mlir;
 
 namespace {
 
-constexpr int64_t kPrefetchAheadBytes = 8192, kLineBytes = 64;
+constexpr int64_t kLineBytes = 64;
 /// Smaller weights are left alone: with the weight in cache the prefetches
 /// cost 2-3% (ResNet's 3x3 64ch 56x56 920 -> 940 us, 128ch 28x28 937 ->
 /// 961), and streamed they save less than that.
@@ -93,6 +93,7 @@ int64_t streamedRowBytes(vector::TransferReadOp read, scf::ForOp loop) {
 }
 
 struct PrefetchPanelRowsPass : dlc::impl::PrefetchPanelRowsBase<PrefetchPanelRowsPass> {
+  using PrefetchPanelRowsBase::PrefetchPanelRowsBase;
   void runOnOperation() override {
     getOperation().walk([&](vector::TransferReadOp read) {
       auto loop = dyn_cast<scf::ForOp>(read->getParentOp());
@@ -107,7 +108,7 @@ struct PrefetchPanelRowsPass : dlc::impl::PrefetchPanelRowsBase<PrefetchPanelRow
       unsigned rowDim = indices.size() - 2;
       indices[rowDim] = b.create<arith::AddIOp>(
           loc, loop.getInductionVar(),
-          b.create<arith::ConstantIndexOp>(loc, kPrefetchAheadBytes / rowBytes));
+          b.create<arith::ConstantIndexOp>(loc, std::max<int64_t>(1, aheadBytes / rowBytes)));
       for (int64_t line = 0; line < rowBytes / kLineBytes; ++line) {
         indices.back() = b.create<arith::ConstantIndexOp>(loc, line * kLineBytes / 4);
         b.create<memref::PrefetchOp>(loc, read.getSource(), indices, /*isWrite=*/false,

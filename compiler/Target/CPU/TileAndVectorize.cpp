@@ -53,10 +53,9 @@ using namespace mlir;
 
 namespace {
 
-/// The largest register tile of either kernel (the AVX-512 matmul tile, the
-/// pixel-row convolution's): the vectorisation takes any tile up to it.
-constexpr int64_t kTileM = std::max(dlc::cpu::kAvx512MatmulTile.rows, dlc::cpu::kPixelRowTilePixels),
-                  kTileN = std::max(dlc::cpu::kAvx512MatmulTile.columns, dlc::cpu::kPixelRowTileFilters);
+/// The largest register tile of either kernel (the matmul's, the pixel-row
+/// convolution's) on any target: the vectorisation takes any tile up to it.
+constexpr int64_t kTileM = dlc::cpu::kMaxTileRows, kTileN = dlc::cpu::kMaxTileColumns;
 using dlc::cpu::MatmulTile;
 
 bool isStaticF32Matmul(linalg::LinalgOp op) {
@@ -611,7 +610,7 @@ struct TileAndVectorizePass
 
   void runOnOperation() override {
     if (tileRows < 1 || tileRows > kTileM || tileColumns < 16 || tileColumns > kTileN ||
-        tileColumns % 16 != 0) {
+        tileColumns % dlc::cpu::kTileColumnStep != 0) {
       getOperation().emitError() << "dlc-tile-and-vectorize: unsupported register tile "
                                  << int64_t(tileRows) << "x" << int64_t(tileColumns) << " (rows 1.." << kTileM
                                  << ", columns a multiple of 16 up to " << kTileN << ")";

@@ -1,4 +1,10 @@
 // RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-conv-to-matmul, dlc-tile-and-vectorize, canonicalize))' | FileCheck %s
+// The tile's pixels are the target's (CpuTiles.h): with 6, a row of 8 is one
+// tile of 6 and one of 2.
+// RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-conv-to-matmul{tile-pixels=6}, dlc-tile-and-vectorize, canonicalize))' | FileCheck %s --check-prefix=SIX
+// SIX-LABEL: func.func @bias_residual_relu
+// SIX: vector.contract {{.*}} into vector<6x32xf32>
+// SIX: vector.contract {{.*}} into vector<2x32xf32>
 
 // A pixel-row convolution's epilogue (bias, ReLU, residual add) runs on each
 // column of the transposed tile in registers, right before that column's
