@@ -114,6 +114,19 @@ run_part() {  # NAME COMMAND...: runs it, shows its output, keeps its RESULT lin
   grep '^RESULT ' "$log" >> "$results" || true
 }
 
+# Which CPU class every figure below is on (issue 20): the model, family and model
+# numbers, dlc's target description with the tiles it derives, and the probed peak.
+cpu_line() {
+  local name fam mdl
+  name=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+  fam=$(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
+  mdl=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
+  echo "$name (family $fam model $mdl), $(nproc) cores"
+}
+echo; echo "== target: $(cpu_line)"
+"$bin/dlc" target | tee "$out/target.txt"
+"$bin/dlc" run --probe-devices="$out/probe.json" --sim-gpus=0 2>&1 | grep -m1 'cpu: f32' | sed 's/^ */probed: /'
+
 if [ $have_blas = 1 ] && [ -x "$bin/dlc-bench-matmul" ]; then
   run_part matmul "$bin/dlc-bench-matmul" "${q[@]}" \
     "$out/matmul_512x512x512.dlcm" "$out/matmul_32x784x1024.dlcm"
@@ -168,7 +181,8 @@ judge() {  # VALUE OP LIMIT -> met / not met
 }
 echo
 echo "== dlc benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git -C "$root" describe --always --dirty 2>/dev/null || echo "?")," \
-     "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), one thread"
+     "$(cpu_line), one thread"
+sed -n 's/^cpu: /target: /p; s/^tiles: /tiles: /p' "$out/target.txt"
 [ $quick = 1 ] && echo "(--quick: one tiny batch each; figures are not measurements)"
 peak=$(field peak gflops)
 printf '%-34s %14s %16s %10s %12s %8s\n' measure dlc baseline ratio target status
