@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Commands.h"
 #include "compiler/CompareReference.h"
 #include "compiler/Driver/ArtifactFile.h"
 #include "compiler/Driver/CompilePipeline.h"
@@ -62,6 +63,7 @@ constexpr const char *kUsage =
     "  import MODEL.onnx      import an ONNX model into the dlc dialect (.mlir)\n"
     "  interpret MODEL.mlir   run a model with the reference interpreter\n"
     "  target [--cpu=CPU]     describe a target CPU and the kernel tiles made for it\n"
+    "  probe-devices SPEC.json  measure this CPU running dlc's kernels; write a device spec\n"
     "\n"
     "`dlc <command> --help` lists a command's options.\n";
 
@@ -777,6 +779,8 @@ int ::dlc::dlcMain(int argc, char **argv) {
     return compileCommand(subArgc, args.data());
   if (command == "target")
     return targetCommand(subArgc, args.data());
+  if (command == "probe-devices")
+    return ::dlc::probeDevicesCommand(subArgc, args.data());
   if (command == "verify")
     return verifyCommand(subArgc, args.data());
   if (command == "import")

@@ -38,6 +38,16 @@ void dlc::nameUnnamedOps(func::FuncOp func) {
   }
 }
 
+std::string dlc::costKind(Operation *op) {
+  if (auto conv = dyn_cast<Conv2dOp>(op)) {
+    auto input = dyn_cast<RankedTensorType>(conv.getInput().getType());
+    if (conv.getGroups() > 1 && input && input.getRank() == 4 &&
+        input.getDimSize(1) == conv.getGroups())
+      return "depthwise_conv2d";
+  }
+  return opKind(op).str();
+}
+
 int64_t dlc::valueBytes(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || !type.hasStaticShape())
@@ -59,6 +69,9 @@ double dlc::opTimeUs(Operation *op, const DeviceProfile &device) {
     peak = device.flopsF16;
   else if (element && element.isBF16())
     peak = device.flopsBF16;
+  if (auto measured = device.kernelFlops.find(costKind(op));
+      measured != device.kernelFlops.end())
+    peak = measured->second * (peak / device.flopsF32);
   double compute = double(cost.getFlops()) / peak;
   double memory = double(cost.getBytesAccessed()) / device.bandwidthBytesPerS;
   return 1e6 * std::max(compute, memory) + device.launchOverheadUs;

@@ -2,11 +2,12 @@
 //
 // An op's time on a device is a roofline over what its CostOpInterface says:
 //
-//   t(op, d) = max(flops / peak_flops(d, dtype), bytes / bandwidth(d))
+//   t(op, d) = max(flops / rate(d, kind, dtype), bytes / bandwidth(d))
 //              + launch_overhead(d)
 //
 // with dtype the element type of the op's first result (integers at the f32
-// rate). Moving a value from device a to device b takes
+// rate) and rate the device's measured kernel rate for the op's cost kind
+// (DeviceProfile::kernelFlops) where it has one, else its peak. Moving a value from device a to device b takes
 //
 //   t(v, a -> b) = latency(a, b) + bytes(v) / bandwidth(a, b)   (0 when a == b)
 //
@@ -39,6 +40,11 @@ void nameUnnamedOps(mlir::func::FuncOp func);
 inline llvm::StringRef opKind(mlir::Operation *op) {
   return op->getName().stripDialect();
 }
+
+/// The kind a device profile's kernel_flops are keyed by: the op's kind,
+/// except `depthwise_conv2d` for a convolution with one filter per input
+/// channel (groups = channels > 1), whose kernels run at another rate.
+std::string costKind(mlir::Operation *op);
 
 /// Bytes of a ranked tensor value (i1 as one byte).
 int64_t valueBytes(mlir::Value value);

@@ -168,6 +168,35 @@ struct JsonReader {
   }
 };
 
+/// A device's optional `kernel_flops` ({kind: FLOP/s > 0}) and `source`
+/// (what measured it), and the file it came from.
+llvm::Error readProfileExtras(JsonReader &reader, const llvm::json::Object &object,
+                              const std::string &where, StringRef file,
+                              DeviceProfile &device) {
+  if (const llvm::json::Value *value = object.get("kernel_flops")) {
+    const llvm::json::Object *rates = value->getAsObject();
+    if (!rates)
+      return reader.error(where + ".kernel_flops",
+                          "expected an object {op kind: f32 FLOP/s}");
+    for (const auto &entry : *rates) {
+      Expected<double> rate = reader.number(*rates, entry.first, where + ".kernel_flops", true);
+      if (!rate)
+        return rate.takeError();
+      StringRef kind = entry.first;
+      kind.consume_front("dlc.");
+      device.kernelFlops[kind] = *rate;
+    }
+  }
+  device.specFile = file.str();
+  if (const llvm::json::Value *value = object.get("source")) {
+    std::optional<StringRef> text = value->getAsString();
+    if (!text)
+      return reader.error(where + ".source", "expected a string");
+    device.source = text->str();
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 Expected<DeviceSpec> DeviceSpec::parseJson(StringRef json, StringRef source) {
@@ -191,7 +220,8 @@ Expected<DeviceSpec> DeviceSpec::parseJson(StringRef json, StringRef source) {
   DeviceSpec spec;
   static const char *const known[] = {"kind",  "index", "memory_bytes",
                                       "flops", "bandwidth_bytes_per_s",
-                                      "launch_overhead_us", "supported_ops"};
+                                      "launch_overhead_us", "supported_ops",
+                                      "kernel_flops", "source"};
   for (auto [i, value] : llvm::enumerate(*devices)) {
     std::string where = "devices[" + std::to_string(i) + "]";
     const llvm::json::Object *object = value.getAsObject();
@@ -273,6 +303,8 @@ Expected<DeviceSpec> DeviceSpec::parseJson(StringRef json, StringRef source) {
         device.supportedOps->insert(kind);
       }
     }
+    if (llvm::Error error = readProfileExtras(reader, *object, where, source, device))
+      return std::move(error);
     spec.devices.push_back(std::move(device));
   }
 
@@ -332,4 +364,64 @@ Expected<DeviceSpec> DeviceSpec::loadJson(StringRef path) {
   if (!buffer)
     return fail("cannot read device spec '" + path + "': " + buffer.getError().message());
   return parseJson((*buffer)->getBuffer(), path);
+}
+
+std::string DeviceSpec::toJson() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::json::OStream json(os, 2);
+  auto matrix = [&](llvm::StringRef key, double LinkProfile::*field) {
+    json.attributeArray(key, [&] {
+      for (size_t i = 0; i < devices.size(); ++i)
+        json.array([&] {
+          for (size_t j = 0; j < devices.size(); ++j)
+            json.value(i == j ? 0.0 : links[i][j].*field);
+        });
+    });
+  };
+  json.object([&] {
+    json.attributeArray("devices", [&] {
+      for (const DeviceProfile &device : devices)
+        json.object([&] {
+          json.attribute("kind", device.id.kind);
+          if (!device.id.isCpu())
+            json.attribute("index", device.id.index);
+          json.attribute("memory_bytes", device.memoryBytes);
+          json.attributeObject("flops", [&] {
+            json.attribute("f32", device.flopsF32);
+            json.attribute("f16", device.flopsF16);
+            json.attribute("bf16", device.flopsBF16);
+          });
+          json.attribute("bandwidth_bytes_per_s", device.bandwidthBytesPerS);
+          json.attribute("launch_overhead_us", device.launchOverheadUs);
+          if (!device.kernelFlops.empty())
+            json.attributeObject("kernel_flops", [&] {
+              std::vector<std::string> kinds;
+              for (const auto &entry : device.kernelFlops)
+                kinds.push_back(entry.getKey().str());
+              llvm::sort(kinds);
+              for (const std::string &kind : kinds)
+                json.attribute(kind, device.kernelFlops.lookup(kind));
+            });
+          if (device.supportedOps)
+            json.attributeArray("supported_ops", [&] {
+              std::vector<std::string> kinds;
+              for (const auto &entry : *device.supportedOps)
+                kinds.push_back(entry.getKey().str());
+              llvm::sort(kinds);
+              for (const std::string &kind : kinds)
+                json.value(kind);
+            });
+          if (!device.source.empty())
+            json.attribute("source", device.source);
+        });
+    });
+    if (devices.size() > 1)
+      json.attributeObject("links", [&] {
+        matrix("bandwidth_bytes_per_s", &LinkProfile::bandwidthBytesPerS);
+        matrix("latency_us", &LinkProfile::latencyUs);
+      });
+  });
+  os << "\n";
+  return text;
 }

@@ -15,6 +15,7 @@
 #ifndef DLC_PASSES_DEVICESPEC_H
 #define DLC_PASSES_DEVICESPEC_H
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
@@ -53,6 +54,20 @@ struct DeviceProfile {
   double flopsF32 = 0, flopsF16 = 0, flopsBF16 = 0;
   double bandwidthBytesPerS = 0;
   double launchOverheadUs = 0;
+  /// The f32 FLOP/s this device's own kernels reach, per cost kind
+  /// (costKind in CostModel.h: `matmul`, `conv2d`, `depthwise_conv2d`, ...),
+  /// measured by `dlc probe-devices` or derived from the target; a kind
+  /// without an entry runs at `flopsF32`. f16 and bf16 scale the entry by
+  /// flopsF16 / flopsF32 and flopsBF16 / flopsF32.
+  llvm::StringMap<double> kernelFlops;
+  /// Where the figures come from (`built-in from the target znver4 ...`,
+  /// `dlc probe-devices on ...`), and the spec file they were read from
+  /// (empty: built in); describe() joins them for the placement dumps.
+  std::string source, specFile;
+  std::string describe() const {
+    std::string text = specFile.empty() ? source : specFile + (source.empty() ? "" : ": " + source);
+    return text.empty() ? "unnamed" : text;
+  }
   /// The op kinds a device spec restricts this device to (`matmul`, no
   /// dialect prefix); nullopt: every op its backend runs.
   std::optional<llvm::StringSet<>> supportedOps;
@@ -85,6 +100,9 @@ struct DeviceSpec {
   static llvm::Expected<DeviceSpec> parseJson(llvm::StringRef json,
                                               llvm::StringRef source);
   static llvm::Expected<DeviceSpec> loadJson(llvm::StringRef path);
+  /// The spec in the JSON schema parseJson reads (`source` and
+  /// `kernel_flops` included; parsing it back gives the same figures).
+  std::string toJson() const;
 
   /// The spec restricted to `ids` (plus the CPU), in that order; an id the
   /// spec lacks is an error naming it.

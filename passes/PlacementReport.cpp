@@ -230,6 +230,7 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
     PlacementReport::Device device;
     device.name = profile.id.str();
     device.capacityBytes = profile.memoryBytes;
+    device.profile = profile.describe();
     report.devices.push_back(device);
   }
   for (auto [i, op] : llvm::enumerate(events)) {
@@ -305,6 +306,9 @@ void dlc::writePlacementText(const PlacementReport &report, llvm::raw_ostream &o
     os << llvm::format("  %-8s  %5lld ops  busy %12.3f us  peak %14lld of %14lld bytes\n",
                        device.name.c_str(), (long long)device.ops, device.busyUs,
                        (long long)device.peakMemoryBytes, (long long)device.capacityBytes);
+  os << "profiles:\n";
+  for (const PlacementReport::Device &device : report.devices)
+    os << llvm::format("  %-8s  ", device.name.c_str()) << device.profile << "\n";
   os << llvm::format("estimate: makespan %.3f us, lower bound %.3f us", report.makespanUs,
                      report.lowerBoundUs);
   if (report.periodUs)
@@ -352,6 +356,7 @@ void dlc::writePlacementJson(const PlacementReport &report, llvm::raw_ostream &o
           json.attribute("peak_memory_bytes", device.peakMemoryBytes);
           json.attribute("weight_bytes", device.weightBytes);
           json.attribute("capacity_bytes", device.capacityBytes);
+          json.attribute("profile", device.profile);
         });
     });
     json.attributeObject("estimate", [&] {

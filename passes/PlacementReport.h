@@ -46,6 +46,8 @@ struct PlacementReport {
     int64_t ops = 0;
     double busyUs = 0;
     int64_t peakMemoryBytes = 0, weightBytes = 0, capacityBytes = 0;
+    /// Where the device's figures come from (DeviceProfile::source).
+    std::string profile;
   };
   std::string function, policy;
   std::vector<std::string> inputs; // the function's arguments

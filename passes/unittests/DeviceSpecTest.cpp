@@ -140,4 +140,60 @@ TEST(Json, NeedsACpu) {
             "gpu.json: no cpu device (the function's arguments and results live on it)");
 }
 
+TEST(Builtin, CpuFromTheTargetDescription) {
+  DeviceSpec spec = DeviceSpec::builtin({});
+  const DeviceProfile &cpu = spec.devices[0];
+  // One core of this machine: lanes x FMAs x clock, not a fixed figure.
+  EXPECT_GT(cpu.flopsF32, 1e9);
+  EXPECT_NE(cpu.source.find("built-in from the target"), std::string::npos) << cpu.source;
+  EXPECT_TRUE(cpu.specFile.empty());
+  ASSERT_TRUE(cpu.kernelFlops.count("conv2d"));
+  EXPECT_LT(cpu.kernelFlops.lookup("conv2d"), cpu.flopsF32);
+  EXPECT_LT(cpu.kernelFlops.lookup("depthwise_conv2d"), cpu.kernelFlops.lookup("conv2d"));
+  EXPECT_NE(spec.devices.size(), 0u);
+  DeviceSpec gpus = DeviceSpec::builtin({DeviceId{"cuda", 0}});
+  EXPECT_NE(gpus.devices[1].describe().find("datasheet"), std::string::npos);
+}
+
+TEST(Json, KernelFlopsAndSource) {
+  std::string text = kSpec;
+  std::string from = R"("bandwidth_bytes_per_s": 5e10})";
+  text.replace(text.find(from), from.size(),
+               R"("bandwidth_bytes_per_s": 5e10, "kernel_flops": {"conv2d": 6e10,
+     "dlc.matmul": 8e10}, "source": "dlc probe-devices on a test CPU"})");
+  auto spec = DeviceSpec::parseJson(text, "probed.json");
+  ASSERT_TRUE(static_cast<bool>(spec)) << errorOf(spec.takeError());
+  const DeviceProfile &cpu = spec->devices[0];
+  EXPECT_DOUBLE_EQ(cpu.kernelFlops.lookup("conv2d"), 6e10);
+  EXPECT_DOUBLE_EQ(cpu.kernelFlops.lookup("matmul"), 8e10);
+  EXPECT_EQ(cpu.describe(), "probed.json: dlc probe-devices on a test CPU");
+  EXPECT_EQ(spec->devices[1].describe(), "probed.json");
+
+  // What toJson writes parses back to the same figures.
+  auto again = DeviceSpec::parseJson(spec->toJson(), "again.json");
+  ASSERT_TRUE(static_cast<bool>(again)) << errorOf(again.takeError()) << spec->toJson();
+  ASSERT_EQ(again->devices.size(), 3u);
+  EXPECT_DOUBLE_EQ(again->devices[0].kernelFlops.lookup("matmul"), 8e10);
+  EXPECT_EQ(again->devices[0].source, "dlc probe-devices on a test CPU");
+  EXPECT_EQ(again->devices[2].id.str(), "cuda:2");
+  EXPECT_DOUBLE_EQ(again->devices[1].launchOverheadUs, 4);
+  EXPECT_FALSE(again->devices[1].supports("softmax"));
+  EXPECT_TRUE(again->devices[1].supports("add"));
+  EXPECT_DOUBLE_EQ(again->links[1][2].bandwidthBytesPerS, 1e11);
+  EXPECT_DOUBLE_EQ(again->links[2][0].latencyUs, 8);
+}
+
+TEST(Json, KernelFlopsErrors) {
+  std::string from = R"("launch_overhead_us": 4,)";
+  EXPECT_EQ(errorWith(from, R"("launch_overhead_us": 4, "kernel_flops": [1],)"),
+            "spec.json: devices[1] (cuda:0).kernel_flops: expected an object {op kind: f32 "
+            "FLOP/s}");
+  EXPECT_EQ(errorWith(from, R"("launch_overhead_us": 4, "kernel_flops": {"conv2d": 0},)"),
+            "spec.json: devices[1] (cuda:0).kernel_flops.conv2d: must be positive, got 0.000000");
+  EXPECT_EQ(errorWith(from, R"("launch_overhead_us": 4, "kernel_flops": {"conv2d": "x"},)"),
+            "spec.json: devices[1] (cuda:0).kernel_flops.conv2d: expected a number");
+  EXPECT_EQ(errorWith(from, R"("launch_overhead_us": 4, "source": 3,)"),
+            "spec.json: devices[1] (cuda:0).source: expected a string");
+}
+
 } // namespace

@@ -18,7 +18,7 @@
 //
 // What is not measured: memory capacity (the physical memory, shared by the
 // simulated GPUs, whose arenas are host pages), f16/bf16 (the CPU widens them
-// to f32: the f32 figure times 120/175, as in the built-in profile), launch
+// to f32: the f32 figure times 2/3, as in the built-in profile), launch
 // overhead (1 us, the built-in CPU profile's, for every device: a simulated
 // GPU's kernel is a call on its stream thread, as on the CPU).
 //===----------------------------------------------------------------------===//
@@ -208,10 +208,10 @@ int dlcProbeDevicesMain(int argc, char **argv) {
   long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
   double memory = pages > 0 && pageSize > 0 ? double(pages) * double(pageSize)
                                             : 68719476736.0;
-  double f16 = flops.flopsPerSecond * 120.0 / 175.0;
+  double f16 = flops.flopsPerSecond * 2.0 / 3.0;
 
   std::string json = "{\n  \"devices\": [\n";
-  char line[512];
+  char line[1024];
   for (size_t d = 0; d < deviceCount; ++d) {
     std::string head = d == 0 ? "{\"kind\": \"cpu\""
                               : "{\"kind\": \"cuda\", \"index\": " +
@@ -219,8 +219,11 @@ int dlcProbeDevicesMain(int argc, char **argv) {
     std::snprintf(line, sizeof line,
                   "    %s, \"memory_bytes\": %.0f,\n"
                   "     \"flops\": {\"f32\": %.6g, \"f16\": %.6g, \"bf16\": %.6g},\n"
-                  "     \"bandwidth_bytes_per_s\": %.6g, \"launch_overhead_us\": 1}%s\n",
+                  "     \"bandwidth_bytes_per_s\": %.6g, \"launch_overhead_us\": 1,\n"
+                  "     \"source\": \"dlc-run --probe-devices: %s\"}%s\n",
                   head.c_str(), memory, flops.flopsPerSecond, f16, f16, memBw,
+                  d == 0 ? "FMA loop and memcpy, not dlc's kernels (dlc probe-devices times those)"
+                         : "a simulated GPU (a CPU thread), the CPU's figures",
                   d + 1 < deviceCount ? "," : "");
     json += line;
   }
@@ -273,7 +276,7 @@ int dlcProbeDevicesMain(int argc, char **argv) {
                 lo / 1e9, hi / 1e9, llo, lhi);
   }
   std::printf("  not measured: memory_bytes (physical memory), f16/bf16 "
-              "(f32 x 120/175), launch_overhead_us (1)\n");
+              "(f32 x 2/3), launch_overhead_us (1)\n");
   std::printf("wrote %s\n", path.c_str());
   return 0;
 }

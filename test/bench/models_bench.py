@@ -75,7 +75,20 @@ def build(name, quick):
         model = nn.Sequential(nn.Linear(784, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(),
                               nn.Linear(1024, 10))
         return model, torch.randn(batch, 784), f"{batch}x784-1024-1024-10"
-    sys.exit(f"models_bench: unknown model '{name}' (resnet18, mobilenetv2, encoder, mlp)")
+    # Any other torchvision classifier, e.g. the untuned ones of issue 20:
+    # efficientnet_b0, resnet50, vit_b_16 (224x224 inputs; ViT needs that size).
+    import torchvision
+    ctor = getattr(torchvision.models, name, None)
+    if ctor is None or not callable(ctor):
+        sys.exit(f"models_bench: unknown model '{name}' (resnet18, mobilenetv2, encoder, mlp "
+                 "or a torchvision.models constructor such as efficientnet_b0, resnet50, vit_b_16)")
+    model = ctor(weights=None)
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.1, 0.1)
+            m.running_var.uniform_(0.5, 1.5)
+    size = 224 if name.startswith("vit") or not quick else 64
+    return model, torch.randn(1, 3, size, size), f"1x3x{size}x{size}"
 
 
 # dlc op kinds -> the breakdown's groups (anything else: other).

@@ -7,8 +7,10 @@
 # layered DAGs; issue 9 four real models exported from PyTorch, dlc against PyTorch at
 # one and two threads). See test/bench/README.md.
 #
-#   bash test/bench/run.sh [--quick] [--no-setup] [--no-build] [--build-dir DIR]
+#   bash test/bench/run.sh [--quick] [--untuned] [--no-setup] [--no-build] [--build-dir DIR]
 #
+# --untuned   also EfficientNet-B0, ResNet-50 and ViT-B/16 against ONNX Runtime (issue 20:
+#             models no one tuned for; adds ~10 minutes)
 # --quick     one tiny batch each: checks that everything works; targets not judged
 # --no-setup  install nothing; a benchmark whose dependency is missing is skipped
 # --no-build  use the binaries already in the build folder
@@ -18,14 +20,15 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$root/build
-quick=0 setup=1 dobuild=1
+quick=0 setup=1 dobuild=1 untuned=0
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
+    --untuned) untuned=1 ;;
     --no-setup) setup=0 ;;
     --no-build) dobuild=0 ;;
     --build-dir) build=$(cd "$2" && pwd); shift ;;
-    *) echo "usage: $0 [--quick] [--no-setup] [--no-build] [--build-dir DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--quick] [--untuned] [--no-setup] [--no-build] [--build-dir DIR]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -121,11 +124,16 @@ cpu_line() {
   name=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
   fam=$(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
   mdl=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
-  echo "$name (family $fam model $mdl), $(nproc) cores"
+  echo "$name (family $fam model $mdl), $(nproc --all) cores"
 }
 echo; echo "== target: $(cpu_line)"
 "$bin/dlc" target | tee "$out/target.txt"
 "$bin/dlc" run --probe-devices="$out/probe.json" --sim-gpus=0 2>&1 | grep -m1 'cpu: f32' | sed 's/^ */probed: /'
+# The measured CPU profile placement can use (--device-spec): dlc's own kernels per
+# cost kind against the probed peak (issue 20).
+pq=(); [ $quick = 1 ] && pq=(--quick)
+"$bin/dlc" probe-devices "$out/cpu-profile.json" "${pq[@]}" | tee "$out/cpu-profile.txt" |
+  sed -n '/peak/,/add /p' | sed 's/^/profile: /'
 
 if [ $have_blas = 1 ] && [ -x "$bin/dlc-bench-matmul" ]; then
   run_part matmul "$bin/dlc-bench-matmul" "${q[@]}" \
@@ -162,6 +170,8 @@ fi
 # at one thread only (the encoder's compile alone takes ~10 s of CPU).
 if [ $have_torch = 1 ] && [ $have_vision = 1 ]; then
   mq=(); [ $quick = 1 ] && mq=(--quick --models resnet18,mlp --threads 1)
+  [ $untuned = 1 ] && [ $quick = 0 ] &&
+    mq=(--models resnet18,mobilenetv2,encoder,mlp,efficientnet_b0,resnet50,vit_b_16)
   pk=$(grep '^RESULT peak ' "$results" | sed -n 's/.* gflops=\([^ ]*\).*/\1/p' | head -1 || true)
   [ -n "$pk" ] && mq+=(--peak-gflops "$pk")
   run_part models /usr/bin/python3 "$here/models_bench.py" "${mq[@]}" --dlc "$bin/dlc" \
@@ -206,16 +216,23 @@ if [ -n "$d" ]; then
 else
   row "MLP 32x784-1024-1024-10 ms" - - - - skipped
 fi
-# Issue 9: one row per model and thread count; target: dlc no slower than PyTorch at one thread.
-for mdl in resnet18 mobilenetv2 encoder mlp; do
+# Issue 9: one row per model and thread count, against ONNX Runtime where it ran (issue 20:
+# dlc no slower than ORT at one and two threads; the untuned models within 1.15x), else
+# against PyTorch at one thread.
+for mdl in resnet18 mobilenetv2 encoder mlp efficientnet_b0 resnet50 vit_b_16; do
+  want=1.00
+  case $mdl in efficientnet_b0|resnet50|vit_b_16) want=1.15 ;; esac
   for t in 1 2; do
     d=$(field models dlc_ms "model=$mdl threads=$t ")
     [ -z "$d" ] && continue
-    tt=$(field models torch_ms "model=$mdl threads=$t "); r=$(field models ratio "model=$mdl threads=$t ")
-    if [ $t = 1 ]; then
-      row "$mdl ms, $t thread" "$(printf %.3f "$d")" "torch $(printf %.3f "$tt")" "$(printf %.2fx "$r")" "<= 1.00x" "$(judge "$r" "<=" 1)"
+    o=$(field models ort_ms "model=$mdl threads=$t "); tt=$(field models torch_ms "model=$mdl threads=$t ")
+    label="$mdl ms, $t thread"; [ $t = 2 ] && label+=s
+    if [ -n "$o" ] && [ "$o" != nan ]; then
+      r=$(field models ort_ratio "model=$mdl threads=$t ")
+      row "$label" "$(printf %.3f "$d")" "ORT $(printf %.3f "$o")" "$(printf %.2fx "$r")" "<= ${want}x" "$(judge "$r" "<=" $want)"
     else
-      row "$mdl ms, $t threads" "$(printf %.3f "$d")" "torch $(printf %.3f "$tt")" "$(printf %.2fx "$r")" reported -
+      r=$(field models ratio "model=$mdl threads=$t ")
+      row "$label" "$(printf %.3f "$d")" "torch $(printf %.3f "$tt")" "$(printf %.2fx "$r")" "<= 1.00x" "$(judge "$r" "<=" 1)"
     fi
   done
 done

@@ -26,3 +26,53 @@
 // RUN: dlc compile %models/mlp.mlir --device-spec=%t-cpu.json --emit=mlir | FileCheck %s --check-prefix=IR
 // RUN: not dlc-run --probe-devices=%t.json --sim-gpus=x 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: --sim-gpus expects an integer in [0, 64], got 'x'
+//
+// dlc probe-devices times dlc's own kernels per cost kind and writes a spec
+// whose cpu carries them (kernel_flops) and says what measured it (source);
+// the placement dump names the profile it placed with.
+// RUN: dlc probe-devices %t-dlc.json --quick | FileCheck %s --check-prefix=DLC
+// DLC: cpu: {{.+}}
+// DLC: peak {{ *[0-9.]+}} GFLOP/s f32
+// DLC: kind
+// DLC-DAG: conv2d {{.*}}ResNet-18
+// DLC-DAG: depthwise_conv2d {{.*}}MobileNetV2
+// DLC-DAG: linear {{.*}}MLP
+// DLC-DAG: matmul {{.*}}attention
+// DLC-DAG: add {{.*}}bandwidth
+// DLC: wrote {{.*}}-dlc.json
+// RUN: FileCheck %s --check-prefix=DLCJSON < %t-dlc.json
+// DLCJSON: "kind": "cpu"
+// DLCJSON: "kernel_flops": {
+// DLCJSON-NEXT: "conv2d":
+// DLCJSON-NEXT: "depthwise_conv2d":
+// DLCJSON-NEXT: "linear":
+// DLCJSON-NEXT: "matmul":
+// DLCJSON: "source": "dlc probe-devices on {{.+}}, target {{.+}}: {{.+}} FMA loop, dlc's kernels timed on one thread"
+// DLCJSON-NOT: links
+// RUN: dlc compile %models/mlp.mlir --device-spec=%t-dlc.json --print-placement -o %t.dlcm 2>&1 | FileCheck %s --check-prefix=PROFILE
+// PROFILE: profiles:
+// PROFILE-NEXT: cpu {{.*}}-dlc.json: dlc probe-devices on
+// RUN: dlc compile %models/mlp.mlir --devices=cpu,cuda:0 --print-placement -o %t.dlcm 2>&1 | FileCheck %s --check-prefix=BUILTIN
+// BUILTIN: profiles:
+// BUILTIN-NEXT: cpu built-in from the target {{.+}} GFLOP/s f32 peak per core
+// BUILTIN-NEXT: cuda:0 built-in: H200 SXM class
+//
+// --base keeps the other devices and links of a spec and replaces its cpu.
+// RUN: dlc probe-devices %t-merged.json --quick --base=%t.json > /dev/null
+// RUN: FileCheck %s --check-prefix=MERGED < %t-merged.json
+// MERGED: "kind": "cpu"
+// MERGED: "kernel_flops"
+// MERGED: "source": "dlc probe-devices on
+// MERGED: "kind": "cuda"
+// MERGED: "source": "dlc-run --probe-devices: a simulated GPU
+// MERGED: "links"
+// RUN: dlc compile %models/mlp.mlir --device-spec=%t-merged.json --devices=cpu,cuda:0 --emit=mlir | FileCheck %s --check-prefix=IR
+//
+// RUN: not dlc probe-devices %t-x.json --cpu=bogus 2>&1 | FileCheck %s --check-prefix=BADCPU
+// BADCPU: error: unknown target CPU 'bogus'
+// RUN: not dlc probe-devices %t-x.json --base=%t-missing.json 2>&1 | FileCheck %s --check-prefix=BADBASE
+// BADBASE: error: --base: cannot read device spec '{{.*}}-missing.json'
+// RUN: not dlc probe-devices %t-nodir/x/spec.json --quick 2>&1 | FileCheck %s --check-prefix=BADOUT
+// BADOUT: error: {{.*}}spec.json
+// RUN: not dlc probe-devices 2>&1 | FileCheck %s --check-prefix=NOARG
+// NOARG: Not enough positional command line arguments

@@ -6,14 +6,19 @@
 // a padded convolution has its producer write straight into the padded
 // image, and a transpose that keeps the last dim of a batched matmul's
 // result is written in place by the matmul (PartitionKernels.cpp draws the
-// kernels). The built-in profile is one core of dlc's own code: issue 20
-// derives it from a target description and measured kernels.
+// kernels). The built-in profile is one core of dlc's own code, derived
+// from the target description (CpuTarget.h); `dlc probe-devices` measures
+// the same figures on this machine and writes them as a device spec.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Target/Backends.h"
+#include "compiler/Target/CPU/CpuPipeline.h"
+#include "compiler/Target/CPU/CpuTarget.h"
 #include "passes/Passes.h"
 #include "passes/TargetBackend.h"
+
+#include "llvm/Support/Format.h"
 
 using namespace dlc;
 
@@ -36,22 +41,52 @@ bool joinsAsRowOp(Operation *op, const OpenKernel &open) {
   return isa<LayerNormOp, SoftmaxOp>(op) && open.ops.contains(op->getOperand(0).getDefiningOp());
 }
 
+/// The fraction of one core's FMA peak dlc's kernels reach per cost kind,
+/// as test/bench measured them (one thread; the lowest class seen: Zen 1
+/// AVX2, Zen 3 AVX2, Zen 5 AVX-512): dense matmuls and convolutions run
+/// register tiles near peak; small-batch linears and batched attention
+/// matmuls are shorter loops; a depthwise convolution does 2 FLOPs per
+/// byte-ish and is bound by the cache, not the FMAs.
+struct KernelEfficiency {
+  const char *kind;
+  double fractionOfPeak;
+};
+constexpr KernelEfficiency kBuiltinKernelEfficiency[] = {
+    {"matmul", 0.80}, {"linear", 0.65}, {"batch_matmul", 0.50},
+    {"conv2d", 0.75}, {"depthwise_conv2d", 0.10},
+};
+
+/// One core of `target` running dlc's code: its FMA peak (lanes, FMA rate
+/// from LLVM's scheduling model, clock) times what dlc's kernels reach of
+/// it; f16/bf16 are widened to f32 (F16C), which costs about a third; one
+/// core streams ~20 GB/s (bandwidth is measured by `dlc probe-devices`).
+DeviceProfile cpuProfileFromTarget(const CpuTarget &target) {
+  DeviceProfile cpu;
+  cpu.memoryBytes = int64_t(64) << 30;
+  cpu.flopsF32 = target.peakF32FlopsPerSecond();
+  cpu.flopsF16 = cpu.flopsBF16 = cpu.flopsF32 * 2 / 3;
+  for (const KernelEfficiency &e : kBuiltinKernelEfficiency)
+    cpu.kernelFlops[e.kind] = cpu.flopsF32 * e.fractionOfPeak;
+  cpu.bandwidthBytesPerS = 20e9;
+  cpu.launchOverheadUs = 1.0;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "built-in from the target " << target.cpu << " ("
+     << llvm::format("%.0f", cpu.flopsF32 / 1e9) << " GFLOP/s f32 peak per core at "
+     << llvm::format("%.2f", target.clockGHz) << " GHz"
+     << (target.clockMeasured ? "" : " (assumed)")
+     << "; kernel efficiency and bandwidth assumed, not measured: `dlc probe-devices` measures them)";
+  cpu.source = text;
+  return cpu;
+}
+
 class CpuBackend : public TargetBackend {
 public:
   llvm::StringRef kind() const override { return "cpu"; }
   bool supports(Operation *) const override { return true; }
 
   DeviceProfile builtinProfile(int64_t) const override {
-    // dlc's CPU code runs on one thread: one AVX-512 core as measured by
-    // test/bench (f32 matmul at ~175 GFLOP/s); f16/bf16 are widened to f32.
-    DeviceProfile cpu;
-    cpu.memoryBytes = int64_t(64) << 30;
-    cpu.flopsF32 = 175e9;
-    cpu.flopsF16 = 120e9;
-    cpu.flopsBF16 = 120e9;
-    cpu.bandwidthBytesPerS = 30e9;
-    cpu.launchOverheadUs = 1.0;
-    return cpu;
+    return cpuProfileFromTarget(describeCpuTarget(CpuTargetOptions{}));
   }
   // The host is never its own peer; a copy between two host buffers is free.
   LinkProfile hostLink() const override { return LinkProfile{30e9, 0.0}; }

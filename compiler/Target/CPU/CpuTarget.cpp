@@ -110,6 +110,27 @@ bool readHostCaches(CpuTarget &description) {
   return any;
 }
 
+/// This machine's core clock in GHz: cpufreq's maximum (kHz), else the
+/// first "cpu MHz" of /proc/cpuinfo (virtual machines often have no
+/// cpufreq); 0 when neither says.
+double readHostClockGHz() {
+  std::ifstream freq("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  double kHz = 0;
+  if (freq >> kHz && kHz > 0)
+    return kHz / 1e6;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    llvm::StringRef text(line);
+    if (!text.starts_with("cpu MHz"))
+      continue;
+    double mHz = 0;
+    if (!text.split(':').second.trim().getAsDouble(mHz) && mHz > 0)
+      return mHz / 1e3;
+    break;
+  }
+  return 0;
+}
+
 CpuTarget describe(const std::string &requested) {
   initializeTargets();
   CpuTarget description;
@@ -119,8 +140,11 @@ CpuTarget describe(const std::string &requested) {
   llvm::Triple triple(description.triple);
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(description.triple, error);
-  if (native)
+  if (native) {
     description.cachesMeasured = readHostCaches(description);
+    if (double ghz = readHostClockGHz(); ghz > 0)
+      description.clockGHz = ghz, description.clockMeasured = true;
+  }
   if (!target)
     return description;
   // Asked of the baseline first: a subtarget made with a name LLVM does not
@@ -169,6 +193,10 @@ bool CpuTarget::has(const std::string &extension) const {
   return llvm::is_contained(extensions, extension);
 }
 
+double CpuTarget::peakF32FlopsPerSecond() const {
+  return f32Lanes() * 2.0 * (fmasPerCycle > 0 ? fmasPerCycle : 1.0) * clockGHz * 1e9;
+}
+
 void CpuTarget::print(llvm::raw_ostream &os) const {
   os << cpu << (known ? "" : " (not a CPU LLVM knows)") << " (" << llvm::Triple(triple).getArchName()
      << "): " << vectorRegisters << " x " << vectorBits << "-bit vector registers";
@@ -181,6 +209,9 @@ void CpuTarget::print(llvm::raw_ostream &os) const {
     os << "timing unknown (no FMA, or none in LLVM's model)";
   os << "; L1d " << formatBytes(l1dBytes) << ", L2 " << formatBytes(l2Bytes) << ", L3 "
      << formatBytes(l3Bytes) << (cachesMeasured ? " (this machine)" : " (assumed)");
+  os << "; " << llvm::format("%.2f", clockGHz) << " GHz"
+     << (clockMeasured ? " (this machine)" : " (assumed)") << ", f32 peak "
+     << llvm::format("%.0f", peakF32FlopsPerSecond() / 1e9) << " GFLOP/s per core";
 }
 
 const CpuTarget &dlc::describeCpuTarget(const CpuTargetOptions &options) {

@@ -9,8 +9,8 @@
 //     subtarget: avx512f -> 32 x 512-bit, avx -> 16 x 256-bit, ...);
 //   - vector FMA latency and issue rate: from LLVM's scheduling model of the
 //     CPU (the instruction a register tile's inner step is made of);
-//   - cache sizes: this machine's (sysfs) for "native", else assumed
-//     defaults, marked as such.
+//   - cache sizes and clock: this machine's (sysfs, /proc/cpuinfo) for
+//     "native", else assumed defaults, marked as such.
 //
 // `dlc compile --describe-cpu` prints it.
 //
@@ -50,9 +50,17 @@ struct CpuTarget {
   int64_t l1dBytes = 32 << 10, l2Bytes = 1 << 20, l3Bytes = 32 << 20;
   /// Whether the cache sizes were read from this machine (else assumed).
   bool cachesMeasured = false;
+  /// The core clock: this machine's (cpufreq's maximum, else /proc/cpuinfo)
+  /// for "native", else an assumed 3 GHz.
+  double clockGHz = 3.0;
+  bool clockMeasured = false;
 
   bool has(const std::string &extension) const;
   int f32Lanes() const { return vectorBits / 32; }
+  /// One core's f32 FMA peak: lanes x 2 FLOPs x FMAs per cycle (1 where
+  /// the scheduling model has no figure) x clock. An estimate: the probe
+  /// (`dlc probe-devices`) measures it.
+  double peakF32FlopsPerSecond() const;
   /// One line: "znver3 (x86_64): 16 x 256-bit vector registers, avx2 fma;
   /// FMA latency 4, 2/cycle; L1d 32 KiB, L2 512 KiB, L3 8 MiB (this machine)".
   void print(llvm::raw_ostream &os) const;

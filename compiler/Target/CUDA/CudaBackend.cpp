@@ -42,6 +42,7 @@ public:
     gpu.flopsBF16 = 989e12;
     gpu.bandwidthBytesPerS = 4.8e12;
     gpu.launchOverheadUs = 5.0;
+    gpu.source = "built-in: H200 SXM class (NVIDIA's datasheet figures, not measured)";
     return gpu;
   }
   LinkProfile hostLink() const override { return LinkProfile{55e9, 10.0}; }    // PCIe 5
