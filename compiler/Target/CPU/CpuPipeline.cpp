@@ -132,7 +132,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   // Graph ops to linalg, elementwise chains fused into one loop nest.
   pm.addNestedPass<func::FuncOp>(dlc::createLowerDlcToLinalg());
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(dlc::createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(dlc::createReuseProducerBuffer());
   pm.addNestedPass<func::FuncOp>(dlc::createConvToMatmul({tiles.pixelRow.pixels}));

@@ -46,6 +46,21 @@ def ExpandArith : Pass<"dlc-expand-arith", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def FuseElementwise : Pass<"dlc-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "linalg-fuse-elementwise-ops that does not recompute a costly broadcast producer";
+  let description = [{
+    Fuses elementwise linalg.generic chains into one loop nest, as upstream's
+    linalg-fuse-elementwise-ops does, except where the consumer reads the
+    producer's result broadcast (fewer elements than it iterates) and the
+    producer's body is not cheap (it has math ops or a division): fused, the
+    producer would run once per consumer iteration (an SE block's
+    sigmoid(1x144x1x1) 3136 times per channel inside x * s). See
+    FuseElementwise.cpp.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Tiles f32 matmuls to a register tile (8x32 by default) and vectorises them";
   let description = [{

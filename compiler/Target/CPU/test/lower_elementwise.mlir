@@ -64,11 +64,20 @@ func.func @integers(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
 // CHECK: math.erf
 // CHECK: math.powf
 // CHECK: math.absf
-// sigmoid: 1 / (1 + exp(-x))
+// sigmoid: 1 / (1 + exp(-x)), f32's exp as 2^n * poly(r) with -x clamped
+// to [-87, 88] (no math.exp: its approximation has a division of its own);
+// NaN selected through.
 // CHECK: %[[N:.*]] = arith.negf
-// CHECK: %[[E:.*]] = math.exp %[[N]]
+// CHECK: %[[LO:.*]] = arith.maxnumf %[[N]]
+// CHECK: %[[T:.*]] = arith.minnumf %[[LO]]
+// CHECK: math.floor
+// CHECK: arith.shli
+// CHECK: %[[P2:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// CHECK: %[[E:.*]] = arith.mulf %{{.*}}, %[[P2]]
 // CHECK: %[[D:.*]] = arith.addf %{{.*}}, %[[E]]
-// CHECK: arith.divf %{{.*}}, %[[D]]
+// CHECK: %[[S:.*]] = arith.divf %{{.*}}, %[[D]]
+// CHECK: %[[NAN:.*]] = arith.cmpf uno
+// CHECK: arith.select %[[NAN]], %{{.*}}, %[[S]]
 func.func @math_ops(%x: tensor<5xf32>) -> tensor<5xf32> {
   %0 = dlc.exp %x : tensor<5xf32>
   %1 = dlc.log %0 : tensor<5xf32>
