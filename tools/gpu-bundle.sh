@@ -45,7 +45,7 @@ strip "$OUT"/bin/* "$OUT"/lib/libdlc_fake_cuda.so
 
 echo "== runtime sources"
 git archive HEAD CMakeLists.txt runtime tools/dlc-run test/embed | tar -x -C "$OUT/src"
-cp tools/gpu-check.sh tools/gpucheck/gpu_check.py test/e2e/Inputs/npy.py "$OUT/scripts/"
+cp tools/gpu-check.sh tools/gpucheck/gpu_check.py tools/gpucheck/gpu_spec.py test/e2e/Inputs/npy.py "$OUT/scripts/"
 
 MANIFEST=$OUT/manifest.tsv
 : > "$MANIFEST"

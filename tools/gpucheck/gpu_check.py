@@ -11,6 +11,7 @@ outputs <= 2e-3, integers exact) and its median latency. Then the GPU benchmarks
 with PyTorch as the peer when it is installed. Prints one table, last. Python 3
 only (no numpy): the .npy files are read by npy.py from test/e2e/Inputs.
 """
+import json
 import math
 import os
 import re
@@ -20,6 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import npy  # noqa: E402
+import gpu_spec  # noqa: E402
 
 TOL = {"f32": 1e-5, "mixed": 1e-2}
 F16_TOL = 2e-3
@@ -112,11 +114,63 @@ print("ew_GBps", 2 * x.numel() * 4 / t(lambda: torch.relu(x * x + x), 20) / 1e9)
 a = torch.randn(4096, 4096, device="cuda", dtype=torch.half); b = torch.randn_like(a)
 print("gemm_TFLOPs", 2 * 4096 ** 3 / t(lambda: torch.matmul(a, b), 20) / 1e12)
 print("version", torch.__version__)
+# For the measured device spec (gpu_spec.py).
+torch.backends.cuda.matmul.allow_tf32 = False
+a32, b32 = a.float(), b.float()
+print("f32_TFLOPs", 2 * 4096 ** 3 / t(lambda: torch.matmul(a32, b32), 10) / 1e12)
+a16, b16 = a.bfloat16(), b.bfloat16()
+print("bf16_TFLOPs", 2 * 4096 ** 3 / t(lambda: torch.matmul(a16, b16), 20) / 1e12)
+def synced(fn, n):
+    fn(); torch.cuda.synchronize(); s = time.perf_counter()
+    for _ in range(n):
+        fn(); torch.cuda.synchronize()
+    return (time.perf_counter() - s) / n
+one = torch.zeros(1, device="cuda")
+print("launch_us", synced(lambda: one.add_(1), 200) * 1e6)
+host = torch.empty(64 << 20, dtype=torch.uint8).pin_memory(); dev = torch.empty_like(host, device="cuda")
+print("h2d_GBps", host.numel() / t(lambda: dev.copy_(host, non_blocking=True), 20) / 1e9)
+tiny = torch.empty(64, dtype=torch.uint8).pin_memory(); dtiny = torch.empty_like(tiny, device="cuda")
+print("h2d_latency_us", synced(lambda: dtiny.copy_(tiny, non_blocking=True), 200) * 1e6)
+props = torch.cuda.get_device_properties(0)
+print("memory_bytes", props.total_memory)
+print("gpu_name", props.name)
+print("gpus", torch.cuda.device_count())
+if torch.cuda.device_count() >= 2:
+    other = torch.empty_like(dev, device="cuda:1")
+    print("p2p_GBps", dev.numel() / t(lambda: other.copy_(dev, non_blocking=True), 20) / 1e9)
 '''
     rc, out = run([sys.executable, "-c", code], timeout=120)
     if rc != 0:
         return {}
     return dict(line.split(" ", 1) for line in out.strip().splitlines() if " " in line)
+
+
+def write_measured_spec(peer, bench_rows, work):
+    """The GPUs' measured device spec (gpu_spec.py) into $OUT (what the device tool
+    brings back) or WORK; a line saying where, or why not."""
+    if "f32_TFLOPs" not in peer:
+        return "measured device spec: not written (no PyTorch on a GPU)"
+    figures = {k: v if k in ("gpu_name",) else float(v) for k, v in peer.items()
+               if k in gpu_spec.REQUIRED + ["p2p_GBps"] and k != "date"}
+    figures["f16_TFLOPs"] = float(peer["gemm_TFLOPs"])
+    figures["copy_GBps"] = float(peer["copy_GBps"])
+    figures["date"] = time.strftime("%Y-%m-%d", time.gmtime())
+    for name, value, _, _ in bench_rows:
+        if name.endswith("TFLOP/s") and "f16" in name and value != "-":
+            figures["dlc_gemm_f16_TFLOPs"] = float(value)
+            break
+    out = os.environ.get("OUT") or work
+    try:
+        spec = gpu_spec.spec_from_figures(figures)
+        path = os.path.join(out, "gpu-spec.json")
+        with open(path, "w") as fh:
+            json.dump(spec, fh, indent=1)
+        with open(os.path.join(out, "gpu-figures.json"), "w") as fh:
+            json.dump(figures, fh, indent=1)
+    except (OSError, ValueError) as e:
+        return "measured device spec: not written (%s)" % e
+    return ("measured device spec: %s (dlc probe-devices M.json --base=%s; "
+            "dlc compile --device-spec=M.json)" % (path, os.path.basename(path)))
 
 
 def main():
@@ -179,6 +233,8 @@ def main():
                                "%.0f%% (target >= 80%% default, 30%% generated)" % (100 * tflops / ref)
                                if ref else "-"))
 
+    spec_note = write_measured_spec(peer, bench_rows, work)
+
     print()
     print("== gpu-check: %s; %s" % (gpu_text, "PyTorch " + peer["version"] if "version" in peer
                                     else "no PyTorch"))
@@ -196,6 +252,7 @@ def main():
         if names:
             print("not compiled for the GPU (bundle's skipped.tsv): %s" % ", ".join(names))
     print("runtime tests:%s" % os.environ.get("GPU_CHECK_TESTS", " not run"))
+    print(spec_note)
     print("%d runs, %d failed, %.0f s" % (len(rows), failures, time.time() - start))
     return 1 if failures else 0
 
