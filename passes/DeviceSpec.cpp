@@ -76,9 +76,9 @@ const TargetBackend &backendOf(const std::string &kind) {
                            kind + "' (call dlc::registerBuiltinTargetBackends)");
 }
 
-DeviceProfile builtinProfile(const DeviceId &id) {
+DeviceProfile builtinProfile(const DeviceId &id, const BuiltinTarget &target) {
   const TargetBackend &backend = backendOf(id.kind);
-  DeviceProfile profile = backend.builtinProfile(id.index);
+  DeviceProfile profile = backend.builtinProfile(id.index, target);
   profile.id = id;
   profile.backend = &backend;
   return profile;
@@ -98,12 +98,12 @@ LinkProfile builtinLink(const DeviceProfile &from, const DeviceProfile &to) {
 }
 } // namespace
 
-DeviceSpec DeviceSpec::builtin(const std::vector<DeviceId> &ids) {
+DeviceSpec DeviceSpec::builtin(const std::vector<DeviceId> &ids, const BuiltinTarget &target) {
   DeviceSpec spec;
-  spec.devices.push_back(builtinProfile(DeviceId{}));
+  spec.devices.push_back(builtinProfile(DeviceId{}, target));
   for (const DeviceId &id : ids)
     if (!id.isCpu())
-      spec.devices.push_back(builtinProfile(id));
+      spec.devices.push_back(builtinProfile(id, target));
   size_t n = spec.devices.size();
   spec.links.assign(n, std::vector<LinkProfile>(n));
   for (size_t i = 0; i < n; ++i)

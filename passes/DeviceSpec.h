@@ -41,6 +41,13 @@ struct DeviceId {
 
 class TargetBackend;
 
+/// What the built-in profiles describe: the CPU code is compiled for (an
+/// LLVM CPU name or "native"), from which the CPU backend derives its
+/// profile (compiler/Target/CPU/CpuBackend.cpp).
+struct BuiltinTarget {
+  std::string cpu = "native";
+};
+
 /// Parses `cpu` or `KIND:N` for a registered backend's KIND (`cuda:0`).
 llvm::Expected<DeviceId> parseDeviceId(llvm::StringRef text);
 
@@ -94,8 +101,10 @@ struct DeviceSpec {
   std::string names() const;
 
   /// Built-in profiles for `ids`, from their backends (the CPU is added first
-  /// when missing: the function's arguments and results live there).
-  static DeviceSpec builtin(const std::vector<DeviceId> &ids);
+  /// when missing: the function's arguments and results live there);
+  /// `target` says what the backends describe (the CPU's: `--cpu`).
+  static DeviceSpec builtin(const std::vector<DeviceId> &ids,
+                            const BuiltinTarget &target = {});
   /// A spec from JSON text (`source` names it in errors).
   static llvm::Expected<DeviceSpec> parseJson(llvm::StringRef json,
                                               llvm::StringRef source);

@@ -954,7 +954,7 @@ struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
     } else {
       if (ids.empty())
         ids.push_back(DeviceId{});
-      spec = DeviceSpec::builtin(ids);
+      spec = DeviceSpec::builtin(ids, BuiltinTarget{targetCpu});
     }
     for (const DeviceProfile &device : spec.devices)
       if (device.supportedOps)

@@ -35,7 +35,7 @@ struct ReportPlacementPass : dlc::impl::ReportPlacementBase<ReportPlacementPass>
       ids.insert(ids.end(), parsed->begin(), parsed->end());
     }
     if (deviceSpec.empty())
-      return DeviceSpec::builtin(ids);
+      return DeviceSpec::builtin(ids, BuiltinTarget{targetCpu});
     auto spec = loadedSpec ? llvm::Expected<DeviceSpec>(*loadedSpec)
                            : DeviceSpec::loadJson(deviceSpec);
     if (!spec || ids.empty())

@@ -52,7 +52,7 @@ public:
   /// The built-in profile of device `index` of this kind (passes/README.md
   /// gives the figures' sources); `supportedOps` stays nullopt, the backend's
   /// own `supports` applies to every profile of its kind.
-  virtual DeviceProfile builtinProfile(int64_t index) const = 0;
+  virtual DeviceProfile builtinProfile(int64_t index, const BuiltinTarget &target) const = 0;
   /// The built-in link between one of this kind's devices and the host, and
   /// between two of them.
   virtual LinkProfile hostLink() const = 0;

@@ -74,6 +74,7 @@ PlaceDevicesOptions placeOptions(const CompileOptions &o, std::vector<std::strin
   if (!o.fallback.empty())
     options.fallback = o.fallback;
   options.placementFrom = o.placementFrom;
+  options.targetCpu = o.codegen.cpu.cpu;
   return options;
 }
 
@@ -117,6 +118,7 @@ void addPlacementStages(OpPassManager &pm, const CompileOptions &o) {
       devices = {o.devices};
     report.devices = devices;
     report.deviceSpec = o.deviceSpecPath;
+    report.targetCpu = o.codegen.cpu.cpu;
     report.dump = o.dumpPlacement;
     report.print = o.printPlacement;
     pm.addPass(createReportPlacement(report, o.deviceSpec));

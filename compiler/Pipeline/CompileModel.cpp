@@ -388,7 +388,7 @@ void ArtifactTranslator::addLinksAndPlacement() {
   std::vector<dlc::DeviceId> ids;
   for (dlc::DeviceAttr device : s.devices)
     ids.push_back(dlc::DeviceId{device.getKind().str(), device.getIndex()});
-  dlc::DeviceSpec spec = options.deviceSpec ? *options.deviceSpec : dlc::DeviceSpec::builtin(ids);
+  dlc::DeviceSpec spec = options.deviceSpec ? *options.deviceSpec : dlc::DeviceSpec::builtin(ids, dlc::BuiltinTarget{options.cpu.cpu});
   std::vector<int> specIndex;
   for (const dlc::DeviceId &id : ids)
     specIndex.push_back(spec.find(id));

@@ -56,6 +56,11 @@
 // BUILTIN: profiles:
 // BUILTIN-NEXT: cpu built-in from the target {{.+}} GFLOP/s f32 peak per core
 // BUILTIN-NEXT: cuda:0 built-in: H200 SXM class
+// The built-in cpu profile describes --cpu's target: x86-64-v3 is 8 f32 lanes x
+// 2 FLOPs x 2 FMAs per cycle (LLVM's generic model) x an assumed 3 GHz.
+// RUN: dlc compile %models/mlp.mlir --cpu=x86-64-v3 --devices=cpu,cuda:0 --print-placement --emit=mlir 2>&1 >/dev/null | FileCheck %s --check-prefix=V3
+// V3: profiles:
+// V3-NEXT: cpu built-in from the target x86-64-v3 (96 GFLOP/s f32 peak per core at 3.00 GHz (assumed);
 //
 // --base keeps the other devices and links of a spec and replaces its cpu.
 // RUN: dlc probe-devices %t-merged.json --quick --base=%t.json > /dev/null

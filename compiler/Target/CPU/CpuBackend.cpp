@@ -85,8 +85,10 @@ public:
   llvm::StringRef kind() const override { return "cpu"; }
   bool supports(Operation *) const override { return true; }
 
-  DeviceProfile builtinProfile(int64_t) const override {
-    return cpuProfileFromTarget(describeCpuTarget(CpuTargetOptions{}));
+  DeviceProfile builtinProfile(int64_t, const BuiltinTarget &target) const override {
+    CpuTargetOptions options;
+    options.cpu = target.cpu;
+    return cpuProfileFromTarget(describeCpuTarget(options));
   }
   // The host is never its own peer; a copy between two host buffers is free.
   LinkProfile hostLink() const override { return LinkProfile{30e9, 0.0}; }

@@ -34,7 +34,7 @@ public:
   llvm::StringRef kind() const override { return "cuda"; }
   bool supports(Operation *op) const override { return cuda::supportsOpKind(opKind(op)); }
 
-  DeviceProfile builtinProfile(int64_t) const override {
+  DeviceProfile builtinProfile(int64_t, const BuiltinTarget &) const override {
     DeviceProfile gpu;
     gpu.memoryBytes = 141'000'000'000;
     gpu.flopsF32 = 60e12;

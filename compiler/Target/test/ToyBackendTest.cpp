@@ -36,7 +36,7 @@ public:
   bool supports(mlir::Operation *op) const override {
     return llvm::is_contained({"matmul", "add", "relu"}, opKind(op));
   }
-  DeviceProfile builtinProfile(int64_t) const override {
+  DeviceProfile builtinProfile(int64_t, const BuiltinTarget &) const override {
     DeviceProfile p;
     p.memoryBytes = int64_t(8) << 30;
     p.flopsF32 = p.flopsF16 = p.flopsBF16 = 100e12; // ~570x the built-in CPU
