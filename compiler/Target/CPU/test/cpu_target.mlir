@@ -22,6 +22,8 @@
 // V4: cpu: x86-64-v4 (x86_64): 32 x 512-bit vector registers, {{.*}}avx512f
 // V4-SAME: FMA latency 4, 2/cycle
 // V4-SAME: (assumed)
+// The peak is lanes x 2 x FMAs per cycle x the clock (assumed for a named CPU).
+// V4-SAME: ; 3.00 GHz (assumed), f32 peak 192 GFLOP/s per core
 // V4: tiles: matmul 8x32, pixel-row convolution 8x32, panel prefetch 8 KiB ahead
 // V3: cpu: x86-64-v3 (x86_64): 16 x 256-bit vector registers, {{.*}}avx2 fma
 // V3-NOT: avx512f
@@ -30,7 +32,7 @@
 // ZEN1: tiles: matmul 5x16, pixel-row convolution 5x16
 // SSE: cpu: x86-64 (x86_64): 16 x 128-bit vector registers; FMA timing unknown
 // SSE: tiles: matmul 2x16
-// NATIVE: cpu: {{.*}}(this machine)
+// NATIVE: cpu: {{.*}}(this machine){{.*}} GHz
 // NATIVE: tiles: matmul {{[1-8]}}x{{16|32}}
 // BOGUS: error: unknown target CPU 'bogus' (try an LLVM CPU name such as x86-64-v3, znver4 or native)
 
