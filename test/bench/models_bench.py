@@ -183,6 +183,35 @@ def time_ort(path, x, iterations, threads):
     return float(np.median(times)) * 1e3
 
 
+def timed_rounds(args, artifact, folder, model, x, onnx_path, x_np, have_ort, iters, warmup, t):
+    """Medians over rounds (3; 1 with --quick), each round timing every side with a
+    third of the runs, the order reversed every other round: a burst of load on this
+    shared machine, or a peer's threads still spinning, then falls on one round of
+    each side instead of on all of one side's runs. Returns dlc, torch and ORT
+    medians, the last round's dlc op kinds and a note of the per-round figures."""
+    rounds = 1 if args.quick else 3
+    n = max(3, iters // rounds) if rounds > 1 else iters
+    got = {"dlc": [], "torch": [], "ort": []}
+    kinds = {}
+    for r in range(rounds):
+        sides = ["dlc", "torch", "ort"] if r % 2 == 0 else ["ort", "torch", "dlc"]
+        for side in sides:
+            if side == "dlc":
+                ms, kinds = run_dlc(args.dlc, artifact, folder / "x.npy", None, n, warmup, t)
+            elif side == "torch":
+                ms = time_torch(model, x, n, t)
+            else:
+                ms = time_ort(onnx_path, x_np, n, t) if have_ort else None
+            if ms is not None:
+                got[side].append(ms)
+    med = {k: (float(np.median(v)) if v else None) for k, v in got.items()}
+    spread = ""
+    if rounds > 1:
+        spread = " (rounds: dlc " + "/".join(f"{v:.2f}" for v in got["dlc"]) + \
+            ("; ORT " + "/".join(f"{v:.2f}" for v in got["ort"]) if got["ort"] else "") + ")"
+    return med["dlc"], med["torch"], med["ort"], kinds, spread
+
+
 # The conv microbench: (name, in channels, out channels, kernel, stride, input size);
 # ResNet's 3x3 64-channel layer at 56x56 and its 1x1 neighbours (bottleneck shapes).
 CONVS = [("conv3x3_64_56", 64, 64, 3, 1, 56), ("conv3x3_s2_64_128_56", 64, 128, 3, 2, 56),
@@ -375,9 +404,8 @@ def main():
             print(f"RESULT memory model={name} arena={arena} liveness_bound={bound} "
                   f"unshared={unshared}")
         for t in threads:
-            dlc_ms, kinds = run_dlc(args.dlc, artifact, folder / "x.npy", None, iters, warmup, t)
-            torch_ms = time_torch(model, x, iters, t)
-            ort_ms = time_ort(onnx_path, x_np, iters, t) if have_ort else None
+            dlc_ms, torch_ms, ort_ms, kinds, spread = timed_rounds(
+                args, artifact, folder, model, x, onnx_path, x_np, have_ort, iters, warmup, t)
             groups = {}
             for kind, (_, us) in kinds.items():
                 groups[group_of(kind)] = groups.get(group_of(kind), 0.0) + us
@@ -387,7 +415,7 @@ def main():
             print(f"  threads={t}: dlc {dlc_ms:.3f} ms, PyTorch {torch_ms:.3f} ms"
                   + (f", ONNX Runtime {ort_ms:.3f} ms" if ort_ms is not None else "")
                   + f", dlc/PyTorch {dlc_ms / torch_ms:.2f}x"
-                  + (f", dlc/ORT {dlc_ms / ort_ms:.2f}x" if ort_ms is not None else ""))
+                  + (f", dlc/ORT {dlc_ms / ort_ms:.2f}x" if ort_ms is not None else "") + spread)
             print("    dlc per op kind (ms per run): " + ", ".join(
                 f"{g} {groups.get(g, 0.0) / 1e3:.2f} ({100 * groups.get(g, 0.0) / total:.0f}%)"
                 for g in ("conv", "matmul", "elementwise", "data", "other")))
