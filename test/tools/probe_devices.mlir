@@ -34,10 +34,11 @@
 // DLC: cpu: {{.+}}
 // DLC: peak {{ *[0-9.]+}} GFLOP/s f32
 // DLC: kind
-// DLC-DAG: conv2d {{.*}}ResNet-18
-// DLC-DAG: depthwise_conv2d {{.*}}MobileNetV2
-// DLC-DAG: linear {{.*}}MLP
-// DLC-DAG: matmul {{.*}}attention
+// Each kind's FLOPs were found (its op's cost kind) and timed: a rate > 0.
+// DLC-DAG: conv2d {{[0-9.]+}} {{[0-9]*[1-9][0-9]*\.[0-9]}} {{.*}}ResNet-18
+// DLC-DAG: depthwise_conv2d {{[0-9.]+}} {{[0-9]*[1-9][0-9]*\.[0-9]}} {{.*}}MobileNetV2
+// DLC-DAG: linear {{[0-9.]+}} {{[0-9]*[1-9][0-9]*\.[0-9]}} {{.*}}MLP
+// DLC-DAG: matmul {{[0-9.]+}} {{[0-9]*[1-9][0-9]*\.[0-9]}} {{.*}}attention
 // DLC-DAG: add {{.*}}bandwidth
 // DLC: wrote {{.*}}-dlc.json
 // RUN: FileCheck %s --check-prefix=DLCJSON < %t-dlc.json
