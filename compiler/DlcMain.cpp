@@ -160,8 +160,7 @@ int targetCommand(int argc, char **argv) {
   options.cpu = cpu;
   const ::dlc::CpuTarget &target = ::dlc::describeCpuTarget(options);
   if (!target.known) {
-    llvm::errs() << "error: unknown target CPU '" << target.cpu
-                 << "' (try an LLVM CPU name such as x86-64-v3, znver4 or native)\n";
+    llvm::errs() << "error: " << ::dlc::unknownCpuMessage(target.cpu) << "\n";
     return 1;
   }
   ::dlc::cpu::KernelTiles tiles = ::dlc::cpuKernelTiles(options);

@@ -72,13 +72,12 @@ std::string today() {
 
 /// The measured CPU profile.
 dlc::DeviceProfile measuredCpuProfile(const CpuPeak &peak, const dlc::KernelMeasurements &m,
-                                      const dlc::CpuTarget &target) {
+                                      const dlc::CpuTarget &target, const std::string &host) {
   dlc::DeviceProfile cpu;
   long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
   cpu.memoryBytes = pages > 0 && pageSize > 0 ? int64_t(pages) * pageSize : int64_t(64) << 30;
   cpu.flopsF32 = peak.flopsPerSecond;
-  // f16/bf16 are widened to f32 (F16C) on the CPU: about a third slower.
-  cpu.flopsF16 = cpu.flopsBF16 = cpu.flopsF32 * 2 / 3;
+  cpu.flopsF16 = cpu.flopsBF16 = cpu.flopsF32 * dlc::kCpuHalfToF32Rate;
   cpu.launchOverheadUs = m.launchUs;
   for (const dlc::KernelMeasurement &k : m.kernels) {
     if (k.kind == "add")
@@ -86,15 +85,14 @@ dlc::DeviceProfile measuredCpuProfile(const CpuPeak &peak, const dlc::KernelMeas
     else
       cpu.kernelFlops[k.kind] = k.flopsPerSecond();
   }
-  cpu.source = "dlc probe-devices on " + hostCpuName() + ", target " + target.cpu + ", " +
+  cpu.source = "dlc probe-devices on " + host + ", target " + target.cpu + ", " +
                today() + ": " + peak.isa + " FMA loop, dlc's kernels timed on one thread";
-  cpu.backend = nullptr;
   return cpu;
 }
 
 void printMeasurements(const CpuPeak &peak, const dlc::KernelMeasurements &m,
-                       const dlc::DeviceProfile &cpu, raw_ostream &os) {
-  os << "cpu: " << hostCpuName() << "\n"
+                       const dlc::DeviceProfile &cpu, const std::string &host, raw_ostream &os) {
+  os << "cpu: " << host << "\n"
      << format("  peak    %8.1f GFLOP/s f32 (%s FMA loop, one thread)\n",
                peak.flopsPerSecond / 1e9, peak.isa)
      << format("  launch  %8.2f us per run (a one-element model)\n", m.launchUs);
@@ -141,8 +139,7 @@ int dlc::probeDevicesCommand(int argc, char **argv) {
   targetOptions.cpu = targetCpu;
   const CpuTarget &target = describeCpuTarget(targetOptions);
   if (!target.known) {
-    errs() << "error: unknown target CPU '" << target.cpu
-           << "' (try an LLVM CPU name such as x86-64-v3, znver4 or native)\n";
+    errs() << "error: " << unknownCpuMessage(target.cpu) << "\n";
     return 1;
   }
   // (Registers the device kinds' backends too, which a spec's kinds name.)
@@ -176,7 +173,8 @@ int dlc::probeDevicesCommand(int argc, char **argv) {
   }
   if (CpuPeak after = probePeak(); after.flopsPerSecond > peak.flopsPerSecond)
     peak = after;
-  DeviceProfile cpu = measuredCpuProfile(peak, *measured, target);
+  std::string host = hostCpuName();
+  DeviceProfile cpu = measuredCpuProfile(peak, *measured, target, host);
   if (!spec) {
     spec.emplace();
     spec->devices.push_back(cpu);
@@ -198,7 +196,7 @@ int dlc::probeDevicesCommand(int argc, char **argv) {
   }
   file->os() << spec->toJson();
   file->keep();
-  printMeasurements(peak, *measured, cpu, outs());
+  printMeasurements(peak, *measured, cpu, host, outs());
   outs() << "wrote " << outputPath << " (`dlc compile --device-spec=" << outputPath
          << "` places with it)\n";
   return 0;

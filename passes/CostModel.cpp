@@ -38,14 +38,14 @@ void dlc::nameUnnamedOps(func::FuncOp func) {
   }
 }
 
-std::string dlc::costKind(Operation *op) {
+llvm::StringRef dlc::costKind(Operation *op) {
   if (auto conv = dyn_cast<Conv2dOp>(op)) {
     auto input = dyn_cast<RankedTensorType>(conv.getInput().getType());
     if (conv.getGroups() > 1 && input && input.getRank() == 4 &&
         input.getDimSize(1) == conv.getGroups())
       return "depthwise_conv2d";
   }
-  return opKind(op).str();
+  return opKind(op);
 }
 
 int64_t dlc::valueBytes(Value value) {

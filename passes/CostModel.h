@@ -44,7 +44,7 @@ inline llvm::StringRef opKind(mlir::Operation *op) {
 /// The kind a device profile's kernel_flops are keyed by: the op's kind,
 /// except `depthwise_conv2d` for a convolution with one filter per input
 /// channel (groups = channels > 1), whose kernels run at another rate.
-std::string costKind(mlir::Operation *op);
+llvm::StringRef costKind(mlir::Operation *op);
 
 /// Bytes of a ranked tensor value (i1 as one byte).
 int64_t valueBytes(mlir::Value value);

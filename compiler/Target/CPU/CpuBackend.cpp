@@ -64,7 +64,7 @@ DeviceProfile cpuProfileFromTarget(const CpuTarget &target) {
   DeviceProfile cpu;
   cpu.memoryBytes = int64_t(64) << 30;
   cpu.flopsF32 = target.peakF32FlopsPerSecond();
-  cpu.flopsF16 = cpu.flopsBF16 = cpu.flopsF32 * 2 / 3;
+  cpu.flopsF16 = cpu.flopsBF16 = cpu.flopsF32 * kCpuHalfToF32Rate;
   for (const KernelEfficiency &e : kBuiltinKernelEfficiency)
     cpu.kernelFlops[e.kind] = cpu.flopsF32 * e.fractionOfPeak;
   cpu.bandwidthBytesPerS = 20e9;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Target/CPU/CpuPipeline.h"
+#include "compiler/Target/CPU/CpuTarget.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -101,9 +102,7 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
       triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Aggressive));
   if (!machine || !machine->getMCSubtargetInfo()->isCPUStringValid(cpu)) {
-    (void)emitError(module, "unknown target CPU '" + cpu +
-                                "' (try an LLVM CPU name such as x86-64-v3, "
-                                "znver4 or native)");
+    (void)emitError(module, unknownCpuMessage(cpu));
     return failure();
   }
   llvmModule->setDataLayout(machine->createDataLayout());

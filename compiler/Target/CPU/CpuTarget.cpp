@@ -214,6 +214,12 @@ void CpuTarget::print(llvm::raw_ostream &os) const {
      << llvm::format("%.0f", peakF32FlopsPerSecond() / 1e9) << " GFLOP/s per core";
 }
 
+std::string dlc::unknownCpuMessage(llvm::StringRef cpu) {
+  return ("unknown target CPU '" + cpu +
+          "' (try an LLVM CPU name such as x86-64-v3, znver4 or native)")
+      .str();
+}
+
 const CpuTarget &dlc::describeCpuTarget(const CpuTargetOptions &options) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<CpuTarget>> cache;

@@ -66,6 +66,14 @@ struct CpuTarget {
   void print(llvm::raw_ostream &os) const;
 };
 
+/// f16 and bf16 run widened to f32 (F16C) on the CPU: about a third slower
+/// than f32, the ratio every CPU profile (built-in or probed) uses.
+constexpr double kCpuHalfToF32Rate = 2.0 / 3.0;
+
+/// "unknown target CPU 'CPU' (try an LLVM CPU name such as ...)": what every
+/// tool says of a CPU name LLVM does not know.
+std::string unknownCpuMessage(llvm::StringRef cpu);
+
 /// The description of `options.cpu`. Cached per CPU name (thread-safe).
 const CpuTarget &describeCpuTarget(const CpuTargetOptions &options);
 
