@@ -316,6 +316,32 @@ bool interpreterInputs(func::FuncOp func, llvm::StringRef entry,
   return true;
 }
 
+/// Prints each output's summary and, with `outputDir`, writes it as NAME.npy.
+bool writeInterpretedOutputs(func::FuncOp func, llvm::ArrayRef<::dlc::ref::Tensor> outputs,
+                             llvm::StringRef outputDir) {
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
+      llvm::errs() << "error: cannot create output directory '" << outputDir
+                   << "': " << ec.message() << "\n";
+      return false;
+    }
+  }
+  for (auto [i, output] : llvm::enumerate(outputs)) {
+    std::string name = ::dlc::resultName(func, i);
+    printSummary(name, output);
+    if (outputDir.empty())
+      continue;
+    llvm::SmallString<256> path(outputDir);
+    llvm::sys::path::append(path, fileNameFor(name));
+    ::dlc::ref::Status status = ::dlc::ref::writeNpy(std::string(path), output);
+    if (!status.ok()) {
+      llvm::errs() << "error: output '" << name << "': " << status.message() << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 int interpretCommand(int argc, char **argv) {
   cl::OptionCategory category("dlc interpret options");
   cl::opt<std::string> model(cl::Positional, cl::Required,
@@ -360,28 +386,7 @@ int interpretCommand(int argc, char **argv) {
       ::dlc::interpretFunction(func, inputs);
   if (failed(outputs))
     return 1;
-
-  if (!outputDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
-      llvm::errs() << "error: cannot create output directory '" << outputDir
-                   << "': " << ec.message() << "\n";
-      return 1;
-    }
-  }
-  for (auto [i, output] : llvm::enumerate(*outputs)) {
-    std::string name = ::dlc::resultName(func, i);
-    printSummary(name, output);
-    if (outputDir.empty())
-      continue;
-    llvm::SmallString<256> path(outputDir.getValue());
-    llvm::sys::path::append(path, fileNameFor(name));
-    ::dlc::ref::Status status = ::dlc::ref::writeNpy(std::string(path), output);
-    if (!status.ok()) {
-      llvm::errs() << "error: output '" << name << "': " << status.message() << "\n";
-      return 1;
-    }
-  }
-  return 0;
+  return writeInterpretedOutputs(func, *outputs, outputDir) ? 0 : 1;
 }
 
 int importCommand(int argc, char **argv) {
@@ -655,11 +660,18 @@ int compileCommand(int argc, char **argv) {
 /// [dlc-run options]`: runs the artifact with --dump-steps, then compares
 /// every step's output with the reference interpreter on MODEL, with the
 /// same inputs (CompareReference.h).
-int compareRunCommand(int argc, char **argv) {
+/// `dlc run --compare-reference=MODEL ...`: dlc-run's flags, with the
+/// comparison's own taken out.
+struct CompareRunFlags {
   std::string source, dumpDir, entry = "main";
   double tolerance = 0;
-  std::vector<std::string> runArgs{argv[0]}, inputFiles;
+  std::vector<std::string> runArgs, inputFiles;
   uint64_t seed = 1;
+};
+
+/// 0, or the exit status of a bad flag (2, with its message printed).
+int parseCompareRunFlags(int argc, char **argv, CompareRunFlags &f) {
+  f.runArgs = {argv[0]};
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     auto value = [&](llvm::StringRef flag, std::string &out) {
@@ -674,80 +686,91 @@ int compareRunCommand(int argc, char **argv) {
       return false;
     };
     std::string v;
-    if (value("compare-reference", source))
-      continue;
-    if (value("compare-entry", entry))
+    if (value("compare-reference", f.source) || value("compare-entry", f.entry))
       continue;
     if (value("compare-tolerance", v)) {
-      if (llvm::StringRef(v).getAsDouble(tolerance) || !(tolerance > 0)) {
+      if (llvm::StringRef(v).getAsDouble(f.tolerance) || !(f.tolerance > 0)) {
         llvm::errs() << "error: --compare-tolerance expects a positive number, got '" << v
                      << "'\n";
         return 2;
       }
       continue;
     }
-    bool dump = value("dump-steps", dumpDir), input = !dump && value("input", v);
+    // Flags dlc-run shares: passed on, normalised to --flag=value.
+    bool dump = value("dump-steps", f.dumpDir), input = !dump && value("input", v);
     bool seeded = !dump && !input && value("seed", v);
     if (input)
-      inputFiles.push_back(v);
-    if (seeded && llvm::StringRef(v).getAsInteger(10, seed)) {
+      f.inputFiles.push_back(v);
+    if (seeded && llvm::StringRef(v).getAsInteger(10, f.seed)) {
       llvm::errs() << "error: --seed expects a number, got '" << v << "'\n";
       return 2;
     }
     if (dump || input || seeded)
-      runArgs.push_back("--" + std::string(dump ? "dump-steps" : input ? "input" : "seed") +
-                        "=" + (dump ? dumpDir : v));
+      f.runArgs.push_back("--" + std::string(dump ? "dump-steps" : input ? "input" : "seed") +
+                          "=" + (dump ? f.dumpDir : v));
     else
-      runArgs.push_back(argv[i]);
+      f.runArgs.push_back(argv[i]);
   }
-  if (source.empty()) {
+  if (f.source.empty()) {
     llvm::errs() << "error: --compare-reference expects the model the artifact was "
                     "compiled from (.mlir or .onnx)\n";
     return 2;
   }
+  return 0;
+}
+
+/// Interprets the model the artifact was compiled from on the run's inputs
+/// and compares every step dumped in `f.dumpDir` with it.
+int compareDumpedSteps(const CompareRunFlags &f) {
+  MLIRContext context;
+  setUpContext(context);
+  ::dlc::OnnxImportOptions onnx;
+  onnx.raisePatterns = true;
+  OwningOpRef<ModuleOp> module =
+      isOnnxPath(f.source) ? importModel(context, f.source, onnx) : loadModule(context, f.source);
+  if (!module)
+    return 1;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  func::FuncOp func = findEntry(*module, f.source, f.entry);
+  std::vector<::dlc::ref::Tensor> inputs;
+  if (!func ||
+      !interpreterInputs(func, f.entry, f.inputFiles, /*randomInputs=*/true, f.seed, inputs))
+    return 1;
+  ::dlc::CompareReferenceOptions options;
+  options.tolerance = f.tolerance;
+  std::fflush(stdout);
+  int rc = ::dlc::compareWithReference(func, inputs, f.dumpDir, options, llvm::outs(),
+                                       llvm::errs());
+  llvm::outs().flush();
+  return rc;
+}
+
+int compareRunCommand(int argc, char **argv) {
+  CompareRunFlags f;
+  if (int rc = parseCompareRunFlags(argc, argv, f))
+    return rc;
   llvm::SmallString<128> temp;
-  if (dumpDir.empty()) {
+  if (f.dumpDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("dlc-compare", temp)) {
       llvm::errs() << "error: cannot create a temporary directory: " << ec.message() << "\n";
       return 1;
     }
-    dumpDir = std::string(temp);
-    runArgs.push_back("--dump-steps=" + dumpDir);
+    f.dumpDir = std::string(temp);
+    f.runArgs.push_back("--dump-steps=" + f.dumpDir);
   }
   auto cleanUp = llvm::make_scope_exit([&] {
     if (!temp.empty())
       llvm::sys::fs::remove_directories(temp);
   });
   std::vector<char *> cargs;
-  for (std::string &a : runArgs)
+  for (std::string &a : f.runArgs)
     cargs.push_back(a.data());
   int runRc = dlcRunMain(int(cargs.size()), cargs.data());
   if (runRc == 2)
     return 2;
   // Even after a failed run: what was dumped up to the failure is compared.
-  MLIRContext context;
-  setUpContext(context);
-  OwningOpRef<ModuleOp> module =
-      isOnnxPath(source) ? importModel(context, source, [] {
-        ::dlc::OnnxImportOptions o;
-        o.raisePatterns = true;
-        return o;
-      }())
-                         : loadModule(context, source);
-  if (!module)
-    return 1;
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  func::FuncOp func = findEntry(*module, source, entry);
-  std::vector<::dlc::ref::Tensor> inputs;
-  if (!func || !interpreterInputs(func, entry, inputFiles, /*randomInputs=*/true, seed, inputs))
-    return 1;
-  ::dlc::CompareReferenceOptions options;
-  options.tolerance = tolerance;
-  std::fflush(stdout);
-  int rc = ::dlc::compareWithReference(func, inputs, dumpDir, options, llvm::outs(),
-                                       llvm::errs());
-  llvm::outs().flush();
+  int rc = compareDumpedSteps(f);
   return runRc ? runRc : rc;
 }
 

@@ -38,12 +38,12 @@ void kernelInterface(llvm::ArrayRef<mlir::Operation *> ops,
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 
-/// dlc-place and dlc-report-placement with the `device-spec` file already
-/// loaded (the driver loads it once; nullptr: load it from the option's path).
+/// dlc-place with the `device-spec` file already loaded (the driver loads it
+/// once; nullptr: load it from the option's path). It records the spec it
+/// placed with on the module (passes/RecordedDeviceSpec.h) for the passes
+/// after it.
 std::unique_ptr<mlir::Pass> createPlaceDevices(const PlaceDevicesOptions &options,
                                                std::shared_ptr<const DeviceSpec> loadedSpec);
-std::unique_ptr<mlir::Pass> createReportPlacement(const ReportPlacementOptions &options,
-                                                  std::shared_ptr<const DeviceSpec> loadedSpec);
 
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"

@@ -127,17 +127,11 @@ def ReportPlacement : Pass<"dlc-report-placement", "mlir::ModuleOp"> {
   let description = [{
     After dlc-place (and dlc-mixed-precision, dlc-insert-copies): the
     placement report of each function (passes/PlacementReport.h) over the
-    device spec placement used, printed on stderr (`print`) and/or written to
+    device spec dlc-place recorded on the module (`dlc.device_spec`), printed on stderr (`print`) and/or written to
     `dump` (`.txt`, `.json` or `.dot`). It changes nothing. `dlc compile
     --dump-placement/--print-placement` run it.
   }];
   let options = [
-    ListOption<"devices", "devices", "std::string",
-               "The devices placement used (as dlc-place's devices)">,
-    Option<"deviceSpec", "device-spec", "std::string", /*default=*/"\"\"",
-           "The JSON device spec placement used; default: the built-in profiles">,
-    Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"native\"",
-           "The CPU the built-in cpu profile describes (dlc compile's --cpu)">,
     Option<"dump", "dump", "std::string", /*default=*/"\"\"",
            "Write the placement to FILE.txt, FILE.json or FILE.dot">,
     Option<"print", "print", "bool", /*default=*/"false",

@@ -28,6 +28,7 @@
 #include "passes/Passes.h"
 #include "passes/PlacementCore.h"
 #include "passes/PlacementReport.h"
+#include "passes/RecordedDeviceSpec.h"
 #include "passes/TargetBackend.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -915,153 +916,200 @@ LogicalResult applyDump(func::FuncOp func, const Dump &dump, const DeviceSpec &s
   return success();
 }
 
+/// The pass's options, parsed and checked once.
+struct PlacementRequest {
+  DeviceSpec spec;
+  /// Spec indices of the devices `--devices` allows (the CPU is always
+  /// allowed: the function's arguments and results live there).
+  llvm::SmallVector<int> allowed;
+  Policy policy = Policy::Cost;
+  int64_t stages = 0;
+  /// data-parallel: the replicas' GPUs.
+  llvm::SmallVector<int> replicaGpus;
+  std::optional<Dump> dumpIn;
+  std::vector<PatternPin> patternPins;
+};
+
 struct PlaceDevicesPass : dlc::impl::PlaceDevicesBase<PlaceDevicesPass> {
   using PlaceDevicesBase::PlaceDevicesBase;
   /// The `device-spec` file's contents when the driver loaded it already.
   std::shared_ptr<const DeviceSpec> loadedSpec;
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    auto fail = [&](const Twine &message) {
-      module.emitError() << message;
-      signalPassFailure();
-    };
+  llvm::Error error(const Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  }
 
+  llvm::Expected<std::vector<DeviceId>> parseDevices() {
     std::vector<DeviceId> ids;
     for (const std::string &text : devices) {
       auto parsed = parseDeviceList(text);
       if (!parsed)
-        return fail("--devices: " + llvm::toString(parsed.takeError()));
+        return error("--devices: " + llvm::toString(parsed.takeError()));
       for (const DeviceId &id : *parsed) {
         if (llvm::is_contained(ids, id))
-          return fail("--devices: device '" + id.str() + "' is listed twice");
+          return error("--devices: device '" + id.str() + "' is listed twice");
         ids.push_back(id);
       }
     }
-    DeviceSpec spec;
-    if (!deviceSpec.empty()) {
-      auto loaded = loadedSpec ? llvm::Expected<DeviceSpec>(*loadedSpec)
-                               : DeviceSpec::loadJson(deviceSpec);
-      if (!loaded)
-        return fail(llvm::toString(loaded.takeError()));
-      if (ids.empty())
-        for (const DeviceProfile &device : loaded->devices)
-          ids.push_back(device.id);
-      auto selected = loaded->select(ids, deviceSpec);
-      if (!selected)
-        return fail(llvm::toString(selected.takeError()));
-      spec = std::move(*selected);
-    } else {
+    return ids;
+  }
+
+  /// The spec to place with: the file's, restricted to `ids` when given,
+  /// else the built-in profiles of `ids` (the CPU alone when empty).
+  llvm::Expected<DeviceSpec> resolveSpec(std::vector<DeviceId> &ids) {
+    if (deviceSpec.empty()) {
       if (ids.empty())
         ids.push_back(DeviceId{});
-      spec = DeviceSpec::builtin(ids, BuiltinTarget{targetCpu});
+      return DeviceSpec::builtin(ids, BuiltinTarget{targetCpu});
     }
-    for (const DeviceProfile &device : spec.devices)
+    auto loaded = loadedSpec ? llvm::Expected<DeviceSpec>(*loadedSpec)
+                             : DeviceSpec::loadJson(deviceSpec);
+    if (!loaded)
+      return loaded.takeError();
+    if (ids.empty())
+      for (const DeviceProfile &device : loaded->devices)
+        ids.push_back(device.id);
+    auto selected = loaded->select(ids, deviceSpec);
+    if (!selected)
+      return selected.takeError();
+    for (const DeviceProfile &device : selected->devices)
       if (device.supportedOps)
         for (const auto &op : *device.supportedOps)
-          if (!RegisteredOperationName::lookup(("dlc." + op.getKey()).str(),
-                                               &getContext()))
-            return fail("device spec: " + device.id.str() + ": supported_ops names '" +
-                        op.getKey() + "', which is not a dlc op");
-    llvm::SmallVector<int> allowed;
-    for (const DeviceId &id : ids)
-      allowed.push_back(spec.find(id));
+          if (!RegisteredOperationName::lookup(("dlc." + op.getKey()).str(), &getContext()))
+            return error("device spec: " + device.id.str() + ": supported_ops names '" +
+                         op.getKey() + "', which is not a dlc op");
+    return selected;
+  }
 
-    Policy kind;
-    int64_t stages = 0;
+  llvm::Error parsePolicy(PlacementRequest &r, const std::vector<DeviceId> &ids) {
     StringRef text = policy;
     if (text == "cost")
-      kind = Policy::Cost;
+      r.policy = Policy::Cost;
     else if (text == "cpu")
-      kind = Policy::Cpu;
+      r.policy = Policy::Cpu;
     else if (text == "gpu")
-      kind = Policy::Gpu;
+      r.policy = Policy::Gpu;
     else if (text.starts_with("pipeline:") &&
-             !text.drop_front(9).getAsInteger(10, stages) && stages > 0)
-      kind = Policy::Pipeline;
+             !text.drop_front(9).getAsInteger(10, r.stages) && r.stages > 0)
+      r.policy = Policy::Pipeline;
     else if (text.starts_with("data-parallel:") &&
-             !text.drop_front(14).getAsInteger(10, stages) && stages > 0)
-      kind = Policy::DataParallel;
+             !text.drop_front(14).getAsInteger(10, r.stages) && r.stages > 0)
+      r.policy = Policy::DataParallel;
     else
-      return fail("unknown --placement '" + text +
-                  "' (expected cost, cpu, gpu, pipeline:N, data-parallel:N)");
-    if (kind == Policy::Gpu && llvm::all_of(ids, [](const DeviceId &id) { return id.isCpu(); }))
-      return fail("--placement=gpu needs a cuda device among --devices (got " +
-                  spec.names() + ")");
+      return error("unknown --placement '" + text +
+                   "' (expected cost, cpu, gpu, pipeline:N, data-parallel:N)");
+    if (r.policy == Policy::Gpu &&
+        llvm::all_of(ids, [](const DeviceId &id) { return id.isCpu(); }))
+      return error("--placement=gpu needs a cuda device among --devices (got " +
+                   r.spec.names() + ")");
     if (fallback != "cpu" && fallback != "error")
-      return fail("unknown --fallback '" + fallback + "' (expected cpu or error)");
+      return error("unknown --fallback '" + fallback + "' (expected cpu or error)");
+    if (r.policy != Policy::DataParallel)
+      return llvm::Error::success();
+    for (int d : r.allowed)
+      if (!r.spec.devices[d].id.isCpu() && (int64_t)r.replicaGpus.size() < r.stages)
+        r.replicaGpus.push_back(d);
+    if ((int64_t)r.replicaGpus.size() < r.stages)
+      return error("--placement=" + text + " needs " + Twine(r.stages) +
+                   " GPUs among the devices, got " + Twine(r.replicaGpus.size()));
+    return llvm::Error::success();
+  }
 
-    llvm::SmallVector<int> replicaGpus;
-    if (kind == Policy::DataParallel) {
-      for (int d : allowed)
-        if (!spec.devices[d].id.isCpu() && (int64_t)replicaGpus.size() < stages)
-          replicaGpus.push_back(d);
-      if ((int64_t)replicaGpus.size() < stages)
-        return fail("--placement=" + text + " needs " + Twine(stages) +
-                    " GPUs among the devices, got " + Twine(replicaGpus.size()));
-    }
-    std::optional<Dump> dumpIn;
-    if (!placementFrom.empty()) {
-      auto loaded = loadDump(placementFrom);
-      if (!loaded)
-        return fail(llvm::toString(loaded.takeError()));
-      dumpIn = std::move(*loaded);
-    }
-
-    std::vector<PatternPin> patternPins;
+  llvm::Error parsePins(PlacementRequest &r) {
     for (const std::string &pin : pins) {
       size_t eq = StringRef(pin).rfind('=');
       if (eq == std::string::npos || eq == 0)
-        return fail("--pin expects REGEX=DEVICE, got '" + pin + "'");
+        return error("--pin expects REGEX=DEVICE, got '" + pin + "'");
       PatternPin parsed;
       parsed.text = pin;
       parsed.regex = std::make_unique<llvm::Regex>(pin.substr(0, eq));
-      std::string error;
-      if (!parsed.regex->isValid(error))
-        return fail("--pin='" + pin + "': invalid regex: " + error);
+      std::string message;
+      if (!parsed.regex->isValid(message))
+        return error("--pin='" + pin + "': invalid regex: " + message);
       auto device = parseDeviceId(StringRef(pin).drop_front(eq + 1));
       if (!device)
-        return fail("--pin='" + pin + "': " + llvm::toString(device.takeError()));
+        return error("--pin='" + pin + "': " + llvm::toString(device.takeError()));
       parsed.device = *device;
-      patternPins.push_back(std::move(parsed));
+      r.patternPins.push_back(std::move(parsed));
     }
+    return llvm::Error::success();
+  }
 
-    for (func::FuncOp func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      llvm::DenseMap<Operation *, Forced> forced;
-      if (kind == Policy::DataParallel) {
-        llvm::DenseMap<Operation *, int> replicaOf;
-        if (failed(splitBatch(func, stages, ("--placement=" + text).str(), replicaOf)))
-          return signalPassFailure();
-        for (auto [op, replica] : replicaOf)
-          forced[op] = Forced{replica < 0 ? 0 : replicaGpus[replica], Reason::Default,
-                              false, ""};
-      }
-      if (dumpIn && failed(applyDump(func, *dumpIn, spec, allowed, forced)))
-        return signalPassFailure();
-      FunctionPlacer placer(func, spec, allowed, kind, stages, patternPins,
-                            fallback == "error", &forced);
-      if (failed(placer.run()))
-        return signalPassFailure();
-      func->setAttr(::dlc::attrs::kPlacement,
-                    StringAttr::get(&getContext(), dumpIn ? "placement-from" : text));
-      FailureOr<PlacementReport> report = buildPlacementReport(func, spec);
-      if (failed(report))
-        return signalPassFailure();
-      for (const PlacementReport::Device &device : report->devices)
-        if (device.peakMemoryBytes > device.capacityBytes) {
-          func.emitError() << "internal error: the placement needs "
-                           << device.peakMemoryBytes << " bytes of memory on "
-                           << device.name << ", more than its " << device.capacityBytes;
-          return signalPassFailure();
-        }
-      if (print)
-        writePlacementText(*report, llvm::errs());
-      if (!dump.empty())
-        if (llvm::Error error = writePlacementFile(*report, dump))
-          return fail(llvm::toString(std::move(error)));
+  llvm::Expected<PlacementRequest> parseRequest() {
+    PlacementRequest r;
+    llvm::Expected<std::vector<DeviceId>> ids = parseDevices();
+    if (!ids)
+      return ids.takeError();
+    llvm::Expected<DeviceSpec> spec = resolveSpec(*ids);
+    if (!spec)
+      return spec.takeError();
+    r.spec = std::move(*spec);
+    for (const DeviceId &id : *ids)
+      r.allowed.push_back(r.spec.find(id));
+    if (llvm::Error e = parsePolicy(r, *ids))
+      return std::move(e);
+    if (!placementFrom.empty()) {
+      auto loaded = loadDump(placementFrom);
+      if (!loaded)
+        return loaded.takeError();
+      r.dumpIn = std::move(*loaded);
     }
+    if (llvm::Error e = parsePins(r))
+      return std::move(e);
+    return r;
+  }
+
+  LogicalResult placeFunction(func::FuncOp func, const PlacementRequest &r) {
+    llvm::DenseMap<Operation *, Forced> forced;
+    if (r.policy == Policy::DataParallel) {
+      llvm::DenseMap<Operation *, int> replicaOf;
+      if (failed(splitBatch(func, r.stages, "--placement=" + policy, replicaOf)))
+        return failure();
+      for (auto [op, replica] : replicaOf)
+        forced[op] = Forced{replica < 0 ? 0 : r.replicaGpus[replica], Reason::Default,
+                            false, ""};
+    }
+    if (r.dumpIn && failed(applyDump(func, *r.dumpIn, r.spec, r.allowed, forced)))
+      return failure();
+    FunctionPlacer placer(func, r.spec, r.allowed, r.policy, r.stages, r.patternPins,
+                          fallback == "error", &forced);
+    if (failed(placer.run()))
+      return failure();
+    func->setAttr(::dlc::attrs::kPlacement,
+                  StringAttr::get(&getContext(), r.dumpIn ? std::string("placement-from") : policy));
+    return reportFunction(func, r.spec);
+  }
+
+  /// The placement's report: checked against each device's memory, printed
+  /// or dumped when asked.
+  LogicalResult reportFunction(func::FuncOp func, const DeviceSpec &spec) {
+    FailureOr<PlacementReport> report = buildPlacementReport(func, spec);
+    if (failed(report))
+      return failure();
+    for (const PlacementReport::Device &device : report->devices)
+      if (device.peakMemoryBytes > device.capacityBytes)
+        return func.emitError() << "internal error: the placement needs "
+                                << device.peakMemoryBytes << " bytes of memory on "
+                                << device.name << ", more than its " << device.capacityBytes;
+    if (print)
+      writePlacementText(*report, llvm::errs());
+    if (!dump.empty())
+      if (llvm::Error error = writePlacementFile(*report, dump))
+        return getOperation().emitError() << llvm::toString(std::move(error));
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::Expected<PlacementRequest> request = parseRequest();
+    if (!request) {
+      module.emitError() << llvm::toString(request.takeError());
+      return signalPassFailure();
+    }
+    for (func::FuncOp func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && failed(placeFunction(func, *request)))
+        return signalPassFailure();
+    recordDeviceSpec(module, request->spec);
   }
 };
 

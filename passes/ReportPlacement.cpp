@@ -2,13 +2,17 @@
 //
 // The one place `dlc compile --dump-placement/--print-placement` writes the
 // placement from: after dlc-place, dlc-mixed-precision and dlc-insert-copies,
-// so that the report describes the IR that is compiled (with its casts).
+// so that the report describes the IR that is compiled (with its casts), over
+// the device spec dlc-place recorded on the module.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/DeviceSpec.h"
 #include "passes/Passes.h"
 #include "passes/PlacementReport.h"
+#include "passes/RecordedDeviceSpec.h"
+
+#include "dialects/dlc/DlcOps.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_REPORTPLACEMENT
@@ -22,39 +26,22 @@ namespace {
 
 struct ReportPlacementPass : dlc::impl::ReportPlacementBase<ReportPlacementPass> {
   using ReportPlacementBase::ReportPlacementBase;
-  std::shared_ptr<const DeviceSpec> loadedSpec;
-
-  /// The spec placement used: the file's (restricted to `devices` when
-  /// given), else the built-in profiles of `devices`.
-  llvm::Expected<DeviceSpec> placementSpec() {
-    std::vector<DeviceId> ids;
-    for (const std::string &text : devices) {
-      auto parsed = parseDeviceList(text);
-      if (!parsed)
-        return parsed.takeError();
-      ids.insert(ids.end(), parsed->begin(), parsed->end());
-    }
-    if (deviceSpec.empty())
-      return DeviceSpec::builtin(ids, BuiltinTarget{targetCpu});
-    auto spec = loadedSpec ? llvm::Expected<DeviceSpec>(*loadedSpec)
-                           : DeviceSpec::loadJson(deviceSpec);
-    if (!spec || ids.empty())
-      return spec;
-    return spec->select(ids, deviceSpec);
-  }
-
   void runOnOperation() override {
     if (dump.empty() && !print)
       return;
-    llvm::Expected<DeviceSpec> spec = placementSpec();
-    if (!spec) {
-      getOperation().emitError() << llvm::toString(spec.takeError());
+    FailureOr<std::optional<DeviceSpec>> recorded = recordedDeviceSpec(getOperation());
+    if (failed(recorded))
+      return signalPassFailure();
+    if (!*recorded) {
+      getOperation().emitError() << "dlc-report-placement: the module has no "
+                                 << ::dlc::attrs::kDeviceSpec << " (run dlc-place first)";
       return signalPassFailure();
     }
+    const DeviceSpec &spec = **recorded;
     for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      FailureOr<PlacementReport> report = buildPlacementReport(func, *spec);
+      FailureOr<PlacementReport> report = buildPlacementReport(func, spec);
       if (failed(report))
         return signalPassFailure();
       if (print)
@@ -69,11 +56,3 @@ struct ReportPlacementPass : dlc::impl::ReportPlacementBase<ReportPlacementPass>
 };
 
 } // namespace
-
-std::unique_ptr<Pass>
-dlc::createReportPlacement(const ReportPlacementOptions &options,
-                           std::shared_ptr<const DeviceSpec> loadedSpec) {
-  auto pass = std::make_unique<ReportPlacementPass>(options);
-  pass->loadedSpec = std::move(loadedSpec);
-  return pass;
-}

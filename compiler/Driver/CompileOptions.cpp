@@ -50,7 +50,5 @@ llvm::Error CompileOptions::check() {
       return spec.takeError();
     deviceSpec = std::make_shared<const DeviceSpec>(std::move(*spec));
   }
-  // The artifact's links and estimates come from the same spec.
-  codegen.deviceSpec = deviceSpec;
   return llvm::Error::success();
 }

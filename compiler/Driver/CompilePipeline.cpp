@@ -114,14 +114,9 @@ void addPlacementStages(OpPassManager &pm, const CompileOptions &o) {
   pm.addNestedPass<func::FuncOp>(createInsertCopies());
   if (!o.dumpPlacement.empty() || o.printPlacement) {
     ReportPlacementOptions report;
-    if (!o.devices.empty())
-      devices = {o.devices};
-    report.devices = devices;
-    report.deviceSpec = o.deviceSpecPath;
-    report.targetCpu = o.codegen.cpu.cpu;
     report.dump = o.dumpPlacement;
     report.print = o.printPlacement;
-    pm.addPass(createReportPlacement(report, o.deviceSpec));
+    pm.addPass(createReportPlacement(report));
   }
   if (calibration)
     pm.addPass(createReportCalibrationError(calibration));

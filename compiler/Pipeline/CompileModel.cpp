@@ -19,6 +19,7 @@
 #include "compiler/Target/CUDA/Nvrtc.h"
 #include "passes/CostModel.h"
 #include "passes/Passes.h"
+#include "passes/RecordedDeviceSpec.h"
 #include "dlc/runtime.h"
 
 #include "dialects/dlc/DlcOps.h"
@@ -94,7 +95,7 @@ private:
   LogicalResult compileCode();
   void addKernelsAndLibraries(std::optional<std::string> emulated);
   void addSignature();
-  void addLinksAndPlacement();
+  LogicalResult addLinksAndPlacement();
   static void dropEventWait(std::vector<std::vector<aw::Step>> &schedules, int which);
   LogicalResult verifyArtifactSchedule(const std::string &artifact);
 
@@ -382,13 +383,19 @@ void ArtifactTranslator::addSignature() {
   }
 }
 
-// Links and estimates from the device spec placement used (the built-in
-// profiles when none was given); each op's device and why.
-void ArtifactTranslator::addLinksAndPlacement() {
+// Links and estimates from the device spec dlc-place recorded (the built-in
+// profiles of the function's devices when placement did not run); each op's
+// device and why.
+LogicalResult ArtifactTranslator::addLinksAndPlacement() {
   std::vector<dlc::DeviceId> ids;
   for (dlc::DeviceAttr device : s.devices)
     ids.push_back(dlc::DeviceId{device.getKind().str(), device.getIndex()});
-  dlc::DeviceSpec spec = options.deviceSpec ? *options.deviceSpec : dlc::DeviceSpec::builtin(ids, dlc::BuiltinTarget{options.cpu.cpu});
+  FailureOr<std::optional<dlc::DeviceSpec>> recorded =
+      dlc::recordedDeviceSpec(func->getParentOfType<ModuleOp>());
+  if (failed(recorded))
+    return failure();
+  dlc::DeviceSpec spec = *recorded ? std::move(**recorded)
+                                   : dlc::DeviceSpec::builtin(ids, dlc::BuiltinTarget{options.cpu.cpu});
   std::vector<int> specIndex;
   for (const dlc::DeviceId &id : ids)
     specIndex.push_back(spec.find(id));
@@ -427,6 +434,7 @@ void ArtifactTranslator::addLinksAndPlacement() {
     contents.placement.push_back({name(&op), op.getName().getStringRef().str(),
                                   opDevice.lookup(&op), reason, estimate(&op)});
   }
+  return success();
 }
 
 FailureOr<std::string> ArtifactTranslator::run() {
@@ -470,7 +478,8 @@ FailureOr<std::string> ArtifactTranslator::run() {
     contents.schedules.push_back({static_cast<uint32_t>(device), steps});
   contents.eventCount = s.eventCount;
   addSignature();
-  addLinksAndPlacement();
+  if (failed(addLinksAndPlacement()))
+    return failure();
   std::string artifact = aw::serialize(contents);
   if (!options.testSkipScheduleVerification && failed(verifyArtifactSchedule(artifact)))
     return failure();

@@ -34,11 +34,6 @@ struct CodegenOptions {
   /// optimised LLVM IR (`--emit=llvm`) here.
   llvm::raw_ostream *emitKernels = nullptr;
   llvm::raw_ostream *emitLLVM = nullptr;
-  /// The device spec placement used (`--device-spec`); null: the built-in
-  /// profiles. The artifact records the links between the devices it uses
-  /// and, when placement ran (the function has `dlc.placement`), each op's
-  /// estimated time on its device.
-  std::shared_ptr<const DeviceSpec> deviceSpec;
   /// Kernels on GPUs also become CUDA C++ (compiler/Target/CUDA), compiled by
   /// NVRTC to PTX for the lowest of these architectures and to a CUBIN for
   /// each (format 0.4). `cuda = false` keeps host code only (the artifact

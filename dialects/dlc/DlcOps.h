@@ -54,6 +54,9 @@ inline constexpr llvm::StringLiteral kPlacement = "dlc.placement";
 inline constexpr llvm::StringLiteral kPrecision = "dlc.precision";
 /// The kernel an op belongs to (an i64 id, dlc-partition-kernels).
 inline constexpr llvm::StringLiteral kKernel = "dlc.kernel";
+/// On the module: the device spec dlc-place placed with (its JSON and each
+/// device's spec file; passes/RecordedDeviceSpec.h reads it).
+inline constexpr llvm::StringLiteral kDeviceSpec = "dlc.device_spec";
 /// `dlc compile --calibrate`'s per-op tag (an i64), removed after it.
 inline constexpr llvm::StringLiteral kCalibration = "dlc.calibration";
 

@@ -12,6 +12,15 @@
 // RUN: dlc compile %models/cnn.mlir --devices=cpu,cuda:0,cuda:1 --pin=conv=cuda:1 --gpu-host-code=emulated -o %t/cnn.dlcm
 // RUN: %resume-each-stage %t/cnn.dlcm %models/cnn.mlir 'devices=cpu,cuda:0,cuda:1 pin=conv=cuda:1 gpu-host-code=emulated' %t/cnn 2>&1 | FileCheck %s
 
+// A device spec file given to placement only: dlc-place records the spec it
+// placed with (dlc.device_spec), so the stages after it, resumed without the
+// file, write the same links and estimates. The control: without the spec
+// the artifact differs (the estimates are the built-in profiles').
+// RUN: dlc compile %models/cnn.mlir --devices=cpu,cuda:0,cuda:1 --device-spec=%S/Inputs/three_devices.json --no-cuda -o %t/spec.dlcm
+// RUN: %resume-each-stage %t/spec.dlcm %models/cnn.mlir 'devices=cpu,cuda:0,cuda:1 cuda=false' %t/spec --placement-options='device-spec=%S/Inputs/three_devices.json' 2>&1 | FileCheck %s
+// RUN: dlc compile %models/cnn.mlir --devices=cpu,cuda:0,cuda:1 --no-cuda -o %t/nospec.dlcm
+// RUN: not cmp -s %t/spec.dlcm %t/nospec.dlcm
+
 // No placement: the MLP on the CPU (the placement stages are empty).
 // RUN: dlc compile %models/mlp.mlir -o %t/mlp.dlcm
 // RUN: %resume-each-stage %t/mlp.dlcm %models/mlp.mlir 'entry=main' %t/mlp 2>&1 | FileCheck %s
