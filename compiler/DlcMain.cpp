@@ -272,6 +272,14 @@ bool interpreterInputs(func::FuncOp func, llvm::StringRef entry,
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     std::string name = ::dlc::argumentName(func, i);
     auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
+    // State starts as a session's does (and takes no random numbers).
+    FailureOr<std::optional<::dlc::ref::Tensor>> initial = ::dlc::initialState(func, i);
+    if (failed(initial))
+      return false;
+    if (*initial) {
+      inputs.push_back(std::move(**initial));
+      continue;
+    }
     auto it = given.find(name);
     if (it == given.end())
       it = given.find("arg" + std::to_string(i));

@@ -92,6 +92,22 @@ static std::string nameFromAttrs(DictionaryAttr attrs, const char *prefix,
   return prefix + std::to_string(index);
 }
 
+FailureOr<std::optional<Tensor>> dlc::initialState(func::FuncOp func, unsigned index) {
+  if (!func.getArgAttr(index, attrs::kState))
+    return std::optional<Tensor>();
+  if (auto initial = func.getArgAttrOfType<ElementsAttr>(index, attrs::kInitial)) {
+    FailureOr<Tensor> tensor = tensorFromElements(initial, func.getLoc());
+    if (failed(tensor))
+      return failure();
+    return std::optional<Tensor>(std::move(*tensor));
+  }
+  auto type = cast<RankedTensorType>(func.getArgumentTypes()[index]);
+  FailureOr<DType> dtype = refDTypeOf(type.getElementType());
+  if (failed(dtype))
+    return emitError(func.getLoc()) << "unsupported state element type " << type.getElementType();
+  return std::optional<Tensor>(Tensor::zeros(*dtype, type.getShape().vec()));
+}
+
 std::string dlc::argumentName(func::FuncOp func, unsigned index) {
   return nameFromAttrs(func.getArgAttrDict(index), "arg", index);
 }

@@ -27,6 +27,10 @@ mlir::FailureOr<ref::DType> refDTypeOf(mlir::Type elementType);
 mlir::FailureOr<ref::Tensor> tensorFromElements(mlir::ElementsAttr attr,
                                                 mlir::Location loc);
 
+/// Argument `index`'s persistent state as a session starts (dlc.initial, else
+/// zeros), when the argument holds state (dlc.state); std::nullopt otherwise.
+mlir::FailureOr<std::optional<ref::Tensor>> initialState(mlir::func::FuncOp func, unsigned index);
+
 /// The name of argument / result `index`: its `dlc.name` attribute (set by
 /// the ONNX importer from the graph's names), else "argN" / "resultN".
 std::string argumentName(mlir::func::FuncOp func, unsigned index);

@@ -98,6 +98,7 @@ private:
   LogicalResult addLinksAndPlacement();
   static void dropEventWait(std::vector<std::vector<aw::Step>> &schedules, int which);
   LogicalResult verifyArtifactSchedule(const std::string &artifact);
+  LogicalResult addInitialValue(Value value, aw::Buffer &buffer);
 
   std::string name(Operation *op) { return dlc::opName(op, ordinals.lookup(op)); }
   unsigned deviceOf(Value value) {
@@ -148,6 +149,25 @@ LogicalResult ArtifactTranslator::readFunction() {
   return success();
 }
 
+// A state's value when a session starts (dlc.initial on its argument; zeros
+// when absent), in a segment of its own.
+LogicalResult ArtifactTranslator::addInitialValue(Value value, aw::Buffer &buffer) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto initial = arg ? func.getArgAttrOfType<DenseElementsAttr>(arg.getArgNumber(), dlc::attrs::kInitial)
+                     : DenseElementsAttr();
+  if (!initial)
+    return success();
+  if (initial.getType() != value.getType())
+    return func.emitError() << "the dlc.initial of state '" << buffer.name << "' is "
+                            << initial.getType() << ", not the state's " << value.getType();
+  FailureOr<std::string> bytes = constantBytes(initial, value.getLoc());
+  if (failed(bytes))
+    return failure();
+  contents.segments.push_back({std::move(*bytes)});
+  buffer.initialSegment = contents.segments.size() - 1;
+  return success();
+}
+
 // The buffer table and the constant segments (in buffer order).
 LogicalResult ArtifactTranslator::buildBuffers() {
   std::vector<int32_t> segmentOf(s.buffers.size(), -1);
@@ -165,15 +185,23 @@ LogicalResult ArtifactTranslator::buildBuffers() {
       contents.segments.push_back({std::move(*bytes)});
       segmentOf[i] = contents.segments.size() - 1;
     }
+    FailureOr<uint64_t> size = bufferBytes(value, info);
+    if (failed(size))
+      return failure();
     aw::Buffer buffer;
     buffer.name = info.name;
     buffer.dtype = *dtype;
-    buffer.shape.assign(type.getShape().begin(), type.getShape().end());
-    buffer.size = type.getNumElements() * aw::dtypeSize(*dtype);
+    for (int64_t d : type.getShape())
+      buffer.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+    buffer.maxShape = info.maxShape;
+    buffer.size = *size;
     buffer.device = info.device;
     buffer.offset = *info.offset;
     buffer.constantSegment = segmentOf[s.owner(i)];
     buffer.viewOf = info.viewOf;
+    buffer.persistent = info.persistent;
+    if (info.persistent && failed(addInitialValue(value, buffer)))
+      return failure();
     contents.buffers.push_back(std::move(buffer));
   }
   return success();
@@ -368,16 +396,23 @@ void ArtifactTranslator::addSignature() {
   auto spec = [&](Value v, std::string name) {
     unsigned buffer = valueBuffer.lookup(v);
     const aw::Buffer &b = contents.buffers[buffer];
-    return aw::TensorSpec{std::move(name), b.dtype, b.shape, buffer, 0};
+    return aw::TensorSpec{std::move(name), b.dtype, b.shape, buffer, 0, b.maxShape};
   };
   for (BlockArgument arg : func.getArguments()) {
+    if (auto state = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), dlc::attrs::kState)) {
+      contents.state.push_back(spec(arg, state.str()));
+      continue;
+    }
     auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), dlc::attrs::kName);
     contents.inputs.push_back(
         spec(arg, name ? name.str() : "arg" + std::to_string(arg.getArgNumber())));
     contents.inputs.back().indexBound = dlc::gatherIndexBound(arg);
   }
+  // A state's next value is no output (the write-back copy takes it).
   Operation *ret = func.getBody().front().getTerminator();
   for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+    if (func.getResultAttr(i, dlc::attrs::kState))
+      continue;
     auto name = func.getResultAttrOfType<StringAttr>(i, dlc::attrs::kName);
     contents.outputs.push_back(spec(v, name ? name.str() : "result" + std::to_string(i)));
   }
@@ -480,6 +515,7 @@ FailureOr<std::string> ArtifactTranslator::run() {
   addSignature();
   if (failed(addLinksAndPlacement()))
     return failure();
+  contents.versionMinor = aw::lowestMinorVersion(contents);
   std::string artifact = aw::serialize(contents);
   if (!options.testSkipScheduleVerification && failed(verifyArtifactSchedule(artifact)))
     return failure();

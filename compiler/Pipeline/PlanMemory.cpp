@@ -4,7 +4,9 @@
 // its first to its last use in its device's step list (a Call uses all its
 // buffers, a Copy its source); inputs are live from the start, outputs to
 // the end, and a buffer another device's copy writes never shares bytes (no
-// cross-stream hazard). MemoryPlanner packs each device's storages into one
+// cross-stream hazard), nor does a persistent one (state, kept from run to
+// run); a buffer with a dimension known only at run time is sized for its
+// max_shape. MemoryPlanner packs each device's storages into one
 // arena; constants live in segments and get none. Writes each storage's
 // `offset` and the arena sizes onto the function (ScheduleIR.h).
 //
@@ -81,17 +83,15 @@ LogicalResult planMemory(func::FuncOp func) {
       // another stream writes them.
       if (buffer.viewOf >= 0 || buffer.device != device ||
           s.values[i].getDefiningOp<dlc::ConstantOp>() ||
-          (live[i].last < 0 && !buffer.crossDevice))
+          (live[i].last < 0 && !buffer.crossDevice && !buffer.persistent))
         continue;
-      auto type = cast<RankedTensorType>(s.values[i].getType());
-      FailureOr<aw::DType> dtype = artifactDType(type.getElementType(), s.values[i].getLoc());
-      if (failed(dtype))
+      FailureOr<uint64_t> size = bufferBytes(s.values[i], buffer);
+      if (failed(size))
         return failure();
-      uint64_t size = type.getNumElements() * aw::dtypeSize(*dtype);
-      if (buffer.crossDevice)
-        ranges.push_back({size, -1, INT64_MAX});
+      if (buffer.crossDevice || buffer.persistent)
+        ranges.push_back({*size, -1, INT64_MAX});
       else
-        ranges.push_back({size, live[i].first, live[i].last});
+        ranges.push_back({*size, live[i].first, live[i].last});
       owners.push_back(i);
     }
     dlc::MemoryPlan plan = dlc::planMemory(ranges);

@@ -7,7 +7,10 @@
 // destination waits (WaitEvent) before its first use, by a kernel or by a
 // copy (a view of a copied value has no step of its own, so a copy reading
 // it waits itself). So every read of a buffer happens on its own device, in
-// that device's order. The result is written onto the function
+// that device's order. A state argument (dlc.state) gets a persistent
+// buffer, and the CPU's list ends with a copy of each state's next value
+// into it; a value with a dimension known only at run time is sized by its
+// argument's dlc.max_shape. The result is written onto the function
 // (ScheduleIR.h); kernels are renumbered `dlc.kernel = K` in step order.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +24,7 @@
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
 using namespace dlc::schedule;
@@ -48,7 +52,18 @@ public:
   LogicalResult run();
 
 private:
+  /// A state: the argument holding it as the run starts, and the value the
+  /// next run starts from (the returned value named by the same dlc.state).
+  struct State {
+    std::string name;
+    BlockArgument argument;
+    Value next;
+  };
+  LogicalResult checkSignature();
   LogicalResult checkFunction();
+  FailureOr<std::vector<int64_t>> maxShapeOf(Value value, int owner);
+  LogicalResult addStateWriteBacks();
+  void waitForWriter(unsigned buffer, unsigned device);
   unsigned deviceIndex(dlc::DeviceAttr device);
   unsigned deviceOf(Value value);
   FailureOr<unsigned> bufferFor(Value value);
@@ -65,6 +80,9 @@ private:
   std::vector<Group> groups;
   std::vector<Item> items;
   Group open;
+  std::vector<State> states;
+  llvm::DenseMap<unsigned, uint32_t> ownerEvent; // storages a copy writes: its event
+  std::vector<llvm::DenseSet<uint32_t>> waited;  // per device: events waited for
 };
 
 unsigned Scheduler::deviceIndex(dlc::DeviceAttr device) {
@@ -82,14 +100,54 @@ unsigned Scheduler::deviceOf(Value value) {
   return op ? opDevice.lookup(op) : 0;
 }
 
-LogicalResult Scheduler::checkFunction() {
-  for (Type type : llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes())) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    if (!tensor || !tensor.hasStaticShape())
-      return func.emitError() << "model inputs and outputs must be statically "
-                                 "shaped tensors, got "
-                              << type;
+// Inputs and outputs are ranked tensors; a dimension known only at run time
+// needs its bound (dlc.max_shape); each state argument (dlc.state) has one
+// result taking its next value, of its type.
+LogicalResult Scheduler::checkSignature() {
+  for (Type type : llvm::concat<const Type>(func.getArgumentTypes(), func.getResultTypes()))
+    if (!isa<RankedTensorType>(type))
+      return func.emitError() << "model inputs and outputs must be ranked tensors, got " << type;
+  llvm::StringMap<unsigned> stateIndex;
+  for (BlockArgument arg : func.getArguments()) {
+    auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(), dlc::attrs::kState);
+    if (!name)
+      continue;
+    if (!stateIndex.try_emplace(name, states.size()).second)
+      return func.emitError() << "two arguments hold state '" << name.getValue() << "'";
+    if (!cast<RankedTensorType>(arg.getType()).hasStaticShape())
+      return func.emitError() << "state '" << name.getValue()
+                              << "' has a dimension known only at run time (state is static)";
+    states.push_back(State{name.str(), arg, Value()});
   }
+  Operation *ret = func.getBody().front().getTerminator();
+  for (auto [i, value] : llvm::enumerate(ret->getOperands())) {
+    auto name = func.getResultAttrOfType<StringAttr>(i, dlc::attrs::kState);
+    if (!name)
+      continue;
+    auto it = stateIndex.find(name);
+    if (it == stateIndex.end())
+      return func.emitError() << "result " << i << " is the next value of state '"
+                              << name.getValue() << "', which no argument holds";
+    State &state = states[it->second];
+    if (state.next)
+      return func.emitError() << "two results are the next value of state '" << state.name << "'";
+    if (value.getType() != state.argument.getType())
+      return func.emitError() << "result " << i << " (" << value.getType()
+                              << ") is the next value of state '" << state.name << "' ("
+                              << state.argument.getType() << ")";
+    state.next = value;
+  }
+  for (const State &state : states)
+    if (!state.next)
+      return func.emitError() << "state '" << state.name
+                              << "' has no result for its next value (a result with dlc.state = \""
+                              << state.name << "\")";
+  return success();
+}
+
+LogicalResult Scheduler::checkFunction() {
+  if (failed(checkSignature()))
+    return failure();
   s.devices.push_back(dlc::DeviceAttr::getCpu(ctx));
   unsigned ordinal = 0;
   for (Operation &op : func.getBody().front()) {
@@ -137,12 +195,48 @@ FailureOr<unsigned> Scheduler::newBuffer(Value value, int owner) {
     buffer.name = "input:" + std::to_string(arg.getArgNumber());
   else
     buffer.name = dlc::opName(value.getDefiningOp(), ordinals[value.getDefiningOp()]);
+  for (const State &state : states)
+    if (value == state.argument) {
+      buffer.name = state.name;
+      buffer.persistent = true;
+    }
+  FailureOr<std::vector<int64_t>> maxShape = maxShapeOf(value, owner);
+  if (failed(maxShape))
+    return failure();
+  buffer.maxShape = std::move(*maxShape);
   buffer.device = owner < 0 ? deviceOf(value) : s.buffers[owner].device;
   buffer.viewOf = owner;
   s.buffers.push_back(buffer);
   s.values.push_back(value);
   valueBuffer[value] = s.buffers.size() - 1;
   return s.buffers.size() - 1;
+}
+
+// The largest shape of a value with a dimension known only at run time: an
+// argument's dlc.max_shape, or that of the value it views or copies (`owner`,
+// or a copy's source). (The dialect gives compute ops static shapes.)
+FailureOr<std::vector<int64_t>> Scheduler::maxShapeOf(Value value, int owner) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.hasStaticShape())
+    return std::vector<int64_t>();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto bound = func.getArgAttrOfType<DenseI64ArrayAttr>(arg.getArgNumber(), dlc::attrs::kMaxShape);
+    bool fits = bound && bound.size() == type.getRank();
+    for (int64_t d = 0; fits && d < type.getRank(); ++d)
+      fits = bound[d] >= 0 && (type.isDynamicDim(d) || bound[d] == type.getDimSize(d));
+    if (!fits)
+      return func.emitError() << "input " << arg.getArgNumber() << " (" << type
+                              << ") has a dimension known only at run time and no bound: give it "
+                                 "dlc.max_shape, an array of its rank (each static dim as it is)";
+    return std::vector<int64_t>(bound.asArrayRef().begin(), bound.asArrayRef().end());
+  }
+  auto copy = value.getDefiningOp<dlc::CopyOp>();
+  Value source = copy ? copy.getInput() : Value();
+  if (owner >= 0 && value.getType() == s.values[owner].getType())
+    return s.buffers[owner].maxShape;
+  if (source && valueBuffer.count(source))
+    return s.buffers[valueBuffer.lookup(source)].maxShape;
+  return emitError(value.getLoc()) << "internal error: no bound for " << type;
 }
 
 // The buffer holding `value`, made on first use for constants.
@@ -212,17 +306,17 @@ LogicalResult Scheduler::formGroups() {
   return closeGroup();
 }
 
+// A buffer another device's copy writes is read after that copy's event, by
+// kernels and by copies alike.
+void Scheduler::waitForWriter(unsigned buffer, unsigned device) {
+  auto event = ownerEvent.find(s.owner(buffer));
+  if (event != ownerEvent.end() && waited[device].insert(event->second).second)
+    s.steps[device].push_back(aw::Step{aw::StepKind::WaitEvent, 0, {}, event->second});
+}
+
 void Scheduler::buildSteps() {
   s.steps.assign(s.devices.size(), {});
-  llvm::DenseMap<unsigned, uint32_t> ownerEvent; // written by a copy
-  std::vector<llvm::DenseSet<uint32_t>> waited(s.devices.size());
-  // A buffer another device's copy writes is read after that copy's event,
-  // by kernels and by copies alike.
-  auto waitForWriter = [&](unsigned buffer, unsigned device) {
-    auto event = ownerEvent.find(s.owner(buffer));
-    if (event != ownerEvent.end() && waited[device].insert(event->second).second)
-      s.steps[device].push_back(aw::Step{aw::StepKind::WaitEvent, 0, {}, event->second});
-  };
+  waited.assign(s.devices.size(), {});
   for (const Item &item : items) {
     if (item.group < 0) {
       unsigned from = deviceOf(item.source);
@@ -247,6 +341,34 @@ void Scheduler::buildSteps() {
   }
 }
 
+// Each state's next value is copied into the state's bytes after every
+// step that reads the old value. Both live on the CPU (arguments and results
+// do), and every read of a CPU buffer is a step of the CPU's list (a copy
+// runs on its source's), so the copy ends the CPU's list, after a wait for
+// the next value's writer; the schedule verifier proves the result. A state
+// whose next value is its own bytes needs no copy.
+LogicalResult Scheduler::addStateWriteBacks() {
+  Operation *ret = func.getBody().front().getTerminator();
+  for (const State &state : states) {
+    unsigned target = valueBuffer.lookup(state.argument);
+    unsigned source = valueBuffer.lookup(state.next);
+    if (s.owner(source) == target)
+      continue;
+    if (s.buffers[s.owner(source)].persistent)
+      return func.emitError() << "the next value of state '" << state.name
+                              << "' is another state's value as the run starts; copy it "
+                                 "into a value of its own first";
+    for (Value output : ret->getOperands())
+      if (s.owner(valueBuffer.lookup(output)) == target && output != state.next)
+        return func.emitError() << "an output returns state '" << state.name
+                                << "' as the run starts, which the run then updates; copy it "
+                                   "into a value of its own first";
+    waitForWriter(source, 0);
+    s.steps[0].push_back(aw::Step{aw::StepKind::Copy, 0, {source, target}, 0, 0});
+  }
+  return success();
+}
+
 LogicalResult Scheduler::run() {
   if (failed(checkFunction()) || failed(formGroups()))
     return failure();
@@ -255,6 +377,8 @@ LogicalResult Scheduler::run() {
   for (Value v : func.getBody().front().getTerminator()->getOperands())
     if (failed(bufferFor(v)))
       return failure();
+  if (failed(addStateWriteBacks()))
+    return failure();
   // Kernel K is the K-th group: its ops say so.
   for (auto [index, group] : llvm::enumerate(groups))
     for (Operation *op : group.ops)
@@ -269,6 +393,10 @@ struct SchedulePass : PassWrapper<SchedulePass, OperationPass<ModuleOp>> {
   SchedulePass(const SchedulePass &other) : PassWrapper(other) {}
   explicit SchedulePass(std::string entryName) { entry = entryName; }
   StringRef getArgument() const override { return "dlc-schedule"; }
+  // It writes #dlc.device attributes, also on a model with no dlc op.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<dlc::DlcDialect>();
+  }
   StringRef getDescription() const override {
     return "Buffers and each device's step list of the entry function, as attributes";
   }

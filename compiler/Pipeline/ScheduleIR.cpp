@@ -22,6 +22,10 @@ DictionaryAttr bufferAttr(Builder &b, const BufferInfo &buffer) {
     fields.push_back(b.getNamedAttr("view_of", b.getI64IntegerAttr(buffer.viewOf)));
   if (buffer.crossDevice)
     fields.push_back(b.getNamedAttr("cross_device", b.getUnitAttr()));
+  if (buffer.persistent)
+    fields.push_back(b.getNamedAttr("persistent", b.getUnitAttr()));
+  if (!buffer.maxShape.empty())
+    fields.push_back(b.getNamedAttr("max_shape", b.getDenseI64ArrayAttr(buffer.maxShape)));
   if (buffer.offset)
     fields.push_back(b.getNamedAttr("offset", b.getI64IntegerAttr(*buffer.offset)));
   return b.getDictionaryAttr(fields);
@@ -132,6 +136,10 @@ void readBuffers(Reader &r, ArrayAttr buffers, bool needPlan, Schedule &s) {
     if (dict && dict.get("view_of"))
       info.viewOf = r.integer(dict, "view_of", where);
     info.crossDevice = dict && dict.get("cross_device");
+    info.persistent = dict && dict.get("persistent");
+    if (dict && dict.get("max_shape"))
+      if (auto shape = r.get<DenseI64ArrayAttr>(dict, "max_shape", where))
+        info.maxShape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
     if (dict && dict.get("offset"))
       info.offset = r.integer(dict, "offset", where);
     else if (needPlan && r.ok)
@@ -246,6 +254,22 @@ FailureOr<Schedule> dlc::schedule::readSchedule(func::FuncOp func, bool needPlan
   if (!r.ok)
     return failure();
   return s;
+}
+
+FailureOr<uint64_t> dlc::schedule::bufferBytes(Value value, const BufferInfo &buffer) {
+  auto type = cast<RankedTensorType>(value.getType());
+  FailureOr<aw::DType> dtype = artifactDType(type.getElementType(), value.getLoc());
+  if (failed(dtype))
+    return failure();
+  ArrayRef<int64_t> shape = buffer.maxShape.empty() ? type.getShape() : ArrayRef<int64_t>(buffer.maxShape);
+  if (buffer.maxShape.size() != (type.hasStaticShape() ? 0 : size_t(type.getRank())) ||
+      llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+    return emitError(value.getLoc()) << "malformed schedule: buffer '" << buffer.name << "' of "
+                                     << type << " has no max_shape of its rank";
+  uint64_t bytes = aw::dtypeSize(*dtype);
+  for (int64_t d : shape)
+    bytes *= uint64_t(d);
+  return bytes;
 }
 
 FailureOr<aw::DType> dlc::schedule::artifactDType(Type type, Location loc) {

@@ -19,7 +19,11 @@
 // A buffer is a value's bytes: its name, its device (an index into
 // dlc.devices), and either its own storage or `view_of` another buffer
 // (reshapes, copies within a device). `cross_device`: another device's stream
-// writes it (a copy's destination), so it never shares bytes. `offset`
+// writes it (a copy's destination), so it never shares bytes. `persistent`:
+// a state argument's bytes (dlc.state), kept from one run to the next and
+// never shared; the schedule ends by copying the state's new value into
+// them. `max_shape`: a value with a dimension known only at run time, sized
+// for that largest shape. `offset`
 // (dlc-plan-memory): where the storage lives in its device's arena. Constant
 // buffers live in segments, in buffer order. `dlc.kernel = K` marks the ops
 // of kernel K, the Call steps' `kernel`.
@@ -44,6 +48,8 @@ struct BufferInfo {
   unsigned device = 0;
   int32_t viewOf = -1;
   bool crossDevice = false;
+  bool persistent = false;
+  std::vector<int64_t> maxShape; // empty: the value's shape is static
   std::optional<uint64_t> offset; // set by dlc-plan-memory
 };
 
@@ -66,6 +72,9 @@ void writeSchedule(mlir::func::FuncOp func, const Schedule &schedule);
 /// Reads what dlc-schedule (and dlc-plan-memory, when `needPlan`) wrote on
 /// `func`; a missing or malformed piece is an error on `func` naming it.
 mlir::FailureOr<Schedule> readSchedule(mlir::func::FuncOp func, bool needPlan);
+
+/// The bytes `value`'s buffer needs: its shape's, or `buffer.maxShape`'s.
+mlir::FailureOr<uint64_t> bufferBytes(mlir::Value value, const BufferInfo &buffer);
 
 /// The element type as the artifact records it (an error at `loc` otherwise).
 mlir::FailureOr<artifact_writer::DType> artifactDType(mlir::Type type, mlir::Location loc);

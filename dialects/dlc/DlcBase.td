@@ -71,5 +71,9 @@ def Dlc_FloatTensor : StaticShapeTensorOf<[F32, F16, BF16]>;
 def Dlc_NumericTensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64]>;
 def Dlc_Tensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64, I1]>;
 def Dlc_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+// A tensor whose dimensions may be known only at run time (`?`): what a copy
+// moves (the artifact sizes its buffer for the argument's dlc.max_shape).
+// Compute ops keep static shapes.
+def Dlc_RankedTensor : RankedTensorOf<[F32, F16, BF16, I32, I64, I1]>;
 
 #endif // DLC_BASE_TD

@@ -57,6 +57,17 @@ inline constexpr llvm::StringLiteral kKernel = "dlc.kernel";
 /// On the module: the device spec dlc-place placed with (its JSON and each
 /// device's spec file; passes/RecordedDeviceSpec.h reads it).
 inline constexpr llvm::StringLiteral kDeviceSpec = "dlc.device_spec";
+/// Persistent state (a training step's parameters and optimizer state): on
+/// an entry argument, the state's name (a string) that the argument holds as
+/// the run starts; on a result, the name of the state that takes the
+/// result's value for the next run. Each state has one of each.
+inline constexpr llvm::StringLiteral kState = "dlc.state";
+/// On a state argument: its value when a session starts (dense elements of
+/// its type); absent: zeros.
+inline constexpr llvm::StringLiteral kInitial = "dlc.initial";
+/// On an entry argument with a dimension known only at run time (`?`): the
+/// largest shape it takes (an i64 array of its rank).
+inline constexpr llvm::StringLiteral kMaxShape = "dlc.max_shape";
 /// `dlc compile --calibrate`'s per-op tag (an i64), removed after it.
 inline constexpr llvm::StringLiteral kCalibration = "dlc.calibration";
 

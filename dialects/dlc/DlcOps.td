@@ -652,9 +652,12 @@ def Dlc_CopyOp : Dlc_Op<"copy", [SameOperandsAndResultType]> {
     ```mlir
     %y = dlc.copy %x to cuda:1 : tensor<32x1024xf16>
     ```
+
+    A dimension may be known only at run time (`tensor<?x4xf32>`, a bound on
+    the entry argument it comes from): the copy moves the buffer's bound.
   }];
-  let arguments = (ins Dlc_Tensor:$input, Dlc_DeviceAttr:$device);
-  let results = (outs Dlc_Tensor:$result);
+  let arguments = (ins Dlc_RankedTensor:$input, Dlc_DeviceAttr:$device);
+  let results = (outs Dlc_RankedTensor:$result);
   let assemblyFormat =
       "$input `to` custom<DeviceKeyword>($device) attr-dict `:` type($input)";
   let fp16Policy = "Clear";

@@ -163,7 +163,8 @@ dlc_status_t Artifact::verify() {
   DLC_RETURN_IF_ERROR(verifyBuffers());
   DLC_RETURN_IF_ERROR(verifyCode());
   DLC_RETURN_IF_ERROR(verifySchedules());
-  return verifySignature();
+  DLC_RETURN_IF_ERROR(verifySignature());
+  return verifyState();
 }
 
 dlc_status_t Artifact::verifyHeader() {
@@ -315,17 +316,7 @@ dlc_status_t Artifact::verifyBuffers() {
                                          << str(b.name()) << "') ";
       return os.str();
     };
-    size_t elem = dtypeSize(b.dtype());
-    if (!elem)
-      return Error(DLC_STATUS_DATA_LOSS) << at() << "has an unknown dtype " << int(b.dtype());
-    uint64_t bytesNeeded;
-    if (!byteSize(b.shape(), elem, bytesNeeded))
-      return Error(DLC_STATUS_DATA_LOSS) << at() << "has an invalid shape " << shapeString(b.shape())
-                  << " (a negative dim, or too many bytes)";
-    if (b.size() != bytesNeeded)
-      return Error(DLC_STATUS_DATA_LOSS) << at() << "has size " << b.size() << " but its shape "
-                  << shapeString(b.shape()) << " of "
-                  << fb::EnumNameDType(b.dtype()) << " needs " << bytesNeeded;
+    DLC_RETURN_IF_ERROR(verifyBufferSize(b, at()));
     if (b.device() >= count(root->devices()))
       return Error(DLC_STATUS_DATA_LOSS) << at() << "is on device " << b.device() << " of "
                   << count(root->devices());
@@ -363,6 +354,62 @@ dlc_status_t Artifact::verifyBuffers() {
         return Error(DLC_STATUS_DATA_LOSS) << at() << "is a view of buffer " << view
                     << " but does not have its bytes (device, offset, size or constant differ)";
     }
+    DLC_RETURN_IF_ERROR(verifyPersistent(i, at()));
+  }
+  return nullptr;
+}
+
+// Its element type, and a size that is its shape's (0.6: its max_shape's,
+// where a dimension of -1 is known only at run time).
+dlc_status_t Artifact::verifyBufferSize(const fb::Buffer &b, const std::string &at) {
+  size_t elem = dtypeSize(b.dtype());
+  if (!elem)
+    return Error(DLC_STATUS_DATA_LOSS) << at << "has an unknown dtype " << int(b.dtype());
+  const auto *sized = b.max_shape() ? b.max_shape() : b.shape();
+  if (b.max_shape()) {
+    bool fits = count(b.max_shape()) == count(b.shape());
+    for (uint32_t d = 0; fits && d < count(b.shape()); ++d)
+      fits = b.shape()->Get(d) == -1 || b.shape()->Get(d) == b.max_shape()->Get(d);
+    if (!fits)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << at << "has max_shape " << shapeString(b.max_shape()) << " for shape "
+             << shapeString(b.shape()) << " (expected the same rank, each dim -1 or equal)";
+  }
+  uint64_t bytesNeeded;
+  if (!byteSize(sized, elem, bytesNeeded))
+    return Error(DLC_STATUS_DATA_LOSS) << at << "has an invalid shape " << shapeString(sized)
+                                       << " (a negative dim, or too many bytes)";
+  if (b.size() != bytesNeeded)
+    return Error(DLC_STATUS_DATA_LOSS) << at << "has size " << b.size() << " but its shape "
+                                       << shapeString(sized) << " of "
+                                       << fb::EnumNameDType(b.dtype()) << " needs " << bytesNeeded;
+  return nullptr;
+}
+
+// 0.6: a persistent buffer owns arena bytes no other buffer of its device
+// shares (its views aside), and its initial value has its size.
+dlc_status_t Artifact::verifyPersistent(uint32_t i, const std::string &at) {
+  const auto *buffers = root->buffers();
+  const fb::Buffer &b = *buffers->Get(i);
+  if (!b.persistent() && b.initial_segment() != -1)
+    return Error(DLC_STATUS_DATA_LOSS) << at << "has an initial value but is not persistent";
+  if (!b.persistent())
+    return nullptr;
+  if (b.constant_segment() >= 0 || b.view_of() != -1)
+    return Error(DLC_STATUS_DATA_LOSS) << at << "is persistent but a constant or a view";
+  int32_t seg = b.initial_segment();
+  if (seg != -1 && (seg < 0 || uint32_t(seg) >= count(root->segments()) ||
+                    segmentSize(seg) != b.size()))
+    return Error(DLC_STATUS_DATA_LOSS) << at << "has initial_segment " << seg << " (expected -1 or "
+                                       << "a segment of its " << b.size() << " bytes)";
+  for (uint32_t j = 0; j < count(buffers); ++j) {
+    const fb::Buffer &o = *buffers->Get(j);
+    if (j == i || o.device() != b.device() || o.constant_segment() >= 0 ||
+        o.view_of() == int32_t(i) || !o.size() || !b.size())
+      continue;
+    if (o.offset() < b.offset() + b.size() && b.offset() < o.offset() + o.size())
+      return Error(DLC_STATUS_DATA_LOSS) << at << "is persistent but buffer " << j << " ('"
+                                         << str(o.name()) << "') shares its bytes";
   }
   return nullptr;
 }
@@ -715,15 +762,53 @@ dlc_status_t Artifact::verifySignature() {
                     << int(t.dtype()) << " but its buffer is "
                     << shapeString(b.shape()) << " "
                     << fb::EnumNameDType(b.dtype());
+      if (!sameShape(t.max_shape(), b.max_shape()))
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "has max_shape " << shapeString(t.max_shape())
+                                           << " but its buffer " << shapeString(b.max_shape());
       if (t.index_bound() < 0)
         return Error(DLC_STATUS_DATA_LOSS) << at() << "has a negative index_bound " << t.index_bound();
       if (!pass && b.constant_segment() >= 0)
         return Error(DLC_STATUS_DATA_LOSS) << at() << "is a constant buffer";
+      if (!pass && b.persistent())
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "is a persistent buffer (state is no input)";
       for (uint32_t j = 0; j < i; ++j)
         if (str(specs->Get(j)->name()) == str(t.name()))
           return Error(DLC_STATUS_DATA_LOSS) << at() << "has the same name as " << what << " " << j;
     }
   }
+  return nullptr;
+}
+
+// 0.6: Model.state names every persistent buffer once, as it is.
+dlc_status_t Artifact::verifyState() {
+  const auto *specs = root->state();
+  std::vector<int> namedBy(count(root->buffers()), -1);
+  for (uint32_t i = 0; i < count(specs); ++i) {
+    const fb::TensorSpec &t = *specs->Get(i);
+    std::string at = "artifact '" + label + "': state " + std::to_string(i) + " ('" +
+                     str(t.name()) + "') ";
+    if (t.buffer() >= count(root->buffers()) || !root->buffers()->Get(t.buffer())->persistent())
+      return Error(DLC_STATUS_DATA_LOSS) << at << "names buffer " << t.buffer()
+                                         << ", which is no persistent buffer";
+    const fb::Buffer &b = *root->buffers()->Get(t.buffer());
+    if (t.dtype() != b.dtype() || !sameShape(t.shape(), b.shape()) ||
+        !sameShape(t.max_shape(), b.max_shape()))
+      return Error(DLC_STATUS_DATA_LOSS) << at << "is declared " << shapeString(t.shape()) << " "
+                                         << fb::EnumNameDType(t.dtype()) << " but its buffer is "
+                                         << shapeString(b.shape()) << " "
+                                         << fb::EnumNameDType(b.dtype());
+    if (namedBy[t.buffer()] >= 0)
+      return Error(DLC_STATUS_DATA_LOSS) << at << "names the buffer of state " << namedBy[t.buffer()];
+    namedBy[t.buffer()] = int(i);
+    for (uint32_t j = 0; j < i; ++j)
+      if (str(specs->Get(j)->name()) == str(t.name()))
+        return Error(DLC_STATUS_DATA_LOSS) << at << "has the same name as state " << j;
+  }
+  for (uint32_t b = 0; b < count(root->buffers()); ++b)
+    if (root->buffers()->Get(b)->persistent() && namedBy[b] < 0)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': buffer " << b << " ('"
+             << str(root->buffers()->Get(b)->name()) << "') is persistent but no state names it";
   return nullptr;
 }
 

@@ -63,6 +63,8 @@ private:
   dlc_status_t verifyHeader();
   dlc_status_t verifySegments();
   dlc_status_t verifyBuffers();
+  dlc_status_t verifyBufferSize(const fb::Buffer &b, const std::string &at);
+  dlc_status_t verifyPersistent(uint32_t buffer, const std::string &at);
   dlc_status_t verifyCode();
   dlc_status_t verifyCudaModules();
   dlc_status_t verifyCudaLaunch(const fb::CudaLaunch &launch,
@@ -73,6 +75,7 @@ private:
   dlc_status_t verifySchedules();
   dlc_status_t verifyEvents(const std::map<uint32_t, StepRef> &recorders);
   dlc_status_t verifySignature();
+  dlc_status_t verifyState();
 
   std::string label;
   std::unique_ptr<uint8_t, FreeDeleter> bytes;

@@ -35,12 +35,15 @@ void fillTensorInfos(const Artifact &a,
     const fb::Buffer &b = *a.model().buffers()->Get(t.buffer());
     TensorInfo &info = out[i];
     info.name = str(t.name());
-    for (uint32_t d = 0; d < count(t.shape()); ++d)
+    for (uint32_t d = 0; d < count(t.shape()); ++d) {
       info.shape.push_back(t.shape()->Get(d));
+      info.maxShape.push_back(t.max_shape() ? t.max_shape()->Get(d) : t.shape()->Get(d));
+    }
     info.info.name = info.name.c_str();
     info.info.dtype = static_cast<dlc_dtype_t>(t.dtype());
     info.info.rank = info.shape.size();
     info.info.shape = info.shape.data();
+    info.info.max_shape = info.maxShape.data();
     info.info.byte_size = b.size();
     info.info.index_bound = t.index_bound();
     info.info.device = b.device();
@@ -110,6 +113,7 @@ dlc_status_t finishLoad(std::unique_ptr<Artifact> artifact,
   model->producer = str(m.producer());
   fillTensorInfos(*model->artifact, m.inputs(), model->inputs);
   fillTensorInfos(*model->artifact, m.outputs(), model->outputs);
+  fillTensorInfos(*model->artifact, m.state(), model->state);
   for (uint32_t i = 0; i < count(m.devices()); ++i)
     model->deviceNames.push_back(deviceName(*m.devices()->Get(i)));
   if (options->verify_schedule)
@@ -252,6 +256,24 @@ extern "C" dlc_status_t dlc_model_find_output(const dlc_model_t *model,
                                               size_t *out_index) {
   return guard([&] {
     return findTensor(model, model->outputs, "output", name, out_index);
+  });
+}
+
+extern "C" size_t dlc_model_state_count(const dlc_model_t *model) {
+  return model->state.size();
+}
+
+extern "C" dlc_status_t dlc_model_state_info(const dlc_model_t *model,
+                                             size_t index,
+                                             dlc_tensor_info_t *out_info) {
+  return tensorInfo(model, model->state, "state", index, out_info);
+}
+
+extern "C" dlc_status_t dlc_model_find_state(const dlc_model_t *model,
+                                             const char *name,
+                                             size_t *out_index) {
+  return guard([&] {
+    return findTensor(model, model->state, "state", name, out_index);
   });
 }
 

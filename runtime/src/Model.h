@@ -18,8 +18,8 @@ using KernelFn = void (*)(void **buffers);
 
 struct TensorInfo {
   std::string name;
-  std::vector<int64_t> shape;
-  dlc_tensor_info_t info; // Points into the two fields above.
+  std::vector<int64_t> shape, maxShape;
+  dlc_tensor_info_t info; // Points into the fields above.
 };
 
 } // namespace dlc::rt
@@ -29,7 +29,7 @@ struct dlc_model_s {
   std::atomic<int> refs{1};
   std::unique_ptr<dlc::rt::Artifact> artifact;
   std::string producer;
-  std::vector<dlc::rt::TensorInfo> inputs, outputs;
+  std::vector<dlc::rt::TensorInfo> inputs, outputs, state;
   std::vector<std::string> deviceNames;
   bool codeLoaded = false;
   std::vector<std::unique_ptr<dlc::rt::SharedObject>> libraries;

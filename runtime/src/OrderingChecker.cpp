@@ -21,7 +21,8 @@ OrderingChecker::OrderingChecker(const dlc_model_s &model)
   std::vector<uint32_t> order;
   for (uint32_t b = 0; b < n; ++b) {
     overlaps[b].push_back(b);
-    if (m.buffers()->Get(b)->constant_segment() >= 0)
+    // Constants, and state the last run (or the session's start) wrote.
+    if (m.buffers()->Get(b)->constant_segment() >= 0 || m.buffers()->Get(b)->persistent())
       hostWritten[b] = true;
     else if (m.buffers()->Get(b)->size())
       order.push_back(b);

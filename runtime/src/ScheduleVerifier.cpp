@@ -105,14 +105,19 @@ void Verifier::planIntervals() {
     s.readStep.assign(devices, 0);
     s.readBuffer.assign(devices, 0);
   }
-  // Inputs hold the host's bytes when the run starts.
-  for (uint32_t i = 0; i < count(m.inputs()); ++i) {
-    uint32_t b = m.inputs()->Get(i)->buffer();
+  // Inputs hold the host's bytes when the run starts, and persistent buffers
+  // what the last run (or the session's start) left in them.
+  auto startsWritten = [&](uint32_t b) {
     for (uint32_t k = firstInterval[b]; k < endInterval[b]; ++k) {
       shadows[k].writer = owner[b];
       shadows[k].host = true;
     }
-  }
+  };
+  for (uint32_t i = 0; i < count(m.inputs()); ++i)
+    startsWritten(m.inputs()->Get(i)->buffer());
+  for (uint32_t b = 0; b < n; ++b)
+    if (buf(b).persistent())
+      startsWritten(b);
 }
 
 std::string Verifier::stepName(uint32_t device, uint32_t index) const {

@@ -91,6 +91,25 @@ dlc_status_t checkOptions(const dlc_session_options_t &o) {
   return nullptr;
 }
 
+/// What this runtime cannot run yet, and state under overlapping runs.
+dlc_status_t checkRunnable(const dlc_session_s &s) {
+  const fb::Model &m = s.model->artifact->model();
+  for (uint32_t b = 0; b < count(m.buffers()); ++b)
+    if (m.buffers()->Get(b)->max_shape())
+      return Error(DLC_STATUS_UNIMPLEMENTED)
+             << "model '" << s.model->artifact->name() << "': buffer " << b << " ('"
+             << str(m.buffers()->Get(b)->name())
+             << "') has a dimension known only at run time; this runtime runs "
+                "only static shapes";
+  if (count(m.state()) && s.options.max_in_flight > 1)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "session options: max_in_flight " << s.options.max_in_flight
+           << ", but model '" << s.model->artifact->name()
+           << "' has persistent state, which each run updates for the next: "
+              "its runs cannot overlap (max_in_flight must be 1)";
+  return nullptr;
+}
+
 /// "2 GPUs (cuda:0, cuda:1)".
 std::string gpuList(const std::vector<std::string> &gpus) {
   std::string s = std::to_string(gpus.size()) +
@@ -264,6 +283,44 @@ dlc_status_t copyConstants(dlc_session_s &s,
   return nullptr;
 }
 
+/// Moves `bytes` into (or out of) a tensor's memory, wherever it is.
+dlc_status_t writeTensor(const cuda::Device *gpu, uint8_t *dst,
+                         const void *src, size_t bytes) {
+  if (gpu)
+    return gpu->upload(reinterpret_cast<cuda::CUdeviceptr>(dst), src, bytes);
+  std::memcpy(dst, src, bytes);
+  return nullptr;
+}
+dlc_status_t readTensor(const cuda::Device *gpu, void *dst,
+                        const uint8_t *src, size_t bytes) {
+  if (gpu)
+    return gpu->download(dst, reinterpret_cast<cuda::CUdeviceptr>(src), bytes);
+  std::memcpy(dst, src, bytes);
+  return nullptr;
+}
+
+/// Each persistent buffer starts as its initial value, or zeros. (With state
+/// a session has one slot, so these bytes carry over from run to run.)
+dlc_status_t initializeState(dlc_session_s &s, Slot &slot) {
+  const Artifact &a = *s.model->artifact;
+  const fb::Model &m = a.model();
+  for (uint32_t b = 0; b < count(m.buffers()); ++b) {
+    const fb::Buffer &buf = *m.buffers()->Get(b);
+    if (!buf.persistent() || !buf.size())
+      continue;
+    cuda::Device *gpu = s.gpus[buf.device()].get();
+    if (buf.initial_segment() >= 0)
+      DLC_RETURN_IF_ERROR(writeTensor(gpu, slot.buffers[b],
+                                      a.segmentData(buf.initial_segment()), buf.size()));
+    else if (gpu)
+      DLC_RETURN_IF_ERROR(gpu->fill(reinterpret_cast<cuda::CUdeviceptr>(slot.buffers[b]), 0,
+                                    buf.size()));
+    else
+      std::memset(slot.buffers[b], 0, buf.size());
+  }
+  return nullptr;
+}
+
 /// Allocates one slot's memory and resolves every step against it.
 dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
                        const std::vector<std::vector<uint8_t *>> &copies) {
@@ -310,6 +367,7 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
           reinterpret_cast<cuda::CUdeviceptr>(slot.buffers.back()), 0,
           buf.size()));
   }
+  DLC_RETURN_IF_ERROR(initializeState(s, slot));
   auto dev = [](void *p) { return reinterpret_cast<cuda::CUdeviceptr>(p); };
   // A buffer's pointer as seen from device d's stream.
   auto pointer = [&](uint32_t d, uint32_t b) -> void * {
@@ -455,6 +513,7 @@ dlc_status_t build(dlc_session_s &s) {
            << "model '" << s.model->artifact->name()
            << "' was loaded without its code (load_code = 0): it cannot run";
   DLC_RETURN_IF_ERROR(checkOptions(s.options));
+  DLC_RETURN_IF_ERROR(checkRunnable(s));
   DLC_RETURN_IF_ERROR(bindDevices(s));
   DLC_RETURN_IF_ERROR(loadDeviceCode(s));
   s.eventRecorder.assign(m.event_count(), 0);
@@ -544,22 +603,6 @@ const cuda::Device *gpuOf(dlc_session_t *s, bool output, size_t index) {
   const fb::Model &m = s->model->artifact->model();
   const fb::Buffer &b = *m.buffers()->Get(spec(s, output, index).buffer());
   return b.constant_segment() < 0 ? s->gpus[b.device()].get() : nullptr;
-}
-
-/// Moves `bytes` into (or out of) a tensor's memory, wherever it is.
-dlc_status_t writeTensor(const cuda::Device *gpu, uint8_t *dst,
-                         const void *src, size_t bytes) {
-  if (gpu)
-    return gpu->upload(reinterpret_cast<cuda::CUdeviceptr>(dst), src, bytes);
-  std::memcpy(dst, src, bytes);
-  return nullptr;
-}
-dlc_status_t readTensor(const cuda::Device *gpu, void *dst,
-                        const uint8_t *src, size_t bytes) {
-  if (gpu)
-    return gpu->download(dst, reinterpret_cast<cuda::CUdeviceptr>(src), bytes);
-  std::memcpy(dst, src, bytes);
-  return nullptr;
 }
 
 /// Copies the outputs that live on GPUs back to the slot's host buffers.
@@ -700,6 +743,48 @@ extern "C" dlc_status_t dlc_session_copy_output(dlc_session_t *session,
   if (size)
     std::memcpy(dst, ptr, size);
   return nullptr;
+}
+
+namespace {
+/// State `index`'s buffer in the session's one slot, checked for `bytes`.
+dlc_status_t stateBuffer(dlc_session_t *s, size_t index, size_t bytes, const char *fn,
+                         uint8_t *&ptr, const cuda::Device *&gpu) {
+  DLC_RETURN_IF_ERROR(checkSession(s, fn));
+  DLC_RETURN_IF_ERROR(checkIdle(s, fn));
+  const auto &infos = s->model->state;
+  if (index >= infos.size())
+    return Error(DLC_STATUS_NOT_FOUND) << "model '" << s->model->artifact->name()
+                                       << "' has no state " << index << " (it has "
+                                       << infos.size() << ")";
+  if (bytes != infos[index].info.byte_size)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << fn << ": state " << index << " ('" << infos[index].name << "') has "
+           << infos[index].info.byte_size << " bytes, got " << bytes;
+  uint32_t b = s->model->artifact->model().state()->Get(uint32_t(index))->buffer();
+  ptr = s->slots[0]->buffers[b];
+  gpu = s->gpus[s->model->artifact->model().buffers()->Get(b)->device()].get();
+  return nullptr;
+}
+} // namespace
+
+extern "C" dlc_status_t dlc_session_read_state(dlc_session_t *session, size_t index,
+                                               void *dst, size_t bytes) {
+  uint8_t *ptr = nullptr;
+  const cuda::Device *gpu = nullptr;
+  DLC_RETURN_IF_ERROR(stateBuffer(session, index, bytes, "dlc_session_read_state", ptr, gpu));
+  if (bytes && !dst)
+    return Error(DLC_STATUS_INVALID_ARGUMENT) << "dlc_session_read_state: null destination";
+  return bytes ? readTensor(gpu, dst, ptr, bytes) : nullptr;
+}
+
+extern "C" dlc_status_t dlc_session_write_state(dlc_session_t *session, size_t index,
+                                                const void *src, size_t bytes) {
+  uint8_t *ptr = nullptr;
+  const cuda::Device *gpu = nullptr;
+  DLC_RETURN_IF_ERROR(stateBuffer(session, index, bytes, "dlc_session_write_state", ptr, gpu));
+  if (bytes && !src)
+    return Error(DLC_STATUS_INVALID_ARGUMENT) << "dlc_session_write_state: null source";
+  return bytes ? writeTensor(gpu, ptr, src, bytes) : nullptr;
 }
 
 extern "C" dlc_status_t dlc_session_submit(dlc_session_t *session,

@@ -81,14 +81,16 @@ TEST(Artifact, Versions) {
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 5; })),
             "ok");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 6; })),
-            "unimplemented: artifact 'test.dlcm' has format version 0.6; this "
-            "runtime (version 0.5) reads versions 0.0 to 0.5");
+            "ok");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 7; })),
+            "unimplemented: artifact 'test.dlcm' has format version 0.7; this "
+            "runtime (version 0.6) reads versions 0.0 to 0.6");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
               s.versionMajor = 1;
               s.versionMinor = 0;
             })),
             "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
-            "runtime (version 0.5) reads versions 0.0 to 0.5");
+            "runtime (version 0.6) reads versions 0.0 to 0.6");
 }
 
 TEST(Artifact, SegmentErrors) {

@@ -42,6 +42,13 @@ void printSignature(const Model &model) {
       std::printf("\n");
     }
   }
+  // Persistent state (0.6): kept from run to run.
+  for (size_t i = 0; i < dlc_model_state_count(model.get()); ++i) {
+    dlc_tensor_info_t info;
+    if (dlc_model_state_info(model.get(), i, &info) == nullptr)
+      std::printf("  state  %zu '%s': %s, %zu bytes, kept from run to run\n", i, info.name,
+                  typeString(info).c_str(), info.byte_size);
+  }
 }
 
 void printCode(const fb::Model &m) {
@@ -186,15 +193,24 @@ void printBuffers(const fb::Model &m) {
     const fb::Buffer &buf = *m.buffers()->Get(b);
     if (buf.constant_segment() >= 0)
       continue;
-    std::string shape;
-    for (uint32_t i = 0; i < count(buf.shape()); ++i)
-      shape += (i ? "," : "") + std::to_string(buf.shape()->Get(i));
-    std::printf("  %s on %s: %s [%s], %llu bytes\n", bufferLabel(m, b).c_str(),
+    std::string shape, bound;
+    for (uint32_t i = 0; i < count(buf.shape()); ++i) {
+      int64_t d = buf.shape()->Get(i);
+      shape += (i ? "," : "") + (d < 0 ? std::string("?") : std::to_string(d));
+      if (buf.max_shape() && i < count(buf.max_shape()))
+        bound += (i ? "," : "") + std::to_string(buf.max_shape()->Get(i));
+    }
+    std::string notes = bound.empty() ? "" : ", sized for at most [" + bound + "]";
+    if (buf.persistent())
+      notes += buf.initial_segment() >= 0
+                   ? ", persistent (starts as segment " + std::to_string(buf.initial_segment()) + ")"
+                   : ", persistent (starts as zeros)";
+    std::printf("  %s on %s: %s [%s], %llu bytes%s\n", bufferLabel(m, b).c_str(),
                 buf.device() < count(m.devices())
                     ? deviceName(*m.devices()->Get(buf.device())).c_str()
                     : "?",
                 fb::EnumNameDType(buf.dtype()), shape.c_str(),
-                (unsigned long long)buf.size());
+                (unsigned long long)buf.size(), notes.c_str());
   }
 }
 

@@ -328,6 +328,30 @@ void printOpKinds(const Model &model, const Session &session, int64_t runs) {
   }
 }
 
+/// "f32[4] = [1, 2, 3, 4]": a tensor's type and its first eight elements.
+std::string tensorLine(const dlc_tensor_info_t &info, const std::string &bytes) {
+  size_t count = info.byte_size / dlc_dtype_size(info.dtype);
+  std::string line = typeString(info) + " = [";
+  for (size_t k = 0; k < std::min<size_t>(count, 8); ++k)
+    line += (k ? ", " : "") + formatElement(info.dtype, bytes.data(), k);
+  return line + (count > 8 ? ", ...]" : "]");
+}
+
+/// The persistent state as the last run left it.
+std::string printState(const dlc_model_t *model, dlc_session_t *session) {
+  for (size_t i = 0; i < dlc_model_state_count(model); ++i) {
+    dlc_tensor_info_t info;
+    dlc::Status s(dlc_model_state_info(model, i, &info));
+    std::string bytes(info.byte_size, '\0');
+    if (s.ok())
+      s = dlc::Status(dlc_session_read_state(session, i, bytes.data(), bytes.size()));
+    if (!s.ok())
+      return s.message();
+    std::printf("state %zu '%s': %s\n", i, info.name, tensorLine(info, bytes).c_str());
+  }
+  return "";
+}
+
 int fail(const char *prog, const std::string &message) {
   std::fprintf(stderr, "%s: %s\n", prog, message.c_str());
   return 1;
@@ -508,13 +532,7 @@ int dlcRunMain(int argc, char **argv) {
       return fail(prog, e);
   for (size_t i = 0; i < outputs.size(); ++i) {
     dlc_tensor_info_t info = model.output(i);
-    size_t count = info.byte_size / dlc_dtype_size(info.dtype);
-    std::string line = "output " + std::to_string(i) + " '" + info.name +
-                       "': " + typeString(info) + " = [";
-    for (size_t k = 0; k < std::min<size_t>(count, 8); ++k)
-      line += (k ? ", " : "") + formatElement(info.dtype, outputs[i].data(), k);
-    line += count > 8 ? ", ...]" : "]";
-    std::printf("%s\n", line.c_str());
+    std::printf("output %zu '%s': %s\n", i, info.name, tensorLine(info, outputs[i]).c_str());
     if (o.outputDir.empty())
       continue;
     std::string path = o.outputDir + "/" + fileNameFor(info.name, i) + ".npy";
@@ -525,6 +543,8 @@ int dlcRunMain(int argc, char **argv) {
                         error))
       return fail(prog, error);
   }
+  if (std::string e = printState(model.get(), session.get()); !e.empty())
+    return fail(prog, e);
   if (!o.profile.empty())
     if (Status s(dlc_session_write_trace(session.get(), o.profile.c_str()));
         !s.ok())

@@ -23,10 +23,14 @@ const char *npyDescr(dlc_dtype_t dtype) {
 }
 
 std::string typeString(const dlc_tensor_info_t &info) {
-  std::string s = std::string(dlc_dtype_name(info.dtype)) + " [";
-  for (size_t i = 0; i < info.rank; ++i)
-    s += (i ? "," : "") + std::to_string(info.shape[i]);
-  return s + "]";
+  std::string s = std::string(dlc_dtype_name(info.dtype)) + " [", bound = " at most [";
+  bool dynamic = false;
+  for (size_t i = 0; i < info.rank; ++i) {
+    dynamic |= info.shape[i] < 0;
+    s += (i ? "," : "") + (info.shape[i] < 0 ? std::string("?") : std::to_string(info.shape[i]));
+    bound += (i ? "," : "") + std::to_string(info.max_shape[i]);
+  }
+  return s + "]" + (dynamic ? bound + "]" : "");
 }
 
 std::string formatElement(dlc_dtype_t dtype, const void *data, size_t i) {

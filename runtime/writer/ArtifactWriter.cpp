@@ -33,6 +33,51 @@ static std::vector<uint64_t> segmentOffsets(const Contents &contents,
   return offsets;
 }
 
+// 0.6's vectors, absent (a null offset) when empty.
+static flatbuffers::Offset<flatbuffers::Vector<int64_t>>
+optionalVector(flatbuffers::FlatBufferBuilder &fbb, const std::vector<int64_t> &v) {
+  return v.empty() ? 0 : fbb.CreateVector(v);
+}
+
+// A Buffer: the fields of 0.5 in CreateBuffer's order, then those of 0.6
+// only when set (an artifact without them keeps 0.5's bytes).
+static flatbuffers::Offset<fb::Buffer> buildBuffer(flatbuffers::FlatBufferBuilder &fbb,
+                                                   const Buffer &b) {
+  uint64_t size = dtypeSize(b.dtype);
+  for (int64_t d : b.maxShape.empty() ? b.shape : b.maxShape)
+    size *= uint64_t(d);
+  // In the order GCC evaluated CreateBuffer's arguments (the last first),
+  // which 0.5's bytes have.
+  auto maxShape = optionalVector(fbb, b.maxShape);
+  auto shape = fbb.CreateVector(b.shape);
+  auto name = fbb.CreateString(b.name);
+  fb::BufferBuilder builder(fbb);
+  builder.add_size(b.size.value_or(size));
+  builder.add_offset(b.offset);
+  builder.add_view_of(b.viewOf);
+  builder.add_constant_segment(b.constantSegment);
+  builder.add_device(b.device);
+  builder.add_shape(shape);
+  builder.add_name(name);
+  builder.add_dtype(b.dtype);
+  if (b.persistent)
+    builder.add_persistent(true);
+  if (b.initialSegment >= 0)
+    builder.add_initial_segment(b.initialSegment);
+  builder.add_max_shape(maxShape);
+  return builder.Finish();
+}
+
+uint16_t dlc::artifact_writer::lowestMinorVersion(const Contents &contents) {
+  bool uses06 = !contents.state.empty();
+  for (const Buffer &b : contents.buffers)
+    uses06 |= b.persistent || !b.maxShape.empty();
+  for (const auto *specs : {&contents.inputs, &contents.outputs})
+    for (const TensorSpec &t : *specs)
+      uses06 |= !t.maxShape.empty();
+  return uses06 ? 6 : 5;
+}
+
 // Builds the FlatBuffer given where the segments will be.
 static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
                        const Contents &contents,
@@ -60,15 +105,8 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
   }
 
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
-  for (const Buffer &b : contents.buffers) {
-    uint64_t size = dtypeSize(b.dtype);
-    for (int64_t d : b.shape)
-      size *= uint64_t(d);
-    buffers.push_back(fb::CreateBuffer(
-        fbb, fbb.CreateString(b.name), b.dtype,
-        fbb.CreateVector(b.shape), b.device, b.offset, b.size.value_or(size),
-        b.constantSegment, b.viewOf));
-  }
+  for (const Buffer &b : contents.buffers)
+    buffers.push_back(buildBuffer(fbb, b));
 
   std::vector<flatbuffers::Offset<fb::Library>> libraries;
   for (const Library &l : contents.libraries)
@@ -113,11 +151,12 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
     for (const TensorSpec &t : values)
       out.push_back(fb::CreateTensorSpec(
           fbb, fbb.CreateString(t.name), t.dtype,
-          fbb.CreateVector(t.shape), t.buffer, t.indexBound));
+          fbb.CreateVector(t.shape), t.buffer, t.indexBound, optionalVector(fbb, t.maxShape)));
     return fbb.CreateVector(out);
   };
   auto inputs = specs(contents.inputs);
   auto outputs = specs(contents.outputs);
+  auto state = contents.state.empty() ? 0 : specs(contents.state);
 
   std::vector<flatbuffers::Offset<fb::PlacementEntry>> placement;
   for (const PlacementEntry &p : contents.placement)
@@ -137,7 +176,7 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
       fbb.CreateVector(schedules), inputs, outputs,
       fbb.CreateVector(placement), contents.eventCount,
       fbb.CreateVector(links),
-      contents.cudaModules.empty() ? 0 : fbb.CreateVector(cudaModules));
+      contents.cudaModules.empty() ? 0 : fbb.CreateVector(cudaModules), state);
   fb::FinishSizePrefixedModelBuffer(fbb, model);
 }
 

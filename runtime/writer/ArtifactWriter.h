@@ -59,6 +59,13 @@ struct Buffer {
   int32_t constantSegment = -1;
   /// The buffer whose bytes these are (a view); -1: its own bytes.
   int32_t viewOf = -1;
+  /// 0.6: state kept from one run to the next, starting as the bytes of
+  /// `initialSegment` (-1: zeros).
+  bool persistent = false;
+  int32_t initialSegment = -1;
+  /// 0.6: the largest shape when `shape` has a -1 (a dimension known only at
+  /// run time); empty: static. The default size is for it.
+  std::vector<int64_t> maxShape;
 };
 
 struct Library {
@@ -116,6 +123,7 @@ struct TensorSpec {
   std::vector<int64_t> shape;
   uint32_t buffer = 0;
   int64_t indexBound = 0;
+  std::vector<int64_t> maxShape; // 0.6: as Buffer::maxShape
 };
 
 struct PlacementEntry {
@@ -143,13 +151,20 @@ struct Contents {
   std::vector<Kernel> kernels;
   std::vector<Schedule> schedules;
   std::vector<TensorSpec> inputs, outputs;
+  std::vector<TensorSpec> state; // 0.6: the persistent buffers, by name
   std::vector<PlacementEntry> placement;
   uint32_t eventCount = 0;
   std::vector<Link> links;
   std::vector<CudaModule> cudaModules; // absent from the file when empty
 };
 
-/// The artifact's bytes.
+/// The lowest format minor (of the runtime's major) that expresses
+/// `contents`: 6 when it has persistent state or run-time dimensions, else 5.
+/// Producers write it, so that older runtimes keep reading what they can.
+uint16_t lowestMinorVersion(const Contents &contents);
+
+/// The artifact's bytes. Fields of 0.6 are written only when used, so that
+/// an artifact without them has the bytes of 0.5 (but its version).
 std::string serialize(const Contents &contents);
 
 } // namespace dlc::artifact_writer

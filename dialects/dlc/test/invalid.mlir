@@ -38,7 +38,7 @@ func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
 
 // Element types outside f32/f16/bf16/i32/i64/i1 are rejected.
 func.func @i8_element(%x: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'dlc.copy' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<4xi8>'}}
+  // expected-error @+1 {{'dlc.copy' op operand #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<4xi8>'}}
   %0 = dlc.copy %x to cpu : tensor<4xi8>
   return %0 : tensor<4xi8>
 }

@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define DLC_RUNTIME_VERSION_MAJOR 0
-#define DLC_RUNTIME_VERSION_MINOR 5
+#define DLC_RUNTIME_VERSION_MINOR 6
 
 /*===-- Status --------------------------------------------------------------===*/
 
@@ -143,8 +143,11 @@ typedef struct dlc_tensor_info_t {
   const char *name;     /* NUL-terminated; valid while the model lives */
   dlc_dtype_t dtype;
   size_t rank;
-  const int64_t *shape; /* `rank` dims; valid while the model lives */
-  size_t byte_size;     /* product(shape) * dlc_dtype_size(dtype) */
+  const int64_t *shape; /* `rank` dims; valid while the model lives; -1: a
+                           dimension known only at run time (format 0.6) */
+  const int64_t *max_shape; /* `rank` dims: the largest shape (= shape where
+                           static); valid while the model lives */
+  size_t byte_size;     /* product(max_shape) * dlc_dtype_size(dtype) */
   int64_t index_bound;  /* random inputs are drawn in [0, bound); 0: default */
   uint32_t device;      /* index of the device holding the tensor */
 } dlc_tensor_info_t;
@@ -161,6 +164,16 @@ dlc_status_t dlc_model_find_input(const dlc_model_t *model, const char *name,
                                   size_t *out_index);
 dlc_status_t dlc_model_find_output(const dlc_model_t *model, const char *name,
                                    size_t *out_index);
+
+/* Persistent state (format 0.6): tensors that keep their values from one run
+ * of a session to the next and that the runs update in place, such as a
+ * training step's parameters and optimizer state. Each session starts from
+ * the artifact's initial values (zeros where it has none). */
+size_t dlc_model_state_count(const dlc_model_t *model);
+dlc_status_t dlc_model_state_info(const dlc_model_t *model, size_t index,
+                                  dlc_tensor_info_t *out_info);
+dlc_status_t dlc_model_find_state(const dlc_model_t *model, const char *name,
+                                  size_t *out_index);
 
 typedef struct dlc_device_info_t {
   dlc_device_kind_t kind;
@@ -318,6 +331,14 @@ dlc_status_t dlc_session_output(dlc_session_t *session, size_t index,
 /* Copies output `index` into `dst`; `bytes` must be its byte_size. */
 dlc_status_t dlc_session_copy_output(dlc_session_t *session, size_t index,
                                      void *dst, size_t bytes);
+
+/* Copies state `index`'s current value into `dst` (`bytes` its byte_size),
+ * or `src` into it: a checkpoint, or a value the next run starts from. Fails
+ * with INVALID_ARGUMENT while runs are in flight. */
+dlc_status_t dlc_session_read_state(dlc_session_t *session, size_t index,
+                                    void *dst, size_t bytes);
+dlc_status_t dlc_session_write_state(dlc_session_t *session, size_t index,
+                                     const void *src, size_t bytes);
 
 /*===-- Pipelined runs ------------------------------------------------------===*/
 

@@ -1,0 +1,54 @@
+// Persistent state in the scheduled IR: a state argument (dlc.state) gets a
+// persistent buffer that the memory plan never shares, and the CPU's step
+// list ends with a copy of the state's next value into it (the update in
+// place that the next run starts from).
+// RUN: dlc-opt %s --split-input-file --dlc-schedule --dlc-plan-memory | FileCheck %s
+// The plan parses back: the artifact stage writes it.
+// RUN: dlc-opt %s --split-input-file --dlc-schedule --dlc-plan-memory | dlc-opt --split-input-file | FileCheck %s
+
+// An optimizer-like step: w <- w - 0.5 * g on the GPU, the step counter
+// t <- t + 1 on the CPU, and `loss` an ordinary output. The GPU's copy of w
+// and the CPU's kernel both read the old values before the write-backs.
+func.func @main(%w: tensor<4xf32> {dlc.state = "w"}, %t: tensor<1xf32> {dlc.state = "t"},
+                %g: tensor<4xf32>) -> (tensor<4xf32> {dlc.state = "w"}, tensor<4xf32>,
+                                       tensor<1xf32> {dlc.state = "t"}) {
+  %wg = dlc.copy %w to cuda:0 : tensor<4xf32>
+  %gg = dlc.copy %g to cuda:0 : tensor<4xf32>
+  %half = dlc.constant dense<0.5> : tensor<4xf32> {device = #dlc.device<cuda:0>}
+  %step = dlc.mul %gg, %half {device = #dlc.device<cuda:0>, dlc.kernel = 0} : tensor<4xf32>
+  %next = dlc.sub %wg, %step {device = #dlc.device<cuda:0>, dlc.kernel = 0} : tensor<4xf32>
+  %back = dlc.copy %next to cpu : tensor<4xf32>
+  %one = dlc.constant dense<1.0> : tensor<1xf32>
+  %t1 = dlc.add %t, %one {dlc.kernel = 1} : tensor<1xf32>
+  %loss = dlc.neg %back {dlc.kernel = 2} : tensor<4xf32>
+  return %back, %loss, %t1 : tensor<4xf32>, tensor<4xf32>, tensor<1xf32>
+}
+
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: dlc.buffers = [{device = 0 : i64, name = "w", offset = [[W:[0-9]+]] : i64, persistent},
+// CHECK-SAME: {device = 0 : i64, name = "t", offset = [[T:[0-9]+]] : i64, persistent},
+// The CPU: copies out, its kernels, then waits for the GPU's result and
+// copies each next value into its state, in argument order.
+// CHECK-SAME: dlc.steps = [{{\[}}{buffers = array<i64: 0, [[WG:[0-9]+]]>, kind = "copy"},
+// CHECK-SAME: {event = [[W_EVENT:[0-9]+]] : i64, kind = "record"},
+// CHECK-SAME: {buffers = array<i64: 1, [[T1:[0-9]+]]>, kernel = 1 : i64, kind = "call", outputs = 1 : i64},
+// CHECK-SAME: {event = [[BACK_EVENT:[0-9]+]] : i64, kind = "wait"},
+// CHECK-SAME: {buffers = array<i64: [[BACK:[0-9]+]], [[LOSS:[0-9]+]]>, kernel = 2 : i64, kind = "call", outputs = 1 : i64},
+// CHECK-SAME: {buffers = array<i64: [[BACK]], 0>, kind = "copy"},
+// CHECK-SAME: {buffers = array<i64: [[T1]], 1>, kind = "copy"}],
+// The GPU: the old w, then w - 0.5 g copied back.
+// CHECK-SAME: [{event = {{[0-9]+}} : i64, kind = "wait"}, {event = [[W_EVENT]] : i64, kind = "wait"},
+// CHECK-SAME: {buffers = array<i64: {{[0-9]+}}, [[WG]], [[NEXT:[0-9]+]]>, kernel = 0 : i64, kind = "call", outputs = 1 : i64},
+// CHECK-SAME: {buffers = array<i64: [[NEXT]], [[BACK]]>, kind = "copy"},
+// CHECK-SAME: {event = [[BACK_EVENT]] : i64, kind = "record"}]]
+
+// -----
+
+// A state the step leaves as it is needs no copy.
+func.func @main(%w: tensor<4xf32> {dlc.state = "w", dlc.initial = dense<2.0> : tensor<4xf32>},
+                %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32> {dlc.state = "w"}) {
+  %y = dlc.mul %x, %w {dlc.kernel = 0} : tensor<4xf32>
+  return %y, %w : tensor<4xf32>, tensor<4xf32>
+}
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: dlc.steps = [{{\[}}{buffers = array<i64: 1, 0, 2>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]
