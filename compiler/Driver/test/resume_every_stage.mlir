@@ -25,6 +25,11 @@
 // RUN: dlc compile %models/mlp.mlir -o %t/mlp.dlcm
 // RUN: %resume-each-stage %t/mlp.dlcm %models/mlp.mlir 'entry=main' %t/mlp 2>&1 | FileCheck %s
 
+// Persistent state (a training step's shape: the next value computed on a
+// GPU and copied into the state's bytes at the end).
+// RUN: dlc compile %S/../../../test/e2e/persistent_state.mlir --devices=cpu,cuda:0 --placement=gpu --no-cuda -o %t/state.dlcm
+// RUN: %resume-each-stage %t/state.dlcm %S/../../../test/e2e/persistent_state.mlir 'devices=cpu,cuda:0 placement=gpu cuda=false' %t/state 2>&1 | FileCheck %s
+
 // A generated program with its own pins on four GPUs (test/diff).
 // RUN: %python %S/../../../test/diff/random_programs.py 4242 > %t/random.mlir
 // RUN: dlc compile %t/random.mlir --devices=cpu,cuda:0,cuda:1,cuda:2,cuda:3 --precision=fp32 --no-cuda -o %t/random.dlcm 2>/dev/null
