@@ -2,7 +2,8 @@
 //
 // After dlc-schedule: each storage (a buffer that is no view) is live from
 // its first to its last use in its device's step list (a Call uses all its
-// buffers, a Copy its source); inputs are live from the start, outputs to
+// buffers, a Copy its source, and its destination on the same device);
+// inputs are live from the start, outputs to
 // the end, and a buffer another device's copy writes never shares bytes (no
 // cross-stream hazard), nor does a persistent one (state, kept from run to
 // run); a buffer with a dimension known only at run time is sized for its
@@ -42,8 +43,13 @@ std::vector<LiveRange> liveRanges(func::FuncOp func, const Schedule &s) {
       if (step.kind == aw::StepKind::Call)
         for (unsigned buffer : step.buffers)
           use(buffer, position);
-      if (step.kind == aw::StepKind::Copy)
+      // (A copy's destination on another device never shares bytes; one on
+      // this device, a state's old value kept for an output, is live from it.)
+      if (step.kind == aw::StepKind::Copy) {
         use(step.buffers[0], position);
+        if (s.buffers[step.buffers[1]].device == s.buffers[step.buffers[0]].device)
+          use(step.buffers[1], position);
+      }
     }
   llvm::DenseMap<Value, unsigned> bufferOf;
   for (auto [i, value] : llvm::enumerate(s.values))

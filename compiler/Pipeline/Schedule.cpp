@@ -358,11 +358,21 @@ LogicalResult Scheduler::addStateWriteBacks() {
       return func.emitError() << "the next value of state '" << state.name
                               << "' is another state's value as the run starts; copy it "
                                  "into a value of its own first";
-    for (Value output : ret->getOperands())
-      if (s.owner(valueBuffer.lookup(output)) == target && output != state.next)
+    // An output that views the old value gets bytes of its own, copied
+    // first (the host reads outputs after the update).
+    for (Value output : ret->getOperands()) {
+      unsigned buffer = valueBuffer.lookup(output);
+      if (s.owner(buffer) != target || output == state.next)
+        continue;
+      if (output == state.argument)
         return func.emitError() << "an output returns state '" << state.name
                                 << "' as the run starts, which the run then updates; copy it "
                                    "into a value of its own first";
+      if (s.buffers[buffer].viewOf < 0)
+        continue; // already given its own bytes (returned twice)
+      s.buffers[buffer].viewOf = -1;
+      s.steps[0].insert(s.steps[0].begin(), aw::Step{aw::StepKind::Copy, 0, {target, buffer}, 0, 0});
+    }
     waitForWriter(source, 0);
     s.steps[0].push_back(aw::Step{aw::StepKind::Copy, 0, {source, target}, 0, 0});
   }

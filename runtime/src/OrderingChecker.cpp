@@ -21,8 +21,10 @@ OrderingChecker::OrderingChecker(const dlc_model_s &model)
   std::vector<uint32_t> order;
   for (uint32_t b = 0; b < n; ++b) {
     overlaps[b].push_back(b);
-    // Constants, and state the last run (or the session's start) wrote.
-    if (m.buffers()->Get(b)->constant_segment() >= 0 || m.buffers()->Get(b)->persistent())
+    // Constants, and state the last run (or the session's start) wrote
+    // (which, in an arena, may have views).
+    hostWritten[b] = hostWritten[b] || m.buffers()->Get(b)->persistent();
+    if (m.buffers()->Get(b)->constant_segment() >= 0)
       hostWritten[b] = true;
     else if (m.buffers()->Get(b)->size())
       order.push_back(b);

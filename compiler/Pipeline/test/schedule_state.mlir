@@ -52,3 +52,19 @@ func.func @main(%w: tensor<4xf32> {dlc.state = "w", dlc.initial = dense<2.0> : t
 }
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: dlc.steps = [{{\[}}{buffers = array<i64: 1, 0, 2>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]
+
+// -----
+
+// An output that views the old value (a reshape of it) gets bytes of its
+// own, copied first: the host reads outputs after the update.
+func.func @main(%w: tensor<4xf32> {dlc.state = "w"}) -> (tensor<2x2xf32>, tensor<4xf32> {dlc.state = "w"}) {
+  %old = dlc.reshape %w : tensor<4xf32> -> tensor<2x2xf32>
+  %n = dlc.neg %w {dlc.kernel = 0} : tensor<4xf32>
+  return %old, %n : tensor<2x2xf32>, tensor<4xf32>
+}
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: dlc.buffers = [{device = 0 : i64, name = "w", offset = 0 : i64, persistent},
+// CHECK-SAME: {device = 0 : i64, name = "reshape_0", offset = 64 : i64},
+// CHECK-SAME: dlc.steps = {{\[}}[{buffers = array<i64: 0, 1>, kind = "copy"},
+// CHECK-SAME: {buffers = array<i64: 0, 2>, kernel = 0 : i64, kind = "call", outputs = 1 : i64},
+// CHECK-SAME: {buffers = array<i64: 2, 0>, kind = "copy"}]]
