@@ -4,6 +4,7 @@
 
 #include "Interpreter/Interpreter.h"
 #include "Interpreter/Npy.h"
+#include "dialects/dlc/DlcOps.h"
 #include "passes/CostModel.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -141,10 +142,13 @@ int dlc::compareWithReference(func::FuncOp source, const std::vector<ref::Tensor
   nameUnnamedOps(source);
   llvm::StringMap<std::vector<ref::Tensor>> reference;
   // Inputs go by their buffer's name and by the names casts of them get.
+  // (A state's buffer, named after it, holds two values in a run, the old
+  // and the next: it has no reference.)
   for (size_t i = 0; i < inputs.size(); ++i)
     for (const std::string &name : {"input:" + std::to_string(i), argumentName(source, i),
                                     "arg" + std::to_string(i)})
-      reference[name] = {inputs[i]};
+      if (!source.getArgAttr(i, ::dlc::attrs::kState) || name != argumentName(source, i))
+        reference[name] = {inputs[i]};
   // Every op has a location name now: opName ignores the ordinal.
   FailureOr<std::vector<ref::Tensor>> outputs = interpretFunction(
       source, inputs, [&](Operation *op, const std::vector<ref::Tensor> &results) {

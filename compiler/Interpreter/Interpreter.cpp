@@ -89,6 +89,10 @@ static std::string nameFromAttrs(DictionaryAttr attrs, const char *prefix,
   if (attrs)
     if (auto name = attrs.getAs<StringAttr>(::dlc::attrs::kName))
       return name.str();
+  // State "w": the argument holding it, and "w.next", the result the next
+  // run starts from.
+  if (auto state = attrs ? attrs.getAs<StringAttr>(::dlc::attrs::kState) : StringAttr())
+    return state.str() + (std::string(prefix) == "result" ? ".next" : "");
   return prefix + std::to_string(index);
 }
 

@@ -32,7 +32,8 @@ mlir::FailureOr<ref::Tensor> tensorFromElements(mlir::ElementsAttr attr,
 mlir::FailureOr<std::optional<ref::Tensor>> initialState(mlir::func::FuncOp func, unsigned index);
 
 /// The name of argument / result `index`: its `dlc.name` attribute (set by
-/// the ONNX importer from the graph's names), else "argN" / "resultN".
+/// the ONNX importer from the graph's names), else for state "w" (dlc.state)
+/// "w" / "w.next", else "argN" / "resultN".
 std::string argumentName(mlir::func::FuncOp func, unsigned index);
 std::string resultName(mlir::func::FuncOp func, unsigned index);
 

@@ -7,6 +7,7 @@
 // RUN: dlc run %t/cpu.dlcm --input x=%t/x.npy | FileCheck %s --check-prefix=ONE
 // RUN: dlc run %t/cpu.dlcm --input x=%t/x.npy --iterations=3 | FileCheck %s --check-prefix=THREE
 // The first run is the reference interpreter's (state from dlc.initial).
+// RUN: dlc interpret %s --input=x=%t/x.npy | FileCheck %s --check-prefix=INTERP
 // RUN: dlc run %t/cpu.dlcm --compare-reference %s | FileCheck %s --check-prefix=REF
 // The next value computed on a simulated GPU and copied back, the update
 // ordered after every read of the old value (proved at load, checked live).
@@ -30,6 +31,10 @@ func.func @main(%count: tensor<4xf32> {dlc.state = "count", dlc.initial = dense<
 // ONE: state 0 'count': f32 [4] = [11, 22, 30.5, 39]
 // THREE: output 0 'y': f32 [4] = [13, 52, 15.75, -37]
 // THREE: state 0 'count': f32 [4] = [13, 26, 31.5, 37]
+// INTERP: y: f32 [4]
+// INTERP-NEXT: [11, 44, 15.25, -39]
+// INTERP-NEXT: count.next: f32 [4]
+// INTERP-NEXT: [11, 22, 30.5, 39]
 // REF: all within
 // INSPECT: format: 0.6
 // INSPECT: input  0 'x': f32 [4], 16 bytes
