@@ -11,11 +11,16 @@
 // norm) and a padded convolution whose image the open kernel computes for it
 // alone:
 //
-//   %m = dlc.matmul %x, %w  {device = #dlc.device<cuda:0>}   // dlc.kernel = 0
-//   %b = dlc.add %m, %bias  {device = #dlc.device<cuda:0>}   // dlc.kernel = 0
-//   %g = dlc.gelu %b        {device = #dlc.device<cuda:0>}   // dlc.kernel = 0
-//   %s = dlc.softmax %g     {device = #dlc.device<cuda:0>}   // dlc.kernel = 1
+//   %g = dlc.kernel on cuda:0 -> tensor<...> {
+//     %m = dlc.matmul %x, %w  {device = #dlc.device<cuda:0>}
+//     %b = dlc.add %m, %bias  {device = #dlc.device<cuda:0>}
+//     %g = dlc.gelu %b        {device = #dlc.device<cuda:0>}
+//     dlc.yield %g
+//   }
+//   %s = dlc.kernel on cuda:0 -> tensor<...> { dlc.softmax %g ... }
 //
+// Each run becomes a dlc.kernel op (KernelGroups.cpp) whose body reads the
+// values it needs from above and yields those read outside it.
 // Constants, reshapes and copies get no kernel: constants are buffers,
 // reshapes and same-device copies are views, cross-device copies are copy
 // steps. A transpose of a constant (and a reshape of it) used only by the
@@ -27,8 +32,8 @@
 // matrices through it (isReadInPlaceByMatmul); and one that keeps the last
 // dim of a batched matmul's result ([B, H, T, D] -> [B, T, H, D] after P.V)
 // joins the matmul's kernel, which writes each matrix in its place
-// (isWrittenInPlaceByMatmul). Kernels are contiguous in the model's order, so each code generator
-// (the CPU path, and CUDA's) outlines them as they come.
+// (isWrittenInPlaceByMatmul). Kernels are contiguous in the model's order
+// (only constants lie between their ops; the kernel op goes after its last).
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,8 +129,7 @@ struct PartitionKernelsPass
     : dlc::impl::PartitionKernelsBase<PartitionKernelsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    Builder builder(&getContext());
-    int64_t kernel = -1;
+    SmallVector<SmallVector<Operation *>> kernels;
     DeviceAttr openDevice;
     llvm::SmallPtrSet<Operation *, 16> open;
     SmallVector<Operation *> relayout; // waiting for their user's kernel
@@ -142,9 +146,10 @@ struct PartitionKernelsPass
         relayout.push_back(&op);
         continue;
       }
-      if (!isa<DlcDialect>(op.getDialect()) || isa<ConstantOp, ReshapeOp, CopyOp>(op)) {
-        // A view or a copy step ends the open kernel: kernels stay contiguous.
-        if (isa<ReshapeOp, CopyOp>(op))
+      if (!isa<DlcDialect>(op.getDialect()) || isa<ConstantOp, ReshapeOp, CopyOp, KernelOp>(op)) {
+        // A view, a copy step or anything but a constant ends the open
+        // kernel: kernels stay contiguous.
+        if (!isa<ConstantOp>(op))
           open.clear();
         continue;
       }
@@ -156,16 +161,17 @@ struct PartitionKernelsPass
         return signalPassFailure();
       }
       if (!backend->joinsOpenKernel(&op, OpenKernel{open, openDevice})) {
-        ++kernel;
+        kernels.emplace_back();
         open.clear();
         openDevice = device;
       }
       open.insert(&op);
-      op.setAttr(::dlc::attrs::kKernel, builder.getI64IntegerAttr(kernel));
-      for (Operation *view : relayout)
-        view->setAttr(::dlc::attrs::kKernel, builder.getI64IntegerAttr(kernel));
+      llvm::append_range(kernels.back(), relayout);
+      kernels.back().push_back(&op);
       relayout.clear();
     }
+    for (ArrayRef<Operation *> ops : kernels)
+      wrapInKernel(ops);
   }
 };
 } // namespace

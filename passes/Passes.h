@@ -35,6 +35,21 @@ void kernelInterface(llvm::ArrayRef<mlir::Operation *> ops,
                      llvm::SmallVectorImpl<mlir::Value> &inputs,
                      llvm::SmallVectorImpl<mlir::Value> &outputs);
 
+// dlc.kernel ops (KernelGroups.cpp).
+/// Wraps `ops` (one device; in order, nothing but constants between them)
+/// in a kernel placed after the last, yielding the values read outside them.
+KernelOp wrapInKernel(llvm::ArrayRef<mlir::Operation *> ops);
+/// Moves a kernel's ops out in front of it and erases it; returns the ops.
+llvm::SmallVector<mlir::Operation *> unwrapKernel(KernelOp kernel);
+/// A kernel's ops, without its yield.
+llvm::SmallVector<mlir::Operation *> computeOpsOf(KernelOp kernel);
+/// The values a kernel reads from above, in the order of first use, less
+/// the small constants its code clones in: what its Call passes first.
+llvm::SmallVector<mlir::Value> kernelInputs(KernelOp kernel);
+/// The function's ops in order, each kernel's ops in its place (without the
+/// kernel and its yield): the order op names and ordinals count in.
+llvm::SmallVector<mlir::Operation *> modelOps(mlir::func::FuncOp func);
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

@@ -285,6 +285,36 @@ static std::string describe(const Tensor &t) {
   return std::string(ref::dtypeName(t.dtype)) + " " + ref::shapeToString(t.shape);
 }
 
+// Evaluates `op` on `values`, checks its results against its types and
+// adds them to `values`.
+static LogicalResult evaluateInto(Operation &op, llvm::DenseMap<Value, Tensor> &values,
+                                  const OpResultsCallback &onOp) {
+  std::vector<Tensor> results;
+  OpEvaluator evaluator(values);
+  ref::Status status = evaluator.evaluate(&op, results);
+  if (!status.ok())
+    return op.emitError() << "reference interpreter: " << status.message();
+  if (results.size() != op.getNumResults())
+    return op.emitError() << "reference interpreter: produced "
+                          << results.size() << " results, expected "
+                          << op.getNumResults();
+  // The kernels must agree with the verifier on every result type.
+  for (auto [result, tensor] : llvm::zip(op.getResults(), results)) {
+    auto type = cast<RankedTensorType>(result.getType());
+    FailureOr<DType> dtype = refDTypeOf(type.getElementType());
+    std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+    if (failed(dtype) || tensor.dtype != *dtype || tensor.shape != shape)
+      return op.emitError() << "reference interpreter: computed "
+                            << describe(tensor) << " for result type "
+                            << result.getType();
+  }
+  if (onOp)
+    onOp(&op, results);
+  for (auto [result, tensor] : llvm::zip(op.getResults(), results))
+    values[result] = std::move(tensor);
+  return success();
+}
+
 FailureOr<std::vector<Tensor>>
 dlc::interpretFunction(func::FuncOp func, const std::vector<Tensor> &inputs,
                        const OpResultsCallback &onOp) {
@@ -325,29 +355,17 @@ dlc::interpretFunction(func::FuncOp func, const std::vector<Tensor> &inputs,
         outputs.push_back(values.find(v)->second);
       return outputs;
     }
-    std::vector<Tensor> results;
-    OpEvaluator evaluator(values);
-    ref::Status status = evaluator.evaluate(&op, results);
-    if (!status.ok())
-      return op.emitError() << "reference interpreter: " << status.message();
-    if (results.size() != op.getNumResults())
-      return op.emitError() << "reference interpreter: produced "
-                            << results.size() << " results, expected "
-                            << op.getNumResults();
-    // The kernels must agree with the verifier on every result type.
-    for (auto [result, tensor] : llvm::zip(op.getResults(), results)) {
-      auto type = cast<RankedTensorType>(result.getType());
-      FailureOr<DType> dtype = refDTypeOf(type.getElementType());
-      std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
-      if (failed(dtype) || tensor.dtype != *dtype || tensor.shape != shape)
-        return op.emitError() << "reference interpreter: computed "
-                              << describe(tensor) << " for result type "
-                              << result.getType();
+    if (auto kernel = dyn_cast<KernelOp>(op)) {
+      // A kernel's ops in their order, then its results are what it yields.
+      for (Operation &inner : kernel.getComputeOps())
+        if (failed(evaluateInto(inner, values, onOp)))
+          return failure();
+      for (auto [result, yielded] : llvm::zip(kernel.getResults(), kernel.getYield().getValues()))
+        values[result] = values.find(yielded)->second;
+      continue;
     }
-    if (onOp)
-      onOp(&op, results);
-    for (auto [result, tensor] : llvm::zip(op.getResults(), results))
-      values[result] = std::move(tensor);
+    if (failed(evaluateInto(op, values, onOp)))
+      return failure();
   }
   return func.emitError() << "function @" << func.getSymName()
                           << " has no return";

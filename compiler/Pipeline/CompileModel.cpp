@@ -71,11 +71,12 @@ FailureOr<std::string> constantBytes(ElementsAttr attr, Location loc) {
   return emitError(loc) << "unsupported constant attribute";
 }
 
-/// A kernel: the ops marked `dlc.kernel = K`, on one device.
+/// Kernel K, the K-th dlc.kernel op: its ops, on one device; the values it
+/// reads and, in its body, those it yields (its `results`).
 struct Group {
   unsigned device = 0;
   SmallVector<Operation *> ops;
-  SmallVector<Value> inputs, outputs;
+  SmallVector<Value> inputs, outputs, results;
 };
 
 class ArtifactTranslator {
@@ -135,15 +136,20 @@ LogicalResult ArtifactTranslator::readFunction() {
                               << device.getKind()
                               << "' (the artifact has code for cpu and cuda devices)";
   unsigned ordinal = 0;
-  for (Operation &op : func.getBody().front()) {
-    ordinals[&op] = ordinal++;
-    dlc::DeviceAttr device = dlc::getDevicePin(&op);
+  for (Operation *op : dlc::modelOps(func))
+    ordinals[op] = ordinal++;
+  auto result = func.walk([&](Operation *op) {
+    dlc::DeviceAttr device = dlc::getDevicePin(op);
     auto known = llvm::find(s.devices, device);
-    if (device && known == s.devices.end())
-      return op.emitError() << "malformed schedule: " << device.str()
-                            << " is not among dlc.devices";
-    opDevice[&op] = device ? known - s.devices.begin() : 0;
-  }
+    if (device && known == s.devices.end()) {
+      op->emitError() << "malformed schedule: " << device.str() << " is not among dlc.devices";
+      return WalkResult::interrupt();
+    }
+    opDevice[op] = device ? known - s.devices.begin() : 0;
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
   for (auto [i, value] : llvm::enumerate(s.values))
     valueBuffer[value] = i;
   return success();
@@ -211,28 +217,33 @@ LogicalResult ArtifactTranslator::buildBuffers() {
 // passes.
 LogicalResult ArtifactTranslator::collectGroups() {
   for (Operation &op : func.getBody().front()) {
-    auto id = op.getAttrOfType<IntegerAttr>(dlc::attrs::kKernel);
-    if (!id || isa<dlc::ConstantOp>(op))
+    if (isa<func::ReturnOp, dlc::ConstantOp, dlc::ReshapeOp, dlc::CopyOp, dlc::KernelOp>(op))
       continue;
-    if (id.getInt() < 0 || id.getInt() > int64_t(op.getBlock()->getOperations().size()))
-      return op.emitError() << "malformed schedule: dlc.kernel " << id.getInt();
-    if (groups.size() <= size_t(id.getInt()))
-      groups.resize(id.getInt() + 1);
-    groups[id.getInt()].device = opDevice.lookup(&op);
-    groups[id.getInt()].ops.push_back(&op);
+    return op.emitError() << "malformed schedule: '" << name(&op)
+                          << "' is in no dlc.kernel (run dlc-schedule first)";
+  }
+  for (auto kernel : func.getBody().front().getOps<dlc::KernelOp>()) {
+    Group group;
+    group.device = opDevice.lookup(kernel);
+    group.ops = dlc::computeOpsOf(kernel);
+    if (group.ops.empty())
+      return kernel.emitError() << "malformed schedule: a kernel with no ops";
+    group.inputs = dlc::kernelInputs(kernel);
+    group.outputs.assign(kernel.getYield().getValues().begin(), kernel.getYield().getValues().end());
+    group.results.assign(kernel.getResults().begin(), kernel.getResults().end());
+    groups.push_back(std::move(group));
   }
   std::vector<bool> called(groups.size(), false);
   for (const auto &steps : s.steps)
     for (const aw::Step &step : steps) {
       if (step.kind != aw::StepKind::Call)
         continue;
-      if (step.kernel >= groups.size() || groups[step.kernel].ops.empty())
+      if (step.kernel >= groups.size())
         return func.emitError() << "malformed schedule: a Call of kernel " << step.kernel
-                                << ", which no op belongs to";
+                                << ", but the function has " << groups.size() << " dlc.kernel ops";
       Group &group = groups[step.kernel];
-      dlc::kernelInterface(group.ops, group.inputs, group.outputs);
       std::vector<uint32_t> expected;
-      for (Value v : llvm::concat<const Value>(group.inputs, group.outputs))
+      for (Value v : llvm::concat<const Value>(group.inputs, group.results))
         expected.push_back(valueBuffer.count(v) ? valueBuffer.lookup(v) : UINT32_MAX);
       if (expected != step.buffers || step.outputCount != group.outputs.size())
         return group.ops.front()->emitError()
@@ -241,7 +252,7 @@ LogicalResult ArtifactTranslator::collectGroups() {
       called[step.kernel] = true;
     }
   for (auto [k, group] : llvm::enumerate(groups))
-    if (!called[k] && !group.ops.empty())
+    if (!called[k])
       return group.ops.front()->emitError()
              << "malformed schedule: kernel " << k << " has no Call step";
   return success();
@@ -460,7 +471,10 @@ LogicalResult ArtifactTranslator::addLinksAndPlacement() {
     }
     return dlc::opTimeUs(op, spec.devices[specIndex[device]]);
   };
-  for (Operation &op : func.getBody().front().without_terminator()) {
+  for (Operation *model : dlc::modelOps(func)) {
+    Operation &op = *model;
+    if (isa<func::ReturnOp>(op))
+      continue;
     // The placement pass records why; without it an op is pinned or default.
     // Copies are the placement's consequence, not a choice: "copy".
     std::string reason = isa<dlc::CopyOp>(op) ? "copy" : dlc::getDevicePin(&op) ? "pinned" : "default";

@@ -4,7 +4,7 @@
 //   planned (the stages before `artifact` in compiler/Driver/CompilePipeline.h;
 //   the schedule's attributes: ScheduleIR.h)
 //     -> GPU kernels as CUDA C++, NVRTC's PTX and CUBINs
-//     -> kernels: the ops of each `dlc.kernel` group, each outlined into a
+//     -> kernels: the ops of each `dlc.kernel` op, each outlined into a
 //        func in destination-passing style on memrefs, through the CPU
 //        pipeline to one shared object
 //     -> the artifact: the IR's buffers, steps and arenas, constants in

@@ -11,7 +11,8 @@
 // buffer, and the CPU's list ends with a copy of each state's next value
 // into it; a value with a dimension known only at run time is sized by its
 // argument's dlc.max_shape. The result is written onto the function
-// (ScheduleIR.h); kernels are renumbered `dlc.kernel = K` in step order.
+// (ScheduleIR.h); a Call's kernel K is the K-th dlc.kernel op, and an op
+// left outside any kernel becomes a kernel of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,10 +33,9 @@ namespace aw = dlc::artifact_writer;
 
 namespace {
 
-/// A group of ops on one device that becomes one kernel.
+/// A kernel's Call: its device, inputs and outputs (the kernel's results).
 struct Group {
   unsigned device = 0;
-  SmallVector<Operation *> ops;
   SmallVector<Value> inputs, outputs;
 };
 
@@ -68,7 +68,9 @@ private:
   unsigned deviceOf(Value value);
   FailureOr<unsigned> bufferFor(Value value);
   FailureOr<unsigned> newBuffer(Value value, int owner);
-  LogicalResult closeGroup();
+  void wrapBareOps();
+  LogicalResult checkOperandDevices(Operation &op, unsigned device);
+  LogicalResult addKernel(dlc::KernelOp kernel);
   LogicalResult formGroups();
   void buildSteps();
 
@@ -79,7 +81,6 @@ private:
   llvm::DenseMap<Value, unsigned> valueBuffer;
   std::vector<Group> groups;
   std::vector<Item> items;
-  Group open;
   std::vector<State> states;
   llvm::DenseMap<unsigned, uint32_t> ownerEvent; // storages a copy writes: its event
   std::vector<llvm::DenseSet<uint32_t>> waited;  // per device: events waited for
@@ -145,35 +146,39 @@ LogicalResult Scheduler::checkSignature() {
   return success();
 }
 
+// A compute op outside any kernel (IR written by hand, or a packed weight's
+// view whose user went elsewhere) is a kernel of its own.
+void Scheduler::wrapBareOps() {
+  SmallVector<Operation *> bare;
+  for (Operation &op : func.getBody().front())
+    if (isa<dlc::DlcDialect>(op.getDialect()) &&
+        !isa<dlc::ConstantOp, dlc::ReshapeOp, dlc::CopyOp, dlc::KernelOp>(op))
+      bare.push_back(&op);
+  for (Operation *op : bare)
+    dlc::wrapInKernel(op);
+}
+
 LogicalResult Scheduler::checkFunction() {
+  // Before anything holds a value: wrapping replaces the bare ops' results.
+  wrapBareOps();
   if (failed(checkSignature()))
     return failure();
   s.devices.push_back(dlc::DeviceAttr::getCpu(ctx));
   unsigned ordinal = 0;
-  for (Operation &op : func.getBody().front()) {
-    ordinals[&op] = ordinal++;
-    if (isa<func::ReturnOp>(op))
+  for (Operation *op : dlc::modelOps(func))
+    ordinals[op] = ordinal++;
+  for (Operation &top : func.getBody().front()) {
+    if (isa<func::ReturnOp>(top))
       continue;
-    if (!isa<dlc::DlcDialect>(op.getDialect()))
-      return op.emitError() << "cannot compile '" << op.getName()
-                            << "': only dlc ops are supported in a model";
-    dlc::DeviceAttr device = dlc::getDevicePin(&op);
-    opDevice[&op] = device ? deviceIndex(device) : 0;
-    if (isa<dlc::CopyOp>(op))
-      continue;
-    // Values cross devices only through dlc.copy (placement inserts them).
-    for (Value operand : op.getOperands())
-      if (deviceOf(operand) != opDevice[&op]) {
-        std::string all;
-        for (dlc::DeviceAttr d : s.devices)
-          all += (all.empty() ? "" : ",") + d.str();
-        return op.emitError()
-               << "'" << dlc::opName(&op, ordinals[&op]) << "' runs on "
-               << s.devices[opDevice[&op]].str() << " but its operand lives on "
-               << s.devices[deviceOf(operand)].str()
-               << ": values cross devices only through dlc.copy; compile with --devices="
-               << all << " so that placement inserts the copies";
-      }
+    if (!isa<dlc::DlcDialect>(top.getDialect()))
+      return top.emitError() << "cannot compile '" << top.getName()
+                             << "': only dlc ops are supported in a model";
+    dlc::DeviceAttr device = dlc::getDevicePin(&top);
+    opDevice[&top] = device ? deviceIndex(device) : 0;
+    auto kernel = dyn_cast<dlc::KernelOp>(top);
+    for (Operation *op : kernel ? dlc::computeOpsOf(kernel) : SmallVector<Operation *>{&top})
+      if (failed(checkOperandDevices(*op, opDevice[&top])))
+        return failure();
   }
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (Value v : ret.getOperands())
@@ -185,6 +190,35 @@ LogicalResult Scheduler::checkFunction() {
   return success();
 }
 
+// Values cross devices only through dlc.copy (placement inserts them).
+LogicalResult Scheduler::checkOperandDevices(Operation &op, unsigned device) {
+  opDevice[&op] = device;
+  if (isa<dlc::CopyOp>(op))
+    return success();
+  for (Value operand : op.getOperands()) {
+    if (deviceOf(operand) == device || operand.getParentBlock() != &func.getBody().front())
+      continue;
+    std::string all;
+    for (dlc::DeviceAttr d : s.devices)
+      all += (all.empty() ? "" : ",") + d.str();
+    return op.emitError() << "'" << dlc::opName(&op, ordinals[&op]) << "' runs on "
+                          << s.devices[device].str() << " but its operand lives on "
+                          << s.devices[deviceOf(operand)].str()
+                          << ": values cross devices only through dlc.copy; compile with --devices="
+                          << all << " so that placement inserts the copies";
+  }
+  return success();
+}
+
+// The op that makes `value`: for a kernel's result, the op in its body.
+static Operation *producerOf(Value value) {
+  auto kernel = value.getDefiningOp<dlc::KernelOp>();
+  if (!kernel)
+    return value.getDefiningOp();
+  Value inside = kernel.getYield().getValues()[cast<OpResult>(value).getResultNumber()];
+  return inside.getDefiningOp() ? inside.getDefiningOp() : kernel.getOperation();
+}
+
 // A buffer for `value`: its own bytes (owner < 0) or a view of `owner`'s.
 FailureOr<unsigned> Scheduler::newBuffer(Value value, int owner) {
   if (failed(artifactDType(cast<RankedTensorType>(value.getType()).getElementType(),
@@ -194,7 +228,7 @@ FailureOr<unsigned> Scheduler::newBuffer(Value value, int owner) {
   if (auto arg = dyn_cast<BlockArgument>(value))
     buffer.name = "input:" + std::to_string(arg.getArgNumber());
   else
-    buffer.name = dlc::opName(value.getDefiningOp(), ordinals[value.getDefiningOp()]);
+    buffer.name = dlc::opName(producerOf(value), ordinals[producerOf(value)]);
   for (const State &state : states)
     if (value == state.argument) {
       buffer.name = state.name;
@@ -249,19 +283,20 @@ FailureOr<unsigned> Scheduler::bufferFor(Value value) {
   return newBuffer(value, -1);
 }
 
-LogicalResult Scheduler::closeGroup() {
-  if (open.ops.empty())
-    return success();
-  dlc::kernelInterface(open.ops, open.inputs, open.outputs);
-  for (Value input : open.inputs)
+// A kernel: a Call of its inputs, then its outputs (the kernel's results).
+LogicalResult Scheduler::addKernel(dlc::KernelOp kernel) {
+  Group group;
+  group.device = opDevice[kernel];
+  group.inputs = dlc::kernelInputs(kernel);
+  group.outputs.assign(kernel.getResults().begin(), kernel.getResults().end());
+  for (Value input : group.inputs)
     if (failed(bufferFor(input)))
       return failure();
-  for (Value output : open.outputs)
+  for (Value output : group.outputs)
     if (failed(newBuffer(output, -1)))
       return failure();
   items.push_back(Item{static_cast<int>(groups.size()), {}, {}});
-  groups.push_back(std::move(open));
-  open = Group();
+  groups.push_back(std::move(group));
   return success();
 }
 
@@ -269,41 +304,29 @@ LogicalResult Scheduler::formGroups() {
   for (BlockArgument arg : func.getArguments())
     if (failed(newBuffer(arg, -1)))
       return failure();
-  auto kernelOf = [](Operation *o) {
-    auto id = o->getAttrOfType<IntegerAttr>(dlc::attrs::kKernel);
-    return id ? id.getInt() : -1;
-  };
   for (Operation &op : func.getBody().front()) {
     if (isa<func::ReturnOp, dlc::ConstantOp>(op))
       continue;
+    if (auto kernel = dyn_cast<dlc::KernelOp>(op)) {
+      if (failed(addKernel(kernel)))
+        return failure();
+      continue;
+    }
     // Reshapes, and copies within a device, are views of their input's bytes.
     auto copy = dyn_cast<dlc::CopyOp>(op);
-    bool crossDevice = copy && deviceOf(copy.getInput()) != opDevice[&op];
-    // (A reshape in a kernel, a packed weight's view, is part of its code.)
-    if ((isa<dlc::ReshapeOp>(op) && !op.hasAttr(dlc::attrs::kKernel)) || (copy && !crossDevice)) {
+    if (!copy || deviceOf(copy.getInput()) == opDevice[&op]) {
       FailureOr<unsigned> source;
-      if (failed(closeGroup()) || failed(source = bufferFor(op.getOperand(0))) ||
+      if (failed(source = bufferFor(op.getOperand(0))) ||
           failed(newBuffer(op.getResult(0), s.owner(*source))))
         return failure();
       continue;
     }
-    if (crossDevice) {
-      if (failed(closeGroup()) || failed(bufferFor(copy.getInput())) ||
-          failed(newBuffer(copy.getResult(), -1)))
-        return failure();
-      s.buffers[valueBuffer.lookup(copy.getResult())].crossDevice = true;
-      items.push_back(Item{-1, copy.getInput(), copy.getResult()});
-      continue;
-    }
-    // Kernels as dlc-partition-kernels formed them.
-    bool joins = !open.ops.empty() && kernelOf(&op) >= 0 &&
-                 kernelOf(&op) == kernelOf(open.ops.front());
-    if (!joins && failed(closeGroup()))
+    if (failed(bufferFor(copy.getInput())) || failed(newBuffer(copy.getResult(), -1)))
       return failure();
-    open.device = opDevice[&op];
-    open.ops.push_back(&op);
+    s.buffers[valueBuffer.lookup(copy.getResult())].crossDevice = true;
+    items.push_back(Item{-1, copy.getInput(), copy.getResult()});
   }
-  return closeGroup();
+  return success();
 }
 
 // A buffer another device's copy writes is read after that copy's event, by
@@ -389,10 +412,7 @@ LogicalResult Scheduler::run() {
       return failure();
   if (failed(addStateWriteBacks()))
     return failure();
-  // Kernel K is the K-th group: its ops say so.
-  for (auto [index, group] : llvm::enumerate(groups))
-    for (Operation *op : group.ops)
-      op->setAttr(dlc::attrs::kKernel, IntegerAttr::get(IntegerType::get(ctx, 64), index));
+  // Kernel K is the K-th dlc.kernel op: the groups are made in that order.
   writeSchedule(func, s);
   return success();
 }

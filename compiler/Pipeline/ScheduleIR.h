@@ -14,7 +14,8 @@
 //                   {kind = "call", kernel = 0, buffers = array<i64: 1, 2>, outputs = 1}]],
 //     dlc.event_count = 1, dlc.arena_bytes = array<i64: ...>,
 //     dlc.peak_live_bytes = array<i64: ...>}
-//   %y = dlc.matmul ... {dlc.kernel = 0, dlc.buffer = array<i64: 2>}
+//   %y = dlc.kernel on cuda:0 -> ... { dlc.matmul ...; dlc.yield ... }
+//       {dlc.buffer = array<i64: 2>}
 //
 // A buffer is a value's bytes: its name, its device (an index into
 // dlc.devices), and either its own storage or `view_of` another buffer
@@ -25,8 +26,8 @@
 // them. `max_shape`: a value with a dimension known only at run time, sized
 // for that largest shape. `offset`
 // (dlc-plan-memory): where the storage lives in its device's arena. Constant
-// buffers live in segments, in buffer order. `dlc.kernel = K` marks the ops
-// of kernel K, the Call steps' `kernel`.
+// buffers live in segments, in buffer order. A Call step's `kernel = K` is the
+// K-th dlc.kernel op of the function.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_PIPELINE_SCHEDULEIR_H

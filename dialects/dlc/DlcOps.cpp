@@ -119,6 +119,36 @@ static void printDeviceKeyword(OpAsmPrinter &printer, Operation *,
 #include "dialects/dlc/DlcOps.cpp.inc"
 
 //===----------------------------------------------------------------------===//
+// kernel
+//===----------------------------------------------------------------------===//
+
+YieldOp KernelOp::getYield() { return cast<YieldOp>(getBody().front().getTerminator()); }
+
+// One device for every op of the body; the yield makes the results; no
+// copies (a copy step runs between kernels) and no kernel in a kernel.
+LogicalResult KernelOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 0)
+    return emitOpError() << "body takes no arguments (it reads values from above)";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError() << "body must end with dlc.yield";
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError() << "yields " << yield.getValues().getTypes().size()
+                         << " values whose types differ from its results";
+  auto cpuIfNull = [&](DeviceAttr d) { return d ? d : DeviceAttr::getCpu(getContext()); };
+  DeviceAttr device = cpuIfNull(getDeviceAttr());
+  for (Operation &op : getComputeOps()) {
+    if (isa<KernelOp, CopyOp>(op) || !isa<DlcDialect>(op.getDialect()))
+      return op.emitOpError() << "cannot be inside a dlc.kernel (a kernel holds dlc compute ops)";
+    if (cpuIfNull(getDevicePin(&op)) != device)
+      return op.emitOpError() << "runs on " << cpuIfNull(getDevicePin(&op)).str()
+                              << " inside a kernel on " << device.str();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // constant
 //===----------------------------------------------------------------------===//
 

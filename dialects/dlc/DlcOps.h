@@ -52,8 +52,6 @@ inline constexpr llvm::StringLiteral kOrder = "dlc.order";
 inline constexpr llvm::StringLiteral kPlacement = "dlc.placement";
 /// An op's precision paint, "fp16" or "fp32" (dlc-mixed-precision).
 inline constexpr llvm::StringLiteral kPrecision = "dlc.precision";
-/// The kernel an op belongs to (an i64 id, dlc-partition-kernels).
-inline constexpr llvm::StringLiteral kKernel = "dlc.kernel";
 /// On the module: the device spec dlc-place placed with (its JSON and each
 /// device's spec file; passes/RecordedDeviceSpec.h reads it).
 inline constexpr llvm::StringLiteral kDeviceSpec = "dlc.device_spec";

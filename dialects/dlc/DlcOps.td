@@ -664,4 +664,49 @@ def Dlc_CopyOp : Dlc_Op<"copy", [SameOperandsAndResultType]> {
   let flopsPerElement = 0;
 }
 
+//===----------------------------------------------------------------------===//
+// kernel, yield: the unit of launch (dlc-partition-kernels)
+//===----------------------------------------------------------------------===//
+
+def Dlc_KernelOp : Op<Dlc_Dialect, "kernel", [SingleBlock, RecursiveMemoryEffects]> {
+  let summary = "Ops on one device that run as one launch";
+  let description = [{
+    A kernel: the ops of its body run as one launch on `device` (absent: the
+    CPU), and its results are the values the body yields, the ones read
+    outside it. The body reads values from above directly (as `gpu.launch`
+    does before outlining): the values it reads are the kernel's inputs, in
+    the order of first use, except small dense constants, which the code
+    generators clone in. dlc-partition-kernels forms kernels;
+    dlc-schedule's Call steps name kernel K, the K-th `dlc.kernel` of the
+    function.
+
+    ```mlir
+    %y = dlc.kernel on cuda:0 -> tensor<4x8xf32> {
+      %m = dlc.matmul %x, %w {device = #dlc.device<cuda:0>} : ...
+      %r = dlc.relu %m {device = #dlc.device<cuda:0>} : tensor<4x8xf32>
+      dlc.yield %r : tensor<4x8xf32>
+    }
+    ```
+  }];
+  let arguments = DevicePin;
+  let results = (outs Variadic<Dlc_RankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat =
+      "(`on` custom<DeviceKeyword>($device)^)? (`->` type($results)^)? $body attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The body's ops, without its yield.
+    auto getComputeOps() { return getBody().front().without_terminator(); }
+    /// The body's yield.
+    YieldOp getYield();
+  }];
+}
+
+def Dlc_YieldOp : Op<Dlc_Dialect, "yield",
+    [Pure, Terminator, HasParent<"KernelOp">]> {
+  let summary = "The values a kernel's body makes for its results";
+  let arguments = (ins Variadic<Dlc_RankedTensor>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
 #endif // DLC_OPS_TD

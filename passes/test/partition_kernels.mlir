@@ -1,27 +1,34 @@
 // RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-partition-kernels))' | FileCheck %s
 
-// A matmul takes its bias add and activation, and on the CPU the softmax
-// after them; the reshape (a view) and the copy (a copy step) get none and
-// end the open kernel; a change of device starts a new one; constants get none.
+// Each kernel is a dlc.kernel op. A matmul takes its bias add and
+// activation, and on the CPU the softmax after them; the reshape (a view)
+// and the copy (a copy step) stay outside and end the open kernel; a change
+// of device starts a new one; constants stay outside.
 // CHECK-LABEL: func.func @groups
-// CHECK: dlc.constant
-// CHECK-NOT: dlc.kernel
-// CHECK-SAME: {{$}}
-// CHECK: dlc.matmul {{.*}}dlc.kernel = 0
-// CHECK: dlc.add {{.*}}dlc.kernel = 0
-// CHECK: dlc.gelu {{.*}}dlc.kernel = 0
-// CHECK: dlc.softmax {{.*}}dlc.kernel = 0
-// CHECK: dlc.reshape
-// CHECK-NOT: dlc.kernel
-// CHECK-SAME: {{$}}
-// CHECK: dlc.relu {{.*}}dlc.kernel = 1
-// CHECK: dlc.copy
-// CHECK-NOT: dlc.kernel
-// CHECK-SAME: {{$}}
-// CHECK: dlc.neg {{.*}}device = #dlc.device<cuda:0>{{.*}}dlc.kernel = 2
-// CHECK: dlc.exp {{.*}}device = #dlc.device<cuda:0>{{.*}}dlc.kernel = 2
+// CHECK-NEXT: dlc.constant
+// CHECK-NEXT: %[[K0:.*]]:2 = dlc.kernel -> tensor<4x8xf32>, tensor<4x8xf32> {
+// CHECK-NEXT: dlc.matmul
+// CHECK-NEXT: dlc.add
+// CHECK-NEXT: %[[G:.*]] = dlc.gelu
+// CHECK-NEXT: %[[S:.*]] = dlc.softmax
+// The kernel yields what is read outside it, in the order of its ops.
+// CHECK-NEXT: dlc.yield %[[G]], %[[S]]
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.reshape %[[K0]]#1
+// CHECK-NEXT: dlc.kernel -> tensor<32xf32> {
+// CHECK-NEXT: dlc.relu
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.copy %[[K0]]#0 to cuda:0
+// CHECK-NEXT: dlc.kernel on cuda:0 -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.neg {{.*}}device = #dlc.device<cuda:0>
+// CHECK-NEXT: dlc.exp {{.*}}device = #dlc.device<cuda:0>
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
 // Back on the CPU after the copy, a new kernel.
-// CHECK: dlc.abs {{.*}}dlc.kernel = 3
+// CHECK-NEXT: dlc.copy
+// CHECK-NEXT: dlc.kernel -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.abs
 func.func @groups(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<32xf32>, tensor<4x8xf32>) {
   %b = dlc.constant dense<0.5> : tensor<8xf32>
   %m = dlc.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
@@ -43,18 +50,36 @@ func.func @groups(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<32xf32>, 
 // whose image is also read elsewhere (a residual), a grouped one
 // (depthwise), an unpadded one and one on a GPU start their own.
 // CHECK-LABEL: func.func @padded_consumers
-// CHECK: dlc.conv2d {{.*}}dlc.kernel = 0
-// CHECK: dlc.relu {{.*}}dlc.kernel = 0
-// CHECK: dlc.conv2d {{.*}}dlc.kernel = 0
-// CHECK: dlc.relu {{.*}}dlc.kernel = 0
-// CHECK: dlc.conv2d {{.*}}dlc.kernel = 1
-// CHECK: dlc.add {{.*}}dlc.kernel = 1
-// CHECK: dlc.conv2d {{.*}}dlc.kernel = 2 : i64, groups = 4
-// CHECK: dlc.conv2d {{.*}}dlc.kernel = 3
-// CHECK: dlc.copy
-// CHECK: dlc.conv2d {{.*}}device = #dlc.device<cuda:0>, dlc.kernel = 4
-// CHECK: dlc.relu {{.*}}dlc.kernel = 4
-// CHECK: dlc.conv2d {{.*}}device = #dlc.device<cuda:0>, dlc.kernel = 5
+// CHECK-NEXT: dlc.kernel -> tensor<1x4x8x8xf32> {
+// CHECK-NEXT: dlc.conv2d
+// CHECK-NEXT: dlc.relu
+// CHECK-NEXT: dlc.conv2d
+// CHECK-NEXT: dlc.relu
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<1x4x8x8xf32> {
+// CHECK-NEXT: dlc.conv2d
+// CHECK-NEXT: dlc.add
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<1x4x8x8xf32> {
+// CHECK-NEXT: dlc.conv2d {{.*}}groups = 4
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<1x4x8x8xf32> {
+// CHECK-NEXT: dlc.conv2d
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.copy
+// CHECK-NEXT: dlc.copy
+// CHECK-NEXT: dlc.kernel on cuda:0 -> tensor<1x4x8x8xf32> {
+// CHECK-NEXT: dlc.conv2d {{.*}}device = #dlc.device<cuda:0>
+// CHECK-NEXT: dlc.relu
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel on cuda:0 -> tensor<1x4x8x8xf32> {
+// CHECK-NEXT: dlc.conv2d {{.*}}device = #dlc.device<cuda:0>
+// CHECK-NEXT: dlc.yield
 func.func @padded_consumers(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %dw: tensor<4x1x3x3xf32>, %w1: tensor<4x4x1x1xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) {
   %c1 = dlc.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x8x8xf32>
   %r1 = dlc.relu %c1 : tensor<1x4x8x8xf32>
@@ -79,17 +104,35 @@ func.func @padded_consumers(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>, %d
 // one row op each), and so does a row op reading a value of an earlier
 // kernel, not the open one.
 // CHECK-LABEL: func.func @row_ops
-// CHECK: dlc.matmul {{.*}}dlc.kernel = 0
-// CHECK: dlc.add {{.*}}dlc.kernel = 0
-// CHECK: dlc.layer_norm {{.*}}dlc.kernel = 0
-// CHECK: dlc.mul {{.*}}dlc.kernel = 0
-// CHECK: dlc.layer_norm {{.*}}dlc.kernel = 1
-// CHECK: dlc.copy
-// CHECK: dlc.matmul {{.*}}dlc.kernel = 2
-// CHECK: dlc.softmax {{.*}}device = #dlc.device<cuda:0>{{.*}}dlc.kernel = 3
-// CHECK: dlc.copy
-// CHECK: dlc.neg {{.*}}dlc.kernel = 4
-// CHECK: dlc.softmax {{.*}}dlc.kernel = 5
+// CHECK-NEXT: %[[K0:.*]]:2 = dlc.kernel -> tensor<4x8xf32>, tensor<4x8xf32> {
+// CHECK-NEXT: dlc.matmul
+// CHECK-NEXT: dlc.add
+// CHECK-NEXT: dlc.layer_norm
+// CHECK-NEXT: dlc.mul
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.layer_norm
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.copy
+// CHECK-NEXT: dlc.copy
+// CHECK-NEXT: dlc.kernel on cuda:0 -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.matmul
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel on cuda:0 -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.softmax {{.*}}device = #dlc.device<cuda:0>
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.copy
+// An op whose value nothing reads: a kernel with no results.
+// CHECK-NEXT: dlc.kernel {
+// CHECK-NEXT: dlc.neg
+// CHECK-NEXT: dlc.yield{{$}}
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.softmax %[[K0]]#0
 func.func @row_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
   %m = dlc.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   %a = dlc.add %m, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -112,15 +155,28 @@ func.func @row_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: tensor<8xf32>) 
 // writes each matrix in place). Kᵀ moves the last dim: a kernel of its own.
 // A transpose with a second user stays where it is, in a kernel of its own.
 // CHECK-LABEL: func.func @attention_heads
-// CHECK: dlc.transpose %{{.*}} {dlc.kernel = 0 : i64, perm = array<i64: 0, 2, 3, 1>}
-// CHECK: dlc.transpose %[[Q:.*]] {dlc.kernel = 1 : i64, perm = array<i64: 0, 2, 1, 3>}
-// CHECK: dlc.matmul {{.*}}dlc.kernel = 1
-// CHECK: dlc.softmax {{.*}}dlc.kernel = 1
-// CHECK: dlc.transpose %{{.*}} {dlc.kernel = 2 : i64, perm = array<i64: 0, 2, 1, 3>}
-// CHECK: dlc.matmul {{.*}}dlc.kernel = 2
-// CHECK: dlc.transpose %{{.*}} {dlc.kernel = 2 : i64, perm = array<i64: 0, 2, 1, 3>}
-// CHECK: dlc.transpose %{{.*}} {dlc.kernel = 3 : i64, perm = array<i64: 0, 2, 1, 3>}
-// CHECK: dlc.matmul {{.*}}dlc.kernel = 4
+// CHECK-NEXT: %[[KT:.*]] = dlc.kernel -> tensor<2x4x16x8xf32> {
+// CHECK-NEXT: dlc.transpose %{{.*}} {perm = array<i64: 0, 2, 3, 1>}
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<2x4x8x8xf32> {
+// CHECK-NEXT: dlc.transpose %{{.*}} {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT: dlc.matmul %{{.*}}, %[[KT]]
+// CHECK-NEXT: dlc.softmax
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<2x8x4x16xf32> {
+// CHECK-NEXT: dlc.transpose %{{.*}} {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT: dlc.matmul
+// CHECK-NEXT: dlc.transpose %{{.*}} {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<2x4x8x16xf32> {
+// CHECK-NEXT: dlc.transpose %{{.*}} {perm = array<i64: 0, 2, 1, 3>}
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<2x4x8x8xf32> {
+// CHECK-NEXT: dlc.matmul
 func.func @attention_heads(%q: tensor<2x8x4x16xf32>, %k: tensor<2x8x4x16xf32>, %v: tensor<2x8x4x16xf32>) -> (tensor<2x8x4x16xf32>, tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) {
   %qt = dlc.transpose %q {perm = array<i64: 0, 2, 1, 3>} : tensor<2x8x4x16xf32> -> tensor<2x4x8x16xf32>
   %kt = dlc.transpose %k {perm = array<i64: 0, 2, 3, 1>} : tensor<2x8x4x16xf32> -> tensor<2x4x16x8xf32>
@@ -132,4 +188,20 @@ func.func @attention_heads(%q: tensor<2x8x4x16xf32>, %k: tensor<2x8x4x16xf32>, %
   %shared = dlc.transpose %q {perm = array<i64: 0, 2, 1, 3>} : tensor<2x8x4x16xf32> -> tensor<2x4x8x16xf32>
   %s2 = dlc.matmul %shared, %kt : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
   return %ot, %s2, %shared : tensor<2x8x4x16xf32>, tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>
+}
+
+// A constant between a kernel's ops stays outside; the kernel goes after its
+// last op, so that every value its body reads is defined before it.
+// CHECK-LABEL: func.func @constant_between
+// CHECK-NEXT: %[[B:.*]] = dlc.constant
+// CHECK-NEXT: dlc.kernel -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.matmul
+// CHECK-NEXT: dlc.add %{{.*}}, %[[B]]
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: }
+func.func @constant_between(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %m = dlc.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %b = dlc.constant dense<0.5> : tensor<8xf32>
+  %a = dlc.add %m, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %a : tensor<4x8xf32>
 }

@@ -17,10 +17,12 @@
 // CHECK-NOT: dlc.reshape
 // CHECK: return %[[Y]]
 // KERNEL-LABEL: func.func @linear_gelu_residual
-// KERNEL: dlc.matmul {{.*}}dlc.kernel = 0
-// KERNEL: dlc.add {{.*}}dlc.kernel = 0
-// KERNEL: dlc.gelu {{.*}}dlc.kernel = 0
-// KERNEL: dlc.add {{.*}}dlc.kernel = 0
+// KERNEL: dlc.kernel -> tensor<256x64xf32> {
+// KERNEL-NEXT: dlc.matmul
+// KERNEL-NEXT: dlc.add
+// KERNEL-NEXT: dlc.gelu
+// KERNEL-NEXT: dlc.add
+// KERNEL-NEXT: dlc.yield
 func.func @linear_gelu_residual(%x: tensor<2x128x64xf32>, %w: tensor<64x64xf32>, %b: tensor<64xf32>) -> tensor<2x128x64xf32> {
   %f = dlc.reshape %x : tensor<2x128x64xf32> -> tensor<256x64xf32>
   %m = dlc.matmul %f, %w : (tensor<256x64xf32>, tensor<64x64xf32>) -> tensor<256x64xf32>
@@ -112,10 +114,13 @@ func.func @scalar_bias_and_pins(%a: tensor<6x4xf32>, %k: tensor<f32>, %b: tensor
 // CHECK: %[[SV:.*]] = dlc.reshape %[[S]] : tensor<256x64xf32> -> tensor<2x128x64xf32>
 // CHECK: return %[[NV]], %[[SV]]
 // KERNEL-LABEL: func.func @row_ops
-// KERNEL: dlc.matmul {{.*}}dlc.kernel = 0
-// KERNEL: dlc.add {{.*}}dlc.kernel = 0
-// KERNEL: dlc.layer_norm {{.*}}dlc.kernel = 0
-// KERNEL: dlc.softmax {{.*}}dlc.kernel = 1
+// KERNEL: dlc.kernel
+// KERNEL-NEXT: dlc.matmul
+// KERNEL-NEXT: dlc.add
+// KERNEL-NEXT: dlc.layer_norm
+// KERNEL-NEXT: dlc.yield
+// KERNEL: dlc.kernel
+// KERNEL-NEXT: dlc.softmax
 func.func @row_ops(%x: tensor<256x64xf32>, %w: tensor<64x64xf32>, %g: tensor<64xf32>) -> (tensor<2x128x64xf32>, tensor<2x128x64xf32>) {
   %m = dlc.matmul %x, %w : (tensor<256x64xf32>, tensor<64x64xf32>) -> tensor<256x64xf32>
   %a = dlc.add %m, %x : (tensor<256x64xf32>, tensor<256x64xf32>) -> tensor<256x64xf32>

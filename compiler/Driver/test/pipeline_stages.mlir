@@ -52,11 +52,14 @@ func.func @other_function_is_dropped(%x: tensor<4xf32>) -> tensor<4xf32> {
 // REWRITE-NOT: dlc.kernel
 // REWRITE: dlc.matmul
 
-// KERNELS: dlc.matmul {{.*}}dlc.kernel = 0
-// KERNELS: dlc.relu {{.*}}dlc.kernel = 0
-// KERNELS: dlc.reshape
-// KERNELS-NOT: dlc.kernel
-// KERNELS: dlc.exp {{.*}}dlc.kernel = 1
+// KERNELS: dlc.kernel
+// KERNELS-NEXT: dlc.matmul
+// KERNELS-NEXT: dlc.relu
+// KERNELS-NEXT: dlc.yield
+// KERNELS-NEXT: }
+// KERNELS-NEXT: dlc.reshape
+// KERNELS-NEXT: dlc.kernel
+// KERNELS-NEXT: dlc.exp
 
 // REPORT: matmul_1
 // REPORT-NOT: matmul_1

@@ -10,7 +10,10 @@ func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attri
                    {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
     dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
     dlc.steps = [[{buffers = array<i64: 1, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]} {
-  %n = dlc.neg %x {dlc.buffer = array<i64: 1>, dlc.kernel = 0 : i64} : tensor<4xf32>
+  %n = dlc.kernel -> tensor<4xf32> {
+    %v = dlc.neg %x : tensor<4xf32>
+    dlc.yield %v : tensor<4xf32>
+  } {dlc.buffer = array<i64: 1>}
   return %n : tensor<4xf32>
 }
 // CHECK: error: malformed schedule: the Call of kernel 0 does not pass the kernel's inputs and outputs
@@ -22,7 +25,10 @@ func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attri
     dlc.buffers = [{device = 0 : i64, name = "input:0"}, {device = 0 : i64, name = "neg_0"}],
     dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
     dlc.steps = [[{buffers = array<i64: 0, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]} {
-  %n = dlc.neg %x {dlc.buffer = array<i64: 1>, dlc.kernel = 0 : i64} : tensor<4xf32>
+  %n = dlc.kernel -> tensor<4xf32> {
+    %v = dlc.neg %x : tensor<4xf32>
+    dlc.yield %v : tensor<4xf32>
+  } {dlc.buffer = array<i64: 1>}
   return %n : tensor<4xf32>
 }
 // CHECK: error: malformed schedule: buffer 0 has no offset (run dlc-schedule and dlc-plan-memory first)
@@ -36,7 +42,10 @@ func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attri
                    {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
     dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
     dlc.steps = [[{buffers = array<i64: 0, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]} {
-  %n = dlc.neg %x {dlc.kernel = 0 : i64} : tensor<4xf32>
+  %n = dlc.kernel -> tensor<4xf32> {
+    %v = dlc.neg %x : tensor<4xf32>
+    dlc.yield %v : tensor<4xf32>
+  }
   return %n : tensor<4xf32>
 }
 // CHECK: error: malformed schedule: buffer 1 is held by no value (run
@@ -50,11 +59,45 @@ func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attri
                    {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
     dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
     dlc.steps = [[{buffers = array<i64: 0, 1>, kind = "launch"}]]} {
-  %n = dlc.neg %x {dlc.buffer = array<i64: 1>, dlc.kernel = 0 : i64} : tensor<4xf32>
+  %n = dlc.kernel -> tensor<4xf32> {
+    %v = dlc.neg %x : tensor<4xf32>
+    dlc.yield %v : tensor<4xf32>
+  } {dlc.buffer = array<i64: 1>}
   return %n : tensor<4xf32>
 }
 // CHECK: error: malformed schedule: a step of device 0 has an unknown kind (run
 
+// -----
+
+// A Call of a kernel the function does not have.
+func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attributes {
+    dlc.arena_bytes = array<i64: 128>, dlc.peak_live_bytes = array<i64: 128>,
+    dlc.buffers = [{device = 0 : i64, name = "input:0", offset = 0 : i64},
+                   {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
+    dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
+    dlc.steps = [[{buffers = array<i64: 0, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64},
+                  {buffers = array<i64: 0, 1>, kernel = 1 : i64, kind = "call", outputs = 1 : i64}]]} {
+  %n = dlc.kernel -> tensor<4xf32> {
+    %v = dlc.neg %x : tensor<4xf32>
+    dlc.yield %v : tensor<4xf32>
+  } {dlc.buffer = array<i64: 1>}
+  return %n : tensor<4xf32>
+}
+// CHECK: error: malformed schedule: a Call of kernel 1, but the function has 1 dlc.kernel ops
+
+// -----
+
+// A compute op outside any kernel: the schedule does not say which Call runs it.
+func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attributes {
+    dlc.arena_bytes = array<i64: 128>, dlc.peak_live_bytes = array<i64: 128>,
+    dlc.buffers = [{device = 0 : i64, name = "input:0", offset = 0 : i64},
+                   {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
+    dlc.devices = [#dlc.device<cpu>], dlc.event_count = 0 : i64,
+    dlc.steps = [[{buffers = array<i64: 0, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]} {
+  %n = dlc.neg %x {dlc.buffer = array<i64: 1>} : tensor<4xf32>
+  return %n : tensor<4xf32>
+}
+// CHECK: error: malformed schedule: 'neg_0' is in no dlc.kernel (run dlc-schedule first)
 // -----
 
 // A wait for an event no step records is the schedule verifier's to refuse.
@@ -64,7 +107,11 @@ func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attri
                    {device = 0 : i64, name = "neg_0", offset = 64 : i64}],
     dlc.devices = [#dlc.device<cpu>], dlc.event_count = 1 : i64,
     dlc.steps = [[{event = 0 : i64, kind = "wait"}, {buffers = array<i64: 0, 1>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]} {
-  %n = dlc.neg %x {dlc.buffer = array<i64: 1>, dlc.kernel = 0 : i64} : tensor<4xf32>
+  %n = dlc.kernel -> tensor<4xf32> {
+    %v = dlc.neg %x : tensor<4xf32>
+    dlc.yield %v : tensor<4xf32>
+  } {dlc.buffer = array<i64: 1>}
   return %n : tensor<4xf32>
 }
 // CHECK: error: internal compiler error: the schedule dlc made is wrong, so no artifact is written
+

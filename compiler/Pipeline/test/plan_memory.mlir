@@ -10,9 +10,9 @@
 func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %w = dlc.constant dense<0.5> : tensor<128xf32>
   %wv = dlc.reshape %w : tensor<128xf32> -> tensor<4x32xf32>
-  %a = dlc.exp %x {dlc.kernel = 0} : tensor<4x8xf32>
-  %b = dlc.tanh %a {dlc.kernel = 1} : tensor<4x8xf32>
-  %c = dlc.neg %b {dlc.kernel = 2} : tensor<4x8xf32>
+  %a = dlc.exp %x : tensor<4x8xf32>
+  %b = dlc.tanh %a : tensor<4x8xf32>
+  %c = dlc.neg %b : tensor<4x8xf32>
   return %c : tensor<4x8xf32>
 }
 

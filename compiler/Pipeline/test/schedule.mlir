@@ -6,15 +6,18 @@
 
 // A value to the GPU and back: the copy runs on the source device's list
 // and records an event the destination waits for before its first use;
-// the reshape of the copied value is a view (no step); kernels are
-// renumbered in step order.
+// the reshape of the copied value is a view (no step); a Call's kernel K is
+// the K-th dlc.kernel, and an op outside any kernel is a kernel of its own.
 func.func @main(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<32xf32>) {
   %c = dlc.copy %x to cuda:0 : tensor<4x8xf32>
-  %a = dlc.relu %c {device = #dlc.device<cuda:0>, dlc.kernel = 7} : tensor<4x8xf32>
-  %b = dlc.exp %a {device = #dlc.device<cuda:0>, dlc.kernel = 7} : tensor<4x8xf32>
+  %b = dlc.kernel on cuda:0 -> tensor<4x8xf32> {
+    %a = dlc.relu %c {device = #dlc.device<cuda:0>} : tensor<4x8xf32>
+    %e = dlc.exp %a {device = #dlc.device<cuda:0>} : tensor<4x8xf32>
+    dlc.yield %e : tensor<4x8xf32>
+  }
   %back = dlc.copy %b to cpu : tensor<4x8xf32>
   %flat = dlc.reshape %back : tensor<4x8xf32> -> tensor<32xf32>
-  %n = dlc.neg %back {dlc.kernel = 3} : tensor<4x8xf32>
+  %n = dlc.neg %back : tensor<4x8xf32>
   return %n, %flat : tensor<4x8xf32>, tensor<32xf32>
 }
 
@@ -35,8 +38,16 @@ func.func @main(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<32xf32>) {
 // CHECK-SAME: [{event = 0 : i64, kind = "wait"}, {buffers = array<i64: 1, 2>, kernel = 0 : i64, kind = "call", outputs = 1 : i64},
 // CHECK-SAME: {buffers = array<i64: 2, 3>, kind = "copy"}, {event = 1 : i64, kind = "record"}]]
 // CHECK: dlc.copy %arg0 to cuda:0 {dlc.buffer = array<i64: 1>}
-// The relu's value stays inside kernel 0: no buffer.
-// CHECK: dlc.relu %{{.*}} {device = #dlc.device<cuda:0>, dlc.kernel = 0 : i64}
-// CHECK: dlc.exp {{.*}}dlc.buffer = array<i64: 2>, dlc.kernel = 0 : i64
+// The relu's value stays inside kernel 0: no buffer; the kernel's result
+// has one, named after the op that makes it.
+// CHECK-NEXT: dlc.kernel on cuda:0 -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.relu %{{.*}} {device = #dlc.device<cuda:0>} : tensor<4x8xf32>
+// CHECK-NEXT: dlc.exp %{{.*}} {device = #dlc.device<cuda:0>} : tensor<4x8xf32>
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: } {dlc.buffer = array<i64: 2>}
 // CHECK: dlc.reshape {{.*}}dlc.buffer = array<i64: 4>
-// CHECK: dlc.neg {{.*}}dlc.buffer = array<i64: 5>, dlc.kernel = 1 : i64
+// The neg, wrapped in a kernel of its own.
+// CHECK-NEXT: dlc.kernel -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.neg
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: } {dlc.buffer = array<i64: 5>}

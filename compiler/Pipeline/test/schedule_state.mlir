@@ -15,12 +15,15 @@ func.func @main(%w: tensor<4xf32> {dlc.state = "w"}, %t: tensor<1xf32> {dlc.stat
   %wg = dlc.copy %w to cuda:0 : tensor<4xf32>
   %gg = dlc.copy %g to cuda:0 : tensor<4xf32>
   %half = dlc.constant dense<0.5> : tensor<4xf32> {device = #dlc.device<cuda:0>}
-  %step = dlc.mul %gg, %half {device = #dlc.device<cuda:0>, dlc.kernel = 0} : tensor<4xf32>
-  %next = dlc.sub %wg, %step {device = #dlc.device<cuda:0>, dlc.kernel = 0} : tensor<4xf32>
+  %next = dlc.kernel on cuda:0 -> tensor<4xf32> {
+    %step = dlc.mul %gg, %half {device = #dlc.device<cuda:0>} : tensor<4xf32>
+    %n = dlc.sub %wg, %step {device = #dlc.device<cuda:0>} : tensor<4xf32>
+    dlc.yield %n : tensor<4xf32>
+  }
   %back = dlc.copy %next to cpu : tensor<4xf32>
   %one = dlc.constant dense<1.0> : tensor<1xf32>
-  %t1 = dlc.add %t, %one {dlc.kernel = 1} : tensor<1xf32>
-  %loss = dlc.neg %back {dlc.kernel = 2} : tensor<4xf32>
+  %t1 = dlc.add %t, %one : tensor<1xf32>
+  %loss = dlc.neg %back : tensor<4xf32>
   return %back, %loss, %t1 : tensor<4xf32>, tensor<4xf32>, tensor<1xf32>
 }
 
@@ -47,7 +50,7 @@ func.func @main(%w: tensor<4xf32> {dlc.state = "w"}, %t: tensor<1xf32> {dlc.stat
 // A state the step leaves as it is needs no copy.
 func.func @main(%w: tensor<4xf32> {dlc.state = "w", dlc.initial = dense<2.0> : tensor<4xf32>},
                 %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32> {dlc.state = "w"}) {
-  %y = dlc.mul %x, %w {dlc.kernel = 0} : tensor<4xf32>
+  %y = dlc.mul %x, %w : tensor<4xf32>
   return %y, %w : tensor<4xf32>, tensor<4xf32>
 }
 // CHECK-LABEL: func.func @main
@@ -59,7 +62,7 @@ func.func @main(%w: tensor<4xf32> {dlc.state = "w", dlc.initial = dense<2.0> : t
 // own, copied first: the host reads outputs after the update.
 func.func @main(%w: tensor<4xf32> {dlc.state = "w"}) -> (tensor<2x2xf32>, tensor<4xf32> {dlc.state = "w"}) {
   %old = dlc.reshape %w : tensor<4xf32> -> tensor<2x2xf32>
-  %n = dlc.neg %w {dlc.kernel = 0} : tensor<4xf32>
+  %n = dlc.neg %w : tensor<4xf32>
   return %old, %n : tensor<2x2xf32>, tensor<4xf32>
 }
 // CHECK-LABEL: func.func @main

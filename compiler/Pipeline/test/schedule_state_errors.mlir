@@ -12,7 +12,7 @@ func.func @main(%a: tensor<4xf32> {dlc.state = "w"}, %b: tensor<4xf32> {dlc.stat
 // -----
 
 func.func @main(%a: tensor<4xf32> {dlc.state = "w"}) -> tensor<4xf32> {
-  %n = dlc.neg %a {dlc.kernel = 0} : tensor<4xf32>
+  %n = dlc.neg %a : tensor<4xf32>
   return %n : tensor<4xf32>
 }
 // CHECK: error: state 'w' has no result for its next value (a result with dlc.state = "w")
@@ -42,7 +42,7 @@ func.func @main(%a: tensor<4xf32> {dlc.state = "w"}) -> (tensor<4xf32> {dlc.stat
 
 // The old value as an output would be read after the run updated it.
 func.func @main(%a: tensor<4xf32> {dlc.state = "w"}) -> (tensor<4xf32>, tensor<4xf32> {dlc.state = "w"}) {
-  %n = dlc.neg %a {dlc.kernel = 0} : tensor<4xf32>
+  %n = dlc.neg %a : tensor<4xf32>
   return %a, %n : tensor<4xf32>, tensor<4xf32>
 }
 // CHECK: error: an output returns state 'w' as the run starts, which the run then updates; copy it into a value of its own first

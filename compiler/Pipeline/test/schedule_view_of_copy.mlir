@@ -6,7 +6,7 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<32xf32> {
   %g = dlc.copy %x to cuda:0 : tensor<4x8xf32>
   %v = dlc.reshape %g {device = #dlc.device<cuda:0>} : tensor<4x8xf32> -> tensor<32xf32>
   %h = dlc.copy %v to cuda:1 : tensor<32xf32>
-  %r = dlc.relu %h {device = #dlc.device<cuda:1>, dlc.kernel = 0} : tensor<32xf32>
+  %r = dlc.relu %h {device = #dlc.device<cuda:1>} : tensor<32xf32>
   %back = dlc.copy %r to cpu : tensor<32xf32>
   return %back : tensor<32xf32>
 }

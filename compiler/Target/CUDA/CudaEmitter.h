@@ -1,6 +1,6 @@
 //===- CudaEmitter.h - CUDA C++ from a partitioned kernel group -----------===//
 //
-//   ops of one dlc.kernel group (dlc ops on static tensors)
+//   ops of one dlc.kernel (dlc ops on static tensors)
 //     -> a KernelPlan: the anchor op (matmul, softmax, transpose, ...) and
 //        the elementwise ops fused after it (an expression tree per output)
 //     -> one extern "C" __global__ function per group, with its launch shape

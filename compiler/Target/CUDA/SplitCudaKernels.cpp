@@ -5,7 +5,7 @@
 // elementwise op broadcasting the anchor's result, as a squeeze-excitation
 // multiply does) is split into the longest runs of its ops that it can, each
 // a kernel of its own. (A single op it cannot emit stays, and is reported
-// when the kernel is emitted.) `dlc compile` runs it whenever CUDA source is
+// when the kernel is emitted.) Each run is a dlc.kernel of its own. `dlc compile` runs it whenever CUDA source is
 // made (not with --no-cuda and host code from the CPU path).
 //
 //===----------------------------------------------------------------------===//
@@ -34,11 +34,6 @@ bool cudaCanFuse(MLIRContext *ctx, ArrayRef<Operation *> ops) {
   return succeeded(dlc::cuda::emitKernel(ops, inputs, outputs, "probe", names));
 }
 
-int64_t kernelOf(Operation *op) {
-  auto id = op->getAttrOfType<IntegerAttr>(::dlc::attrs::kKernel);
-  return id ? id.getInt() : int64_t(-1);
-}
-
 bool onCuda(Operation *op) {
   dlc::DeviceAttr device = dlc::getDevicePin(op);
   return device && device.isCuda();
@@ -54,30 +49,25 @@ struct SplitCudaKernelsPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    int64_t nextId = 0;
-    SmallVector<SmallVector<Operation *>> kernels;
-    for (Operation &op : getOperation().getBody().front()) {
-      int64_t id = kernelOf(&op);
-      nextId = std::max(nextId, id + 1);
-      if (id < 0 || !onCuda(&op))
+    SmallVector<dlc::KernelOp> kernels;
+    for (auto kernel : getOperation().getBody().front().getOps<dlc::KernelOp>())
+      if (onCuda(kernel))
+        kernels.push_back(kernel);
+    for (dlc::KernelOp kernel : kernels) {
+      SmallVector<Operation *> ops = dlc::computeOpsOf(kernel);
+      if (ops.size() < 2 || cudaCanFuse(ctx, ops))
         continue;
-      if (kernels.empty() || kernelOf(kernels.back().front()) != id)
-        kernels.emplace_back();
-      kernels.back().push_back(&op);
-    }
-    for (ArrayRef<Operation *> kernel : kernels) {
-      if (kernel.size() < 2 || cudaCanFuse(ctx, kernel))
-        continue;
+      dlc::unwrapKernel(kernel);
+      ArrayRef<Operation *> rest = ops;
       size_t begin = 0;
-      for (size_t end = 2; end <= kernel.size(); ++end) {
-        if (cudaCanFuse(ctx, kernel.slice(begin, end - begin)))
+      for (size_t end = 2; end <= rest.size(); ++end) {
+        if (cudaCanFuse(ctx, rest.slice(begin, end - begin)))
           continue;
         // [begin, end - 1) is a kernel; the next one starts at end - 1.
-        IntegerAttr id = IntegerAttr::get(IntegerType::get(ctx, 64), nextId++);
-        for (size_t i = end - 1; i < kernel.size(); ++i)
-          kernel[i]->setAttr(::dlc::attrs::kKernel, id);
+        dlc::wrapInKernel(rest.slice(begin, end - 1 - begin));
         begin = end - 1;
       }
+      dlc::wrapInKernel(rest.drop_front(begin));
     }
   }
 };

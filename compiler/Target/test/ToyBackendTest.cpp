@@ -164,7 +164,7 @@ TEST_F(ToyBackendTest, KernelsFormWithTheDefaultRuleThenTheArtifactRefuses) {
   mlir::Operation *matmul = nullptr, *relu = nullptr;
   module->walk([&](mlir::Operation *op) {
     auto name = mlir::dyn_cast<mlir::NameLoc>(op->getLoc());
-    if (mlir::isa<CopyOp>(op)) // a copy of a value is named after it
+    if (mlir::isa<CopyOp, KernelOp>(op)) // a copy of a value is named after it
       return;
     if (name && name.getName() == "big_matmul")
       matmul = op;
@@ -172,7 +172,10 @@ TEST_F(ToyBackendTest, KernelsFormWithTheDefaultRuleThenTheArtifactRefuses) {
       relu = op;
   });
   ASSERT_TRUE(matmul && relu);
-  EXPECT_EQ(matmul->getAttr(attrs::kKernel), relu->getAttr(attrs::kKernel));
+  auto kernel = mlir::dyn_cast<KernelOp>(matmul->getParentOp());
+  ASSERT_TRUE(kernel) << "the matmul is in no dlc.kernel";
+  EXPECT_EQ(relu->getParentOp(), kernel.getOperation());
+  EXPECT_EQ(kernel.getDeviceAttr(), getDevicePin(matmul));
 }
 
 TEST_F(ToyBackendTest, UnknownKindsNameTheRegisteredOnes) {

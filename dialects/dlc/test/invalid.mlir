@@ -1157,3 +1157,73 @@ func.func @conv_accumulator(%x: tensor<1x1x4x4xf16>, %w: tensor<1x1x3x3xf16>) ->
   %0 = dlc.conv2d %x, %w {accumulator = bf16} : (tensor<1x1x4x4xf16>, tensor<1x1x3x3xf16>) -> tensor<1x1x2x2xf16>
   return %0 : tensor<1x1x2x2xf16>
 }
+
+//===----------------------------------------------------------------------===//
+// kernel
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @kernel_op_on_another_device(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %k = dlc.kernel on cuda:0 -> tensor<4xf32> {
+    // expected-error @+1 {{'dlc.neg' op runs on cpu inside a kernel on cuda:0}}
+    %n = dlc.neg %x : tensor<4xf32>
+    dlc.yield %n : tensor<4xf32>
+  }
+  return %k : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_yield_mismatch(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dlc.kernel' op yields 0 values whose types differ from its results}}
+  %k = dlc.kernel -> tensor<4xf32> {
+    %n = dlc.neg %x : tensor<4xf32>
+    dlc.yield
+  }
+  return %k : tensor<4xf32>
+}
+
+// -----
+
+func.func @copy_in_kernel(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %k = dlc.kernel -> tensor<4xf32> {
+    // expected-error @+1 {{'dlc.copy' op cannot be inside a dlc.kernel (a kernel holds dlc compute ops)}}
+    %c = dlc.copy %x to cpu : tensor<4xf32>
+    dlc.yield %c : tensor<4xf32>
+  }
+  return %k : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_in_kernel(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %k = dlc.kernel -> tensor<4xf32> {
+    // expected-error @+1 {{'dlc.kernel' op cannot be inside a dlc.kernel (a kernel holds dlc compute ops)}}
+    %i = dlc.kernel -> tensor<4xf32> {
+      %n = dlc.neg %x : tensor<4xf32>
+      dlc.yield %n : tensor<4xf32>
+    }
+    dlc.yield %i : tensor<4xf32>
+  }
+  return %k : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_body_arguments(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dlc.kernel' op body takes no arguments (it reads values from above)}}
+  %k = "dlc.kernel"() ({
+  ^bb0(%a: tensor<4xf32>):
+    %n = dlc.neg %a : tensor<4xf32>
+    dlc.yield %n : tensor<4xf32>
+  }) : () -> tensor<4xf32>
+  return %k : tensor<4xf32>
+}
+
+// -----
+
+func.func @yield_outside_kernel(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dlc.yield' op expects parent op 'dlc.kernel'}}
+  dlc.yield %x : tensor<4xf32>
+}

@@ -445,6 +445,39 @@ func.func @device_pins(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %3 : tensor<4xf32>
 }
 
+// A kernel on a GPU, one on the CPU (no device written), and one whose value
+// nothing reads (no results).
+// CHECK-LABEL: func.func @kernels
+// CHECK: %[[G:.*]]:2 = dlc.kernel on cuda:0 -> tensor<4x8xf32>, tensor<4x8xf32> {
+// CHECK-NEXT: %[[M:.*]] = dlc.matmul %{{.*}}, %{{.*}} {device = #dlc.device<cuda:0>}
+// CHECK-NEXT: %[[R:.*]] = dlc.relu %[[M]] {device = #dlc.device<cuda:0>}
+// CHECK-NEXT: dlc.yield %[[M]], %[[R]] : tensor<4x8xf32>, tensor<4x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: dlc.kernel -> tensor<4x8xf32> {
+// CHECK-NEXT: dlc.neg %{{.*}} : tensor<4x8xf32>
+// CHECK-NEXT: dlc.yield
+// CHECK-NEXT: } {dlc.buffer = array<i64: 3>}
+// CHECK-NEXT: dlc.kernel {
+// CHECK-NEXT: dlc.exp
+// CHECK-NEXT: dlc.yield{{$}}
+// CHECK-NEXT: }
+func.func @kernels(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %g:2 = dlc.kernel on cuda:0 -> tensor<4x8xf32>, tensor<4x8xf32> {
+    %m = dlc.matmul %x, %w {device = #dlc.device<cuda:0>} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+    %r = dlc.relu %m {device = #dlc.device<cuda:0>} : tensor<4x8xf32>
+    dlc.yield %m, %r : tensor<4x8xf32>, tensor<4x8xf32>
+  }
+  %n = dlc.kernel -> tensor<4x8xf32> {
+    %v = dlc.neg %x : tensor<4x8xf32>
+    dlc.yield %v : tensor<4x8xf32>
+  } {dlc.buffer = array<i64: 3>}
+  dlc.kernel {
+    %e = dlc.exp %x : tensor<4x8xf32>
+    dlc.yield
+  }
+  return %n : tensor<4x8xf32>
+}
+
 // The 4-byte alignment header 0x04000000, then little-endian data:
 // fc_weight = [1.0, 2.0] (f32), token_ids = [3, -1] (i64).
 // CHECK: {-#
@@ -463,3 +496,4 @@ func.func @device_pins(%x: tensor<4xf32>) -> tensor<4xf32> {
     }
   }
 #-}
+

@@ -55,10 +55,12 @@ func.func @runtime_weight(%x: tensor<5x4xf32>, %w: tensor<3x4xf32>) -> tensor<5x
 // CHECK: %[[W:.*]] = dlc.reshape %[[T]] : tensor<8x2x32xf32> -> tensor<8x64xf32>
 // CHECK: dlc.matmul %{{.*}}, %[[W]] : (tensor<4x8xf32>, tensor<8x64xf32>) -> tensor<4x64xf32>
 // KERNEL-LABEL: func.func @panels
-// KERNEL: dlc.transpose {{.*}}dlc.kernel = 0
-// KERNEL: dlc.reshape {{.*}}dlc.kernel = 0
-// KERNEL: dlc.matmul {{.*}}dlc.kernel = 0
-// KERNEL: dlc.add {{.*}}dlc.kernel = 0
+// KERNEL: dlc.kernel
+// KERNEL-NEXT: dlc.transpose
+// KERNEL-NEXT: dlc.reshape
+// KERNEL-NEXT: dlc.matmul
+// KERNEL-NEXT: dlc.add
+// KERNEL-NEXT: dlc.yield
 func.func @panels(%x: tensor<4x8xf32>, %b: tensor<64xf32>) -> tensor<4x64xf32> {
   %w = dlc.constant dense<0.25> : tensor<64x8xf32>
   %y = dlc.linear %x, %w, %b : (tensor<4x8xf32>, tensor<64x8xf32>, tensor<64xf32>) -> tensor<4x64xf32>

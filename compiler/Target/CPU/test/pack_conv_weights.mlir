@@ -13,12 +13,12 @@
 // CHECK-NOT: tensor<8x16x3x3xf32> loc("conv.w")
 // CHECK: #[[NAME]] = loc("/c/Conv/packed_weight")
 // KERNEL-LABEL: func.func @packed
-// KERNEL: dlc.constant
-// KERNEL-NOT: dlc.kernel
-// KERNEL-SAME: {{$}}
-// KERNEL: dlc.transpose {{.*}}dlc.kernel = 0
-// KERNEL: dlc.conv2d {{.*}}dlc.kernel = 0
-// KERNEL: dlc.relu {{.*}}dlc.kernel = 0
+// KERNEL-NEXT: dlc.constant
+// KERNEL-NEXT: dlc.kernel
+// KERNEL-NEXT: dlc.transpose
+// KERNEL-NEXT: dlc.conv2d
+// KERNEL-NEXT: dlc.relu
+// KERNEL-NEXT: dlc.yield
 func.func @packed(%x: tensor<1x16x6x6xf32>) -> tensor<1x8x6x6xf32> {
   %w = dlc.constant dense<0.5> : tensor<8x16x3x3xf32> loc("conv.w")
   %y = dlc.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x6x6xf32>, tensor<8x16x3x3xf32>) -> tensor<1x8x6x6xf32> loc("/c/Conv")
@@ -39,12 +39,11 @@ func.func @packed(%x: tensor<1x16x6x6xf32>) -> tensor<1x8x6x6xf32> {
 // CHECK: #[[NAME]] = loc("/s/Conv/packed_weight")
 // CHECK: #[[VIEW]] = loc("/s/Conv/packed_weight/view")
 // KERNEL-LABEL: func.func @panels
-// KERNEL: dlc.constant
-// KERNEL-NOT: dlc.kernel
-// KERNEL-SAME: {{$}}
-// KERNEL: dlc.transpose {{.*}}dlc.kernel = 0
-// KERNEL: dlc.reshape {{.*}}dlc.kernel = 0
-// KERNEL: dlc.conv2d {{.*}}dlc.kernel = 0
+// KERNEL-NEXT: dlc.constant
+// KERNEL-NEXT: dlc.kernel
+// KERNEL-NEXT: dlc.transpose
+// KERNEL-NEXT: dlc.reshape
+// KERNEL-NEXT: dlc.conv2d
 func.func @panels(%x: tensor<1x16x6x6xf32>) -> tensor<1x32x3x3xf32> {
   %w = dlc.constant dense<0.5> : tensor<32x16x3x3xf32>
   %y = dlc.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x16x6x6xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x3x3xf32> loc("/s/Conv")
