@@ -93,6 +93,7 @@ private:
   LogicalResult emitCudaKernels();
   LogicalResult compileCuda();
   void outlineGroup(ModuleOp kernels, const Group &group, unsigned index);
+  void shareIdenticalKernels(ModuleOp kernels);
   LogicalResult compileCode();
   void addKernelsAndLibraries(std::optional<std::string> emulated);
   void addSignature();
@@ -117,6 +118,7 @@ private:
   std::vector<Group> groups;
   std::vector<dlc::cuda::KernelSource> cudaKernels;
   std::vector<int> cudaKernelOf;
+  std::vector<unsigned> codeOf; // kernel K runs kernel codeOf[K]'s code
   std::optional<dlc::cuda::CompiledModule> cudaModule;
   std::optional<dlc::CpuLibrary> library;
   aw::Contents contents;
@@ -335,6 +337,31 @@ void ArtifactTranslator::outlineGroup(ModuleOp kernels, const Group &group, unsi
   builder.create<func::ReturnOp>(loc);
 }
 
+// Kernels whose outlined code is the same (ResNet's repeated blocks, a
+// transformer's layers: the same shapes and fused ops, their weights passed
+// as buffers) are compiled once; the others call the first one's code. Small
+// constants are cloned into the code, so kernels differing in them differ.
+void ArtifactTranslator::shareIdenticalKernels(ModuleOp kernels) {
+  codeOf.resize(groups.size());
+  SmallVector<func::FuncOp> funcs(kernels.getOps<func::FuncOp>());
+  llvm::DenseMap<Type, SmallVector<unsigned>> firstsOfType;
+  for (auto [index, fn] : llvm::enumerate(funcs)) {
+    codeOf[index] = index;
+    SmallVector<unsigned> &firsts = firstsOfType[fn.getFunctionType()];
+    for (unsigned first : firsts)
+      if (OperationEquivalence::isRegionEquivalentTo(&funcs[first].getBody(), &fn.getBody(),
+                                                     OperationEquivalence::IgnoreLocations)) {
+        codeOf[index] = first;
+        break;
+      }
+    if (codeOf[index] == index)
+      firsts.push_back(index);
+  }
+  for (auto [index, fn] : llvm::enumerate(funcs))
+    if (codeOf[index] != index)
+      fn.erase();
+}
+
 // The kernels, outlined and compiled into one shared object (--emit=mlir
 // prints the outlined module and stops: `library` stays empty).
 LogicalResult ArtifactTranslator::compileCode() {
@@ -346,6 +373,7 @@ LogicalResult ArtifactTranslator::compileCode() {
     *options.emitKernels << "\n";
     return success();
   }
+  shareIdenticalKernels(*kernels);
   if (failed(dlc::lowerCpuKernelsToLLVMDialect(*kernels, dlc::cpuKernelTiles(options.cpu))))
     return failure();
   FailureOr<dlc::CpuLibrary> compiled =
@@ -370,12 +398,15 @@ void ArtifactTranslator::addKernelsAndLibraries(std::optional<std::string> emula
   }
   for (auto [index, group] : llvm::enumerate(groups)) {
     aw::Kernel kernel;
-    kernel.symbol = "k" + std::to_string(index) + dlc::kEntrySuffix;
     kernel.name = "k" + std::to_string(index);
     for (Operation *op : group.ops)
       kernel.ops.push_back(name(op));
     if (cudaKernelOf[index] >= 0 && options.emulatedGpuHostCode)
       kernel.library = 1;
+    // The CPU path's library shares identical kernels' code; the emulated
+    // GPU code (library 1) has one function per kernel.
+    unsigned code = kernel.library == 0 ? codeOf[index] : index;
+    kernel.symbol = "k" + std::to_string(code) + dlc::kEntrySuffix;
     if (cudaKernelOf[index] >= 0 && cudaModule) {
       const dlc::cuda::KernelSource &source = cudaKernels[cudaKernelOf[index]];
       kernel.cuda = aw::CudaLaunch{0, source.entry,
