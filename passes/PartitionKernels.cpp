@@ -73,11 +73,15 @@ bool dlc::isPackedWeightView(Operation *op) {
   return user == last->getNextNode() && isa<Conv2dOp, MatmulOp>(user);
 }
 
+// Splats (a scale, an epsilon, a clip bound) and a few values fold into the
+// code; a per-channel vector (a bias) is a buffer, so that kernels differing
+// only in their weights share code (CompileModel.cpp).
 bool dlc::isInlinableConstant(Operation *op) {
   auto constant = dyn_cast_or_null<ConstantOp>(op);
-  return constant && isa<DenseElementsAttr>(constant.getValue()) &&
-         cast<ShapedType>(constant.getType()).getNumElements() <=
-             kInlineConstantElements;
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : DenseElementsAttr();
+  int64_t elements = dense ? dense.getNumElements() : 0;
+  return dense && elements <= kInlineConstantElements &&
+         (dense.isSplat() || elements <= kInlineConstantValues);
 }
 
 void dlc::kernelInterface(ArrayRef<Operation *> ops, SmallVectorImpl<Value> &inputs,

@@ -24,9 +24,10 @@ bool isReadInPlaceByMatmul(mlir::Operation *op);
 /// its transposed place (ReuseProducerBuffer.cpp), and never runs.
 bool isWrittenInPlaceByMatmul(mlir::Operation *op);
 
-/// Dense constants this small are cloned into the kernels that use them
-/// rather than passed as buffers.
-constexpr int64_t kInlineConstantElements = 64;
+/// Dense constants this small that are splats, or that hold at most
+/// kInlineConstantValues elements, are cloned into the kernels that use
+/// them rather than passed as buffers.
+constexpr int64_t kInlineConstantElements = 64, kInlineConstantValues = 16;
 bool isInlinableConstant(mlir::Operation *op);
 /// A kernel's inputs and outputs, as the schedule passes them: values read
 /// from outside its ops (small dense constants are cloned in instead) and
