@@ -33,6 +33,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -534,6 +535,11 @@ struct CompileFlags {
       "test-drop-event-wait", cl::Hidden, cl::init(-1),
       cl::desc("Test only: leave out the K-th WaitEvent of the schedule"),
       cl::cat(category)};
+  cl::opt<bool> timeStages{
+      "time-stages",
+      cl::desc("Print where the compile's time went: each pass of the pipeline, and in the "
+               "artifact stage the kernels' lowering, LLVM's optimisation, machine code and linking"),
+      cl::cat(category)};
   cl::opt<bool> testNoVerifySchedule{
       "test-no-verify-schedule", cl::Hidden,
       cl::desc("Test only: write the artifact without proving its schedule"),
@@ -614,16 +620,21 @@ bool checkCompileFlags(const CompileFlags &f) {
 /// the artifact, prints what --emit asked for (`emitted`), or writes the
 /// artifact to `outputPath`.
 /// (The paths are copies: the flags they came from are reset by LLD.)
-int runCompile(const ::dlc::CompileOptions &options, const std::string modelPath,
+/// With `timing`, each stage's time goes into it (--time-stages).
+int runCompile(::dlc::CompileOptions options, const std::string modelPath,
                const ::dlc::OnnxImportOptions &importOptions, bool emitting,
-               const std::string &emitted, const std::string outputPath) {
+               const std::string &emitted, const std::string outputPath,
+               TimingScope *timing) {
   MLIRContext context;
   setUpContext(context);
+  TimingScope loading = timing ? timing->nest("load the model") : TimingScope();
   OwningOpRef<ModuleOp> module = isOnnxPath(modelPath)
                                      ? importModel(context, modelPath, importOptions)
                                      : loadModule(context, modelPath);
+  loading.stop();
   if (!module)
     return 1;
+  options.codegen.timing = timing;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   FailureOr<std::string> artifact = ::dlc::compileModule(*module, options);
@@ -660,8 +671,16 @@ int compileCommand(int argc, char **argv) {
     llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
     return 1;
   }
+  if (!flags.timeStages)
+    return runCompile(options, flags.model, importOptions, !flags.emit.empty(), llvmIR,
+                      flags.output, nullptr);
+  // MLIR's timing report (a tree on stderr, printed as the manager goes).
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(true);
+  timingManager.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
+  TimingScope root = timingManager.getRootScope();
   return runCompile(options, flags.model, importOptions, !flags.emit.empty(), llvmIR,
-                    flags.output);
+                    flags.output, &root);
 }
 
 /// `dlc run A.dlcm --compare-reference=MODEL [--compare-tolerance=R]

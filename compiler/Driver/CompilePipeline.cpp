@@ -154,6 +154,16 @@ void dlc::buildCompilePipeline(OpPassManager &pm, const CompileOptions &options)
   addCodegenStages(pm, options);
 }
 
+namespace {
+LogicalResult runPipeline(ModuleOp module, const CompileOptions &options, TimingScope *timing) {
+  PassManager pm(module.getContext());
+  buildCompilePipeline(pm, options);
+  if (timing)
+    pm.enableTiming(*timing);
+  return pm.run(module);
+}
+} // namespace
+
 FailureOr<std::string> dlc::compileModule(ModuleOp module, CompileOptions options) {
   if (llvm::Error error = options.check())
     return module.emitError() << llvm::toString(std::move(error));
@@ -162,9 +172,23 @@ FailureOr<std::string> dlc::compileModule(ModuleOp module, CompileOptions option
     bytes = std::move(artifact);
     return llvm::Error::success();
   };
-  PassManager pm(module.getContext());
-  buildCompilePipeline(pm, options);
-  if (failed(pm.run(module)))
+  TimingScope *timing = options.codegen.timing;
+  if (!timing || !options.runs(CompileStage::Artifact) || !options.runs(CompileStage::Memory)) {
+    if (failed(runPipeline(module, options, timing)))
+      return failure();
+    return bytes;
+  }
+  // Timed (--time-stages): the graph stages pass by pass, then the artifact
+  // stage's own parts under a scope of its own (its pass is not timed as a
+  // whole beside them, which would count them twice).
+  CompileOptions graph = options;
+  graph.stopAfter = CompileStage::Memory;
+  if (failed(runPipeline(module, graph, timing)))
+    return failure();
+  options.startAfter = CompileStage::Memory;
+  TimingScope artifact = timing->nest("artifact");
+  options.codegen.timing = &artifact;
+  if (failed(runPipeline(module, options, nullptr)))
     return failure();
   return bytes;
 }

@@ -374,10 +374,11 @@ LogicalResult ArtifactTranslator::compileCode() {
     return success();
   }
   shareIdenticalKernels(*kernels);
-  if (failed(dlc::lowerCpuKernelsToLLVMDialect(*kernels, dlc::cpuKernelTiles(options.cpu))))
+  if (failed(dlc::lowerCpuKernelsToLLVMDialect(*kernels, dlc::cpuKernelTiles(options.cpu),
+                                               options.timing)))
     return failure();
   FailureOr<dlc::CpuLibrary> compiled =
-      dlc::compileCpuLibrary(*kernels, options.cpu, options.emitLLVM);
+      dlc::compileCpuLibrary(*kernels, options.cpu, options.emitLLVM, options.timing);
   if (failed(compiled))
     return failure();
   library = std::move(*compiled);
@@ -526,8 +527,10 @@ FailureOr<std::string> ArtifactTranslator::run() {
       *options.emitCuda << dlc::cuda::moduleSource(cudaKernels);
     return std::string();
   }
+  TimingScope nvrtc = options.timing ? options.timing->nest("CUDA kernels: NVRTC") : TimingScope();
   if (failed(compileCuda()))
     return failure();
+  nvrtc.stop();
   if (options.emitPtx) {
     if (cudaModule)
       *options.emitPtx << cudaModule->ptx;
@@ -562,6 +565,8 @@ FailureOr<std::string> ArtifactTranslator::run() {
     return failure();
   contents.versionMinor = aw::lowestMinorVersion(contents);
   std::string artifact = aw::serialize(contents);
+  TimingScope verifying =
+      options.timing ? options.timing->nest("verify the artifact's schedule") : TimingScope();
   if (!options.testSkipScheduleVerification && failed(verifyArtifactSchedule(artifact)))
     return failure();
   return artifact;

@@ -18,6 +18,7 @@
 #include "passes/DeviceSpec.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -58,6 +59,9 @@ struct CodegenOptions {
   /// so that tests can show that the schedule verifier, the runtime's
   /// ordering checker and the differential tests catch a missing wait.
   int testDropEventWait = -1;
+  /// `dlc compile --time-stages`: the artifact stage's parts are timed
+  /// under this scope (and the pipeline's passes, by compileModule).
+  mlir::TimingScope *timing = nullptr;
   /// Test-only (`--test-no-verify-schedule`): write the artifact without
   /// proving its schedule first (the runtime's checks then have to find it).
   bool testSkipScheduleVerification = false;

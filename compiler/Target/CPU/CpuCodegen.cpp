@@ -69,8 +69,10 @@ static void initializeNativeTarget() {
 
 FailureOr<dlc::CpuLibrary>
 dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
-                       llvm::raw_ostream *llvmIR) {
+                       llvm::raw_ostream *llvmIR, TimingScope *timing) {
   initializeNativeTarget();
+  auto stage = [&](StringRef name) { return timing ? timing->nest(name) : TimingScope(); };
+  TimingScope translating = stage("CPU kernels: to LLVM IR");
 
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
@@ -82,6 +84,7 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
     return failure();
   }
 
+  translating.stop();
   std::string triple = llvm::sys::getDefaultTargetTriple();
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
@@ -110,6 +113,7 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
 
   // O3, as clang would run it.
   {
+    TimingScope optimising = stage("CPU kernels: LLVM O3");
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
@@ -129,6 +133,7 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
   // Object code, in memory, then a file for LLD.
   llvm::SmallVector<char, 0> object;
   {
+    TimingScope emitting = stage("CPU kernels: machine code");
     llvm::raw_svector_ostream os(object);
     llvm::legacy::PassManager codegen;
     if (machine->addPassesToEmitFile(codegen, os, nullptr,
@@ -151,6 +156,7 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
     os.write(object.data(), object.size());
   }
 
+  TimingScope linking = stage("CPU kernels: link");
   std::string linkLog;
   llvm::raw_string_ostream linkStream(linkLog);
   bool linked;

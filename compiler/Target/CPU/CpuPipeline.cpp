@@ -127,8 +127,12 @@ static bool copyByVectorRows(OpBuilder &b, Location loc, Value from, Value to) {
   return true;
 }
 
-LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::KernelTiles &tiles) {
+LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::KernelTiles &tiles,
+                                                TimingScope *timing) {
   PassManager pm(module.getContext());
+  TimingScope lowering = timing ? timing->nest("CPU kernels: to the LLVM dialect") : TimingScope();
+  if (timing)
+    pm.enableTiming(lowering);
   // Graph ops to linalg, elementwise chains fused into one loop nest.
   pm.addNestedPass<func::FuncOp>(dlc::createLowerDlcToLinalg());
   pm.addPass(createCanonicalizerPass());

@@ -28,6 +28,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "compiler/Target/CPU/CpuTiles.h"
@@ -67,8 +68,10 @@ void registerCpuPipelineDialects(mlir::DialectRegistry &registry);
 /// statically shaped memrefs) to the LLVM dialect and adds the entry
 /// wrappers. Diagnostics go to the module's context.
 /// `tiles`: the kernels' shapes for the target (cpuKernelTiles, CpuTarget.h).
+/// `timing`: each pass is timed under it (dlc compile --time-stages).
 mlir::LogicalResult lowerCpuKernelsToLLVMDialect(mlir::ModuleOp module,
-                                                 const cpu::KernelTiles &tiles = cpu::kAvx512Tiles);
+                                                 const cpu::KernelTiles &tiles = cpu::kAvx512Tiles,
+                                                 mlir::TimingScope *timing = nullptr);
 
 /// Parallel tile loops (OutlineParallelLoops.cpp; ABI: runtime/include/dlc/
 /// parallel.h). ConvToMatmul, TileAndVectorize and ParallelizeLoopNests mark loops whose
@@ -85,10 +88,11 @@ void finishParallelLaunches(mlir::ModuleOp module);
 bool isParallelBody(mlir::Operation *func);
 
 /// Translates an LLVM-dialect module, optimises it, and links a shared object.
-/// With `llvmIR`, also prints the optimised LLVM IR there.
+/// With `llvmIR`, also prints the optimised LLVM IR there; with `timing`,
+/// its steps are timed under it.
 mlir::FailureOr<CpuLibrary>
 compileCpuLibrary(mlir::ModuleOp module, const CpuTargetOptions &options,
-                  llvm::raw_ostream *llvmIR = nullptr);
+                  llvm::raw_ostream *llvmIR = nullptr, mlir::TimingScope *timing = nullptr);
 
 } // namespace dlc
 

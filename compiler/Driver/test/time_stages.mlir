@@ -1,0 +1,30 @@
+// dlc compile --time-stages: where the compile's time goes, as MLIR's
+// timing tree on stderr: loading, each pass of the graph stages, then the
+// artifact stage's parts (the kernels' lowering pass by pass, LLVM IR, O3,
+// machine code, linking, the schedule's proof). The artifact is written as
+// without it.
+// RUN: dlc compile %s -o %t.dlcm --time-stages 2>&1 | FileCheck %s
+// RUN: dlc compile %s -o %t.plain.dlcm
+// RUN: cmp %t.dlcm %t.plain.dlcm
+
+// CHECK: Execution time report
+// CHECK: load the model
+// CHECK: PartitionKernels
+// CHECK: SchedulePass
+// CHECK: PlanMemoryPass
+// CHECK: artifact
+// CHECK-NEXT: CUDA kernels: NVRTC
+// CHECK-NEXT: CPU kernels: to the LLVM dialect
+// CHECK: OneShotBufferize
+// CHECK: CPU kernels: to LLVM IR
+// CHECK-NEXT: CPU kernels: LLVM O3
+// CHECK-NEXT: CPU kernels: machine code
+// CHECK-NEXT: CPU kernels: link
+// CHECK-NEXT: verify the artifact's schedule
+// CHECK: Total
+
+func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %m = dlc.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %r = dlc.relu %m : tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
