@@ -1,7 +1,7 @@
 // dlc compile --time-stages: where the compile's time goes, as MLIR's
 // timing tree on stderr: loading, each pass of the graph stages, then the
-// artifact stage's parts (the kernels' lowering pass by pass, LLVM IR, O3,
-// machine code, linking, the schedule's proof). The artifact is written as
+// artifact stage's parts (the kernels' lowering pass by pass, LLVM IR, O3
+// and machine code (in parts, one per core), linking, the schedule's proof). The artifact is written as
 // without it.
 // RUN: dlc compile %s -o %t.dlcm --time-stages 2>&1 | FileCheck %s
 // RUN: dlc compile %s -o %t.plain.dlcm
@@ -15,10 +15,10 @@
 // CHECK: artifact
 // CHECK-NEXT: CUDA kernels: NVRTC
 // CHECK-NEXT: CPU kernels: to the LLVM dialect
-// CHECK: OneShotBufferize
+// CHECK: EmptyTensorElimination
+// CHECK-NEXT: BufferizeKernel
 // CHECK: CPU kernels: to LLVM IR
-// CHECK-NEXT: CPU kernels: LLVM O3
-// CHECK-NEXT: CPU kernels: machine code
+// CHECK-NEXT: CPU kernels: LLVM O3 and machine code
 // CHECK-NEXT: CPU kernels: link
 // CHECK-NEXT: verify the artifact's schedule
 // CHECK: Total

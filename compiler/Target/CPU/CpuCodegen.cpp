@@ -14,6 +14,11 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "lld/Common/Driver.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -26,7 +31,10 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <atomic>
 #include <mutex>
+#include <thread>
+#include <unistd.h>
 
 LLD_HAS_DRIVER(elf)
 
@@ -66,6 +74,174 @@ static void initializeNativeTarget() {
     llvm::InitializeNativeTargetAsmPrinter();
   });
 }
+
+namespace {
+/// O3 as clang runs it, then machine code into `object`.
+LogicalResult optimizeAndEmit(llvm::Module &module, llvm::TargetMachine &machine,
+                              llvm::raw_ostream *llvmIR, llvm::SmallVector<char, 0> &object) {
+  module.setDataLayout(machine.createDataLayout());
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder builder(&machine);
+    builder.registerModuleAnalyses(mam);
+    builder.registerCGSCCAnalyses(cgam);
+    builder.registerFunctionAnalyses(fam);
+    builder.registerLoopAnalyses(lam);
+    builder.crossRegisterProxies(lam, fam, cgam, mam);
+    builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3).run(module, mam);
+  }
+  if (llvmIR)
+    module.print(*llvmIR, nullptr);
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return failure();
+  codegen.run(module);
+  return success();
+}
+
+/// The defined globals `gv` refers to (through constant expressions too).
+void referencedGlobals(const llvm::GlobalValue &gv, llvm::SmallVectorImpl<const llvm::GlobalValue *> &out) {
+  llvm::SmallVector<const llvm::Value *> work;
+  llvm::SmallPtrSet<const llvm::Value *, 32> seen;
+  if (auto *f = llvm::dyn_cast<llvm::Function>(&gv))
+    for (const llvm::Instruction &inst : llvm::instructions(*f))
+      for (const llvm::Value *operand : inst.operands())
+        work.push_back(operand);
+  if (auto *g = llvm::dyn_cast<llvm::GlobalVariable>(&gv); g && g->hasInitializer())
+    work.push_back(g->getInitializer());
+  while (!work.empty()) {
+    const llvm::Value *v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto *global = llvm::dyn_cast<llvm::GlobalValue>(v)) {
+      if (!global->isDeclaration())
+        out.push_back(global);
+    } else if (auto *constant = llvm::dyn_cast<llvm::Constant>(v)) {
+      for (const llvm::Value *operand : constant->operands())
+        work.push_back(operand);
+    }
+  }
+}
+
+/// A constant only this module sees (the bufferization's globals: one per
+/// value, shared by the kernels that use it), or a small local function
+/// that refers to no local definition (dlc_scratch_alloc, which every
+/// kernel with a temporary calls): copied into each part rather than tying
+/// those kernels together (a copy no one calls is dropped by O3).
+bool isLocalConstant(const llvm::GlobalValue *gv) {
+  if (!gv->hasLocalLinkage() || gv->isDeclaration())
+    return false;
+  if (auto *var = llvm::dyn_cast<llvm::GlobalVariable>(gv))
+    return var->isConstant();
+  auto *f = llvm::dyn_cast<llvm::Function>(gv);
+  if (!f || f->getInstructionCount() > 64)
+    return false;
+  llvm::SmallVector<const llvm::GlobalValue *> refs;
+  referencedGlobals(*f, refs);
+  return llvm::none_of(refs, [](const llvm::GlobalValue *r) { return r->hasLocalLinkage(); });
+}
+
+/// `module` in at most `parts` modules of about equal size: a defined global
+/// goes with every local global it refers to (a kernel with its parallel
+/// bodies; local constants are copied), so each part links without renaming and
+/// inlines as the whole module would; the groups are dealt largest first to
+/// the smallest part. Other parts see a global as a declaration.
+std::vector<std::unique_ptr<llvm::Module>> splitByKernel(llvm::Module &module, unsigned parts) {
+  std::vector<const llvm::GlobalValue *> defined;
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> index;
+  for (const llvm::GlobalValue &gv : module.global_values())
+    if (!gv.isDeclaration()) {
+      index[&gv] = defined.size();
+      defined.push_back(&gv);
+    }
+  llvm::EquivalenceClasses<unsigned> groups;
+  for (unsigned i = 0; i < defined.size(); ++i) {
+    groups.insert(i);
+    llvm::SmallVector<const llvm::GlobalValue *> refs;
+    referencedGlobals(*defined[i], refs);
+    for (const llvm::GlobalValue *ref : refs)
+      if (ref->hasLocalLinkage() && index.count(ref) && !isLocalConstant(ref))
+        groups.unionSets(i, index.lookup(ref));
+  }
+  // Each group's size, then largest first onto the smallest part.
+  std::vector<std::pair<uint64_t, unsigned>> sizes; // (instructions, leader)
+  llvm::DenseMap<unsigned, uint64_t> sizeOf;
+  for (unsigned i = 0; i < defined.size(); ++i) {
+    auto *f = llvm::dyn_cast<llvm::Function>(defined[i]);
+    sizeOf[groups.getLeaderValue(i)] += f ? f->getInstructionCount() + 1 : 1;
+  }
+  for (auto [leader, size] : sizeOf)
+    sizes.push_back({size, leader});
+  llvm::sort(sizes, [](auto a, auto b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  parts = std::min<unsigned>(parts, sizes.size());
+  std::vector<uint64_t> load(parts, 0);
+  llvm::DenseMap<unsigned, unsigned> partOf; // leader -> part
+  for (auto [size, leader] : sizes) {
+    unsigned smallest = std::min_element(load.begin(), load.end()) - load.begin();
+    partOf[leader] = smallest;
+    load[smallest] += size;
+  }
+  std::vector<std::unique_ptr<llvm::Module>> result;
+  for (unsigned p = 0; p < parts; ++p) {
+    llvm::ValueToValueMapTy map;
+    result.push_back(llvm::CloneModule(module, map, [&](const llvm::GlobalValue *gv) {
+      if (isLocalConstant(gv))
+        return true; // every part its copy (unused ones are dropped by O3)
+      auto it = index.find(gv);
+      return it != index.end() && partOf.lookup(groups.getLeaderValue(it->second)) == p;
+    }));
+  }
+  return result;
+}
+
+/// The kernels' object code: the module split into one part per core (each
+/// kernel with the internal functions it calls, so inlining is as in one
+/// module), each part optimised and emitted on a thread of its own, in a
+/// context of its own (LLVM's are not shared between threads). One part
+/// when the IR is printed (--emit=llvm) or one core is there.
+LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine,
+                              llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> newMachine,
+                              llvm::raw_ostream *llvmIR,
+                              std::vector<llvm::SmallVector<char, 0>> &objects) {
+  unsigned functions = 0;
+  for (llvm::Function &f : module)
+    functions += !f.isDeclaration() && !f.hasLocalLinkage();
+  unsigned parts = std::min({std::max(1u, std::thread::hardware_concurrency()), functions, 16u});
+  if (llvmIR || parts <= 1) {
+    objects.resize(1);
+    return optimizeAndEmit(module, machine, llvmIR, objects[0]);
+  }
+  std::vector<std::string> bitcode;
+  for (std::unique_ptr<llvm::Module> &part : splitByKernel(module, parts)) {
+    llvm::raw_string_ostream os(bitcode.emplace_back());
+    llvm::WriteBitcodeToFile(*part, os);
+  }
+  objects.resize(bitcode.size());
+  std::vector<std::unique_ptr<llvm::TargetMachine>> machines;
+  for (size_t i = 0; i < bitcode.size(); ++i)
+    machines.push_back(newMachine());
+  std::atomic<bool> ok{true};
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < bitcode.size(); ++i)
+    threads.emplace_back([&, i] {
+      llvm::LLVMContext context;
+      llvm::Expected<std::unique_ptr<llvm::Module>> part =
+          llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode[i], "part"), context);
+      if (!part || !machines[i] || failed(optimizeAndEmit(**part, *machines[i], nullptr, objects[i]))) {
+        if (!part)
+          llvm::consumeError(part.takeError());
+        ok = false;
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  return success(ok.load());
+}
+} // namespace
 
 FailureOr<dlc::CpuLibrary>
 dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
@@ -111,62 +287,44 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(triple);
 
-  // O3, as clang would run it.
-  {
-    TimingScope optimising = stage("CPU kernels: LLVM O3");
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder builder(machine.get());
-    builder.registerModuleAnalyses(mam);
-    builder.registerCGSCCAnalyses(cgam);
-    builder.registerFunctionAnalyses(fam);
-    builder.registerLoopAnalyses(lam);
-    builder.crossRegisterProxies(lam, fam, cgam, mam);
-    builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3)
-        .run(*llvmModule, mam);
-  }
-  if (llvmIR)
-    llvmModule->print(*llvmIR, nullptr);
+  TimingScope generating = stage("CPU kernels: LLVM O3 and machine code");
+  std::vector<llvm::SmallVector<char, 0>> objects;
+  auto newMachine = [&] {
+    return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+        triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
+        llvm::CodeGenOptLevel::Aggressive));
+  };
+  if (failed(generateObjects(*llvmModule, *machine, newMachine, llvmIR, objects)))
+    return emitError(module, "the target cannot emit object files");
+  generating.stop();
 
-  // Object code, in memory, then a file for LLD.
-  llvm::SmallVector<char, 0> object;
-  {
-    TimingScope emitting = stage("CPU kernels: machine code");
-    llvm::raw_svector_ostream os(object);
-    llvm::legacy::PassManager codegen;
-    if (machine->addPassesToEmitFile(codegen, os, nullptr,
-                                     llvm::CodeGenFileType::ObjectFile)) {
-      (void)emitError(module, "the target cannot emit object files");
-      return failure();
-    }
-    codegen.run(*llvmModule);
-  }
-
-  TempFile objectFile, libraryFile;
+  TimingScope linking = stage("CPU kernels: link");
+  std::vector<TempFile> objectFiles(objects.size());
+  TempFile libraryFile;
   int fd;
-  if (llvm::sys::fs::createTemporaryFile("dlc-kernels", "o", fd, objectFile.path) ||
-      llvm::sys::fs::createTemporaryFile("dlc-kernels", "so", libraryFile.path)) {
-    (void)emitError(module, "cannot create temporary files for linking");
-    return failure();
-  }
-  {
+  for (auto [file, object] : llvm::zip(objectFiles, objects)) {
+    if (llvm::sys::fs::createTemporaryFile("dlc-kernels", "o", fd, file.path))
+      return emitError(module, "cannot create temporary files for linking");
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os.write(object.data(), object.size());
   }
+  if (llvm::sys::fs::createTemporaryFile("dlc-kernels", "so", fd, libraryFile.path))
+    return emitError(module, "cannot create temporary files for linking");
+  ::close(fd);
 
-  TimingScope linking = stage("CPU kernels: link");
   std::string linkLog;
   llvm::raw_string_ostream linkStream(linkLog);
   bool linked;
   {
     std::lock_guard<std::mutex> lock(lldMutex);
     // libm for what the math approximations leave as calls.
-    std::vector<const char *> args = {
-        "ld.lld", "-shared", "--no-undefined", "-o", libraryFile.path.c_str(),
-        objectFile.path.c_str(), "-L/usr/lib/x86_64-linux-gnu",
-        "-L/lib/x86_64-linux-gnu", "--as-needed", "-lm", "-lc"};
+    std::vector<const char *> args = {"ld.lld", "-shared", "--no-undefined", "-o",
+                                      libraryFile.path.c_str()};
+    for (TempFile &file : objectFiles)
+      args.push_back(file.path.c_str());
+    for (const char *arg : {"-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu",
+                            "--as-needed", "-lm", "-lc"})
+      args.push_back(arg);
     lld::Result result =
         lld::lldMain(args, linkStream, linkStream, {{lld::Gnu, &lld::elf::link}});
     linked = result.retCode == 0 && result.canRunAgain;

@@ -363,10 +363,13 @@ void dlc::finishParallelLaunches(ModuleOp module) {
   OpBuilder b(ctx);
   b.setInsertionPointToStart(module.getBody());
   Location loc = module.getLoc();
-  // The api pointer, null until the runtime calls the setter.
+  // The api pointer, null until the runtime calls the setter. Hidden, not
+  // internal: the kernels' code is emitted in parts (CpuCodegen.cpp), each
+  // kernel with the internal functions it calls, and every part reads it.
   auto global = b.create<LLVM::GlobalOp>(loc, ptr, /*isConstant=*/false,
-                                         LLVM::Linkage::Internal, kApiGlobal,
+                                         LLVM::Linkage::External, kApiGlobal,
                                          Attribute());
+  global.setVisibility_(LLVM::Visibility::Hidden);
   {
     Block *init = b.createBlock(&global.getInitializerRegion());
     b.setInsertionPointToStart(init);
