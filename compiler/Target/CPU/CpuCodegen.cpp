@@ -32,6 +32,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <atomic>
+#include <system_error>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -198,11 +199,14 @@ std::vector<std::unique_ptr<llvm::Module>> splitByKernel(llvm::Module &module, u
   return result;
 }
 
-/// The kernels' object code: the module split into one part per core (each
-/// kernel with the internal functions it calls, so inlining is as in one
-/// module), each part optimised and emitted on a thread of its own, in a
-/// context of its own (LLVM's are not shared between threads). One part
-/// when the IR is printed (--emit=llvm) or one core is there.
+/// How many parts the kernels' code is generated in (at most).
+constexpr unsigned kCodegenParts = 8;
+
+/// The kernels' object code: the module split into parts (each kernel with
+/// the internal functions it calls, so inlining is as in one module), each
+/// optimised and emitted in a context of its own (LLVM's are not shared
+/// between threads) by a pool of one thread per core. One part when the IR
+/// is printed (--emit=llvm) or there is one kernel.
 LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine,
                               llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> newMachine,
                               llvm::raw_ostream *llvmIR,
@@ -210,7 +214,9 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
   unsigned functions = 0;
   for (llvm::Function &f : module)
     functions += !f.isDeclaration() && !f.hasLocalLinkage();
-  unsigned parts = std::min({std::max(1u, std::thread::hardware_concurrency()), functions, 16u});
+  // A fixed number of parts, whatever the machine: the artifact's bytes do
+  // not depend on the cores it was compiled on.
+  unsigned parts = std::min(kCodegenParts, functions);
   if (llvmIR || parts <= 1) {
     objects.resize(1);
     return optimizeAndEmit(module, machine, llvmIR, objects[0]);
@@ -225,18 +231,31 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
   for (size_t i = 0; i < bitcode.size(); ++i)
     machines.push_back(newMachine());
   std::atomic<bool> ok{true};
-  std::vector<std::thread> threads;
-  for (size_t i = 0; i < bitcode.size(); ++i)
-    threads.emplace_back([&, i] {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < bitcode.size();) {
       llvm::LLVMContext context;
       llvm::Expected<std::unique_ptr<llvm::Module>> part =
           llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode[i], "part"), context);
-      if (!part || !machines[i] || failed(optimizeAndEmit(**part, *machines[i], nullptr, objects[i]))) {
-        if (!part)
-          llvm::consumeError(part.takeError());
+      if (!part) {
+        llvm::consumeError(part.takeError());
+        ok = false;
+      } else if (!machines[i] || failed(optimizeAndEmit(**part, *machines[i], nullptr, objects[i]))) {
         ok = false;
       }
-    });
+    }
+  };
+  // The caller works too; a thread that cannot start leaves its share to it.
+  unsigned helpers = std::min(std::max(1u, std::thread::hardware_concurrency()), parts) - 1;
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < helpers; ++t) {
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error &) {
+      break;
+    }
+  }
+  work();
   for (std::thread &thread : threads)
     thread.join();
   return success(ok.load());
