@@ -540,6 +540,11 @@ struct CompileFlags {
       cl::desc("Print where the compile's time went: each pass of the pipeline, and in the "
                "artifact stage the kernels' lowering, LLVM's optimisation, machine code and linking"),
       cl::cat(category)};
+  cl::opt<std::string> progress{
+      "progress", cl::init("auto"),
+      cl::desc("Progress lines on stderr (kernels lowered, parts of machine code): auto (when "
+               "stderr is a terminal), always or never"),
+      cl::cat(category)};
   cl::opt<bool> testNoVerifySchedule{
       "test-no-verify-schedule", cl::Hidden,
       cl::desc("Test only: write the artifact without proving its schedule"),
@@ -559,6 +564,8 @@ bool checkCompileFlags(const CompileFlags &f) {
     return fail("--emit expects mlir, llvm, cuda or ptx, got '" + emit + "'");
   if (f.gpuHostCode != "llvm" && f.gpuHostCode != "emulated")
     return fail("--gpu-host-code expects llvm or emulated, got '" + f.gpuHostCode + "'");
+  if (f.progress != "auto" && f.progress != "always" && f.progress != "never")
+    return fail("--progress expects auto, always or never, got '" + f.progress + "'");
   std::string tilesError;
   if (!f.kernelTiles.empty() &&
       !::dlc::parseKernelTiles(f.kernelTiles, ::dlc::cpu::KernelTiles{}, tilesError))
@@ -601,6 +608,8 @@ bool checkCompileFlags(const CompileFlags &f) {
   codegen.emulatedGpuHostCode = f.gpuHostCode == "emulated";
   codegen.testDropEventWait = f.testDropEventWait;
   codegen.testSkipScheduleVerification = f.testNoVerifySchedule;
+  if (f.progress == "always" || (f.progress == "auto" && llvm::errs().is_displayed()))
+    codegen.progress = &llvm::errs();
   // --emit=mlir prints the placed IR when placement ran, else the kernels.
   const bool placing = options.placementRequested() || options.precisionRequested();
   if (f.emit == "mlir" && placing)

@@ -375,10 +375,11 @@ LogicalResult ArtifactTranslator::compileCode() {
   }
   shareIdenticalKernels(*kernels);
   if (failed(dlc::lowerCpuKernelsToLLVMDialect(*kernels, dlc::cpuKernelTiles(options.cpu),
-                                               options.timing)))
+                                               options.timing, options.progress)))
     return failure();
   FailureOr<dlc::CpuLibrary> compiled =
-      dlc::compileCpuLibrary(*kernels, options.cpu, options.emitLLVM, options.timing);
+      dlc::compileCpuLibrary(*kernels, options.cpu, options.emitLLVM, options.timing,
+                             options.progress);
   if (failed(compiled))
     return failure();
   library = std::move(*compiled);

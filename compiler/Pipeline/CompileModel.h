@@ -62,6 +62,9 @@ struct CodegenOptions {
   /// `dlc compile --time-stages`: the artifact stage's parts are timed
   /// under this scope (and the pipeline's passes, by compileModule).
   mlir::TimingScope *timing = nullptr;
+  /// A terminal's stream for progress lines (kernels lowered, parts of
+  /// machine code), or none (dlc compile --progress).
+  llvm::raw_ostream *progress = nullptr;
   /// Test-only (`--test-no-verify-schedule`): write the artifact without
   /// proving its schedule first (the runtime's checks then have to find it).
   bool testSkipScheduleVerification = false;

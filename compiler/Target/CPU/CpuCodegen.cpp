@@ -209,7 +209,7 @@ constexpr unsigned kCodegenParts = 8;
 /// is printed (--emit=llvm) or there is one kernel.
 LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine,
                               llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> newMachine,
-                              llvm::raw_ostream *llvmIR,
+                              llvm::raw_ostream *llvmIR, llvm::raw_ostream *progress,
                               std::vector<llvm::SmallVector<char, 0>> &objects) {
   unsigned functions = 0;
   for (llvm::Function &f : module)
@@ -232,6 +232,7 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
     machines.push_back(newMachine());
   std::atomic<bool> ok{true};
   std::atomic<size_t> next{0};
+  std::atomic<unsigned> finished{0};
   auto work = [&] {
     for (size_t i; (i = next++) < bitcode.size();) {
       llvm::LLVMContext context;
@@ -243,6 +244,7 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
       } else if (!machines[i] || failed(optimizeAndEmit(**part, *machines[i], nullptr, objects[i]))) {
         ok = false;
       }
+      dlc::reportProgress(progress, "parts of machine code", ++finished, bitcode.size());
     }
   };
   // The caller works too; a thread that cannot start leaves its share to it.
@@ -264,7 +266,8 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
 
 FailureOr<dlc::CpuLibrary>
 dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
-                       llvm::raw_ostream *llvmIR, TimingScope *timing) {
+                       llvm::raw_ostream *llvmIR, TimingScope *timing,
+                       llvm::raw_ostream *progress) {
   initializeNativeTarget();
   auto stage = [&](StringRef name) { return timing ? timing->nest(name) : TimingScope(); };
   TimingScope translating = stage("CPU kernels: to LLVM IR");
@@ -313,7 +316,7 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
         triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
         llvm::CodeGenOptLevel::Aggressive));
   };
-  if (failed(generateObjects(*llvmModule, *machine, newMachine, llvmIR, objects)))
+  if (failed(generateObjects(*llvmModule, *machine, newMachine, llvmIR, progress, objects)))
     return emitError(module, "the target cannot emit object files");
   generating.stop();
 

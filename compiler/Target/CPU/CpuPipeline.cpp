@@ -35,6 +35,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <atomic>
+#include <mutex>
+
 using namespace mlir;
 
 void dlc::registerCpuPipelineDialects(DialectRegistry &registry) {
@@ -144,9 +147,38 @@ struct BufferizeKernel : PassWrapper<BufferizeKernel, OperationPass<func::FuncOp
 };
 } // namespace
 
+/// Counts the kernels bufferized (the lowering's slowest step) on a terminal.
+struct LoweringProgress : PassInstrumentation {
+  LoweringProgress(llvm::raw_ostream *stream, unsigned total) : stream(stream), total(total) {}
+  void runAfterPass(Pass *pass, Operation *) override {
+    if (pass->getTypeID() == TypeID::get<BufferizeKernel>())
+      dlc::reportProgress(stream, "kernels lowered", ++done, total);
+  }
+  llvm::raw_ostream *stream;
+  unsigned total;
+  std::atomic<unsigned> done{0};
+};
+
+void dlc::reportProgress(llvm::raw_ostream *progress, StringRef what, unsigned done,
+                         unsigned total) {
+  static std::mutex printing;
+  if (!progress)
+    return;
+  std::lock_guard<std::mutex> lock(printing);
+  *progress << "\rdlc compile: " << done << "/" << total << " " << what << "\x1b[K";
+  if (done == total)
+    *progress << "\r\x1b[K";
+  progress->flush();
+}
+
 LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::KernelTiles &tiles,
-                                                TimingScope *timing) {
+                                                TimingScope *timing, llvm::raw_ostream *progress) {
   PassManager pm(module.getContext());
+  if (progress) {
+    auto kernels = module.getOps<func::FuncOp>();
+    pm.addInstrumentation(std::make_unique<LoweringProgress>(
+        progress, std::distance(kernels.begin(), kernels.end())));
+  }
   TimingScope lowering = timing ? timing->nest("CPU kernels: to the LLVM dialect") : TimingScope();
   if (timing)
     pm.enableTiming(lowering);

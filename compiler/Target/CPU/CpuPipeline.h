@@ -69,9 +69,11 @@ void registerCpuPipelineDialects(mlir::DialectRegistry &registry);
 /// wrappers. Diagnostics go to the module's context.
 /// `tiles`: the kernels' shapes for the target (cpuKernelTiles, CpuTarget.h).
 /// `timing`: each pass is timed under it (dlc compile --time-stages).
+/// `progress`: a terminal's stream, told how many kernels are lowered.
 mlir::LogicalResult lowerCpuKernelsToLLVMDialect(mlir::ModuleOp module,
                                                  const cpu::KernelTiles &tiles = cpu::kAvx512Tiles,
-                                                 mlir::TimingScope *timing = nullptr);
+                                                 mlir::TimingScope *timing = nullptr,
+                                                 llvm::raw_ostream *progress = nullptr);
 
 /// Parallel tile loops (OutlineParallelLoops.cpp; ABI: runtime/include/dlc/
 /// parallel.h). ConvToMatmul, TileAndVectorize and ParallelizeLoopNests mark loops whose
@@ -92,7 +94,13 @@ bool isParallelBody(mlir::Operation *func);
 /// its steps are timed under it.
 mlir::FailureOr<CpuLibrary>
 compileCpuLibrary(mlir::ModuleOp module, const CpuTargetOptions &options,
-                  llvm::raw_ostream *llvmIR = nullptr, mlir::TimingScope *timing = nullptr);
+                  llvm::raw_ostream *llvmIR = nullptr, mlir::TimingScope *timing = nullptr,
+                  llvm::raw_ostream *progress = nullptr);
+
+/// A progress line on a terminal ("\r" then the text, the line cleared
+/// after it): `done` of `total` `what`. Thread-safe.
+void reportProgress(llvm::raw_ostream *progress, llvm::StringRef what, unsigned done,
+                    unsigned total);
 
 } // namespace dlc
 
