@@ -262,6 +262,70 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
     thread.join();
   return success(ok.load());
 }
+/// The objects linked by LLD into one shared object (libm for what the math
+/// approximations leave as calls).
+FailureOr<std::string> linkSharedObject(ModuleOp module,
+                                        const std::vector<llvm::SmallVector<char, 0>> &objects) {
+  std::vector<TempFile> objectFiles(objects.size());
+  TempFile libraryFile;
+  int fd;
+  for (auto [file, object] : llvm::zip(objectFiles, objects)) {
+    if (llvm::sys::fs::createTemporaryFile("dlc-kernels", "o", fd, file.path))
+      return emitError(module, "cannot create temporary files for linking");
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os.write(object.data(), object.size());
+  }
+  if (llvm::sys::fs::createTemporaryFile("dlc-kernels", "so", fd, libraryFile.path))
+    return emitError(module, "cannot create temporary files for linking");
+  ::close(fd);
+  std::string linkLog;
+  llvm::raw_string_ostream linkStream(linkLog);
+  bool linked;
+  {
+    std::lock_guard<std::mutex> lock(lldMutex);
+    std::vector<const char *> args = {"ld.lld", "-shared", "--no-undefined", "-o",
+                                      libraryFile.path.c_str()};
+    for (TempFile &file : objectFiles)
+      args.push_back(file.path.c_str());
+    for (const char *arg : {"-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu",
+                            "--as-needed", "-lm", "-lc"})
+      args.push_back(arg);
+    lld::Result result =
+        lld::lldMain(args, linkStream, linkStream, {{lld::Gnu, &lld::elf::link}});
+    linked = result.retCode == 0 && result.canRunAgain;
+  }
+  if (!linked)
+    return emitError(module, "linking the CPU kernels failed:\n" + linkLog);
+  auto buffer = llvm::MemoryBuffer::getFile(libraryFile.path);
+  if (!buffer)
+    return emitError(module, "cannot read the linked shared object");
+  return (*buffer)->getBuffer().str();
+}
+/// What makes a target machine for the kernels (one per thread).
+struct TargetRecipe {
+  const llvm::Target *target = nullptr;
+  std::string triple, cpu, features;
+  std::unique_ptr<llvm::TargetMachine> create() const {
+    return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+        triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+        llvm::CodeGenOptLevel::Aggressive));
+  }
+};
+
+/// The host's target, for `options.cpu` (native: the host's CPU and features).
+FailureOr<TargetRecipe> targetRecipe(ModuleOp module, const dlc::CpuTargetOptions &options) {
+  TargetRecipe recipe;
+  recipe.triple = llvm::sys::getDefaultTargetTriple();
+  std::string error;
+  recipe.target = llvm::TargetRegistry::lookupTarget(recipe.triple, error);
+  if (!recipe.target)
+    return emitError(module, "no LLVM target for " + recipe.triple + ": " + error);
+  recipe.cpu = options.cpu == "native" ? llvm::sys::getHostCPUName().str() : options.cpu;
+  if (options.cpu == "native")
+    for (auto &feature : llvm::sys::getHostCPUFeatures())
+      recipe.features += (feature.second ? "+" : "-") + feature.getKey().str() + ",";
+  return recipe;
+}
 } // namespace
 
 FailureOr<dlc::CpuLibrary>
@@ -283,86 +347,33 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
   }
 
   translating.stop();
-  std::string triple = llvm::sys::getDefaultTargetTriple();
-  std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target) {
-    (void)emitError(module, "no LLVM target for " + triple + ": " + error);
+  FailureOr<TargetRecipe> recipe = targetRecipe(module, options);
+  if (failed(recipe))
+    return failure();
+  std::unique_ptr<llvm::TargetMachine> machine = recipe->create();
+  if (!machine || !machine->getMCSubtargetInfo()->isCPUStringValid(recipe->cpu)) {
+    (void)emitError(module, unknownCpuMessage(recipe->cpu));
     return failure();
   }
-  std::string cpu = options.cpu == "native" ? llvm::sys::getHostCPUName().str()
-                                            : options.cpu;
-  std::string features;
-  if (options.cpu == "native") {
-    llvm::StringMap<bool> hostFeatures = llvm::sys::getHostCPUFeatures();
-    for (auto &feature : hostFeatures)
-      features += (feature.second ? "+" : "-") + feature.getKey().str() + ",";
-  }
-  llvm::TargetOptions targetOptions;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
-  if (!machine || !machine->getMCSubtargetInfo()->isCPUStringValid(cpu)) {
-    (void)emitError(module, unknownCpuMessage(cpu));
-    return failure();
-  }
+  const std::string &triple = recipe->triple, &cpu = recipe->cpu;
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(triple);
 
   TimingScope generating = stage("CPU kernels: LLVM O3 and machine code");
   std::vector<llvm::SmallVector<char, 0>> objects;
-  auto newMachine = [&] {
-    return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-        triple, cpu, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
-        llvm::CodeGenOptLevel::Aggressive));
-  };
+  auto newMachine = [&] { return recipe->create(); };
   if (failed(generateObjects(*llvmModule, *machine, newMachine, llvmIR, progress, objects)))
     return emitError(module, "the target cannot emit object files");
   generating.stop();
 
   TimingScope linking = stage("CPU kernels: link");
-  std::vector<TempFile> objectFiles(objects.size());
-  TempFile libraryFile;
-  int fd;
-  for (auto [file, object] : llvm::zip(objectFiles, objects)) {
-    if (llvm::sys::fs::createTemporaryFile("dlc-kernels", "o", fd, file.path))
-      return emitError(module, "cannot create temporary files for linking");
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os.write(object.data(), object.size());
-  }
-  if (llvm::sys::fs::createTemporaryFile("dlc-kernels", "so", fd, libraryFile.path))
-    return emitError(module, "cannot create temporary files for linking");
-  ::close(fd);
-
-  std::string linkLog;
-  llvm::raw_string_ostream linkStream(linkLog);
-  bool linked;
-  {
-    std::lock_guard<std::mutex> lock(lldMutex);
-    // libm for what the math approximations leave as calls.
-    std::vector<const char *> args = {"ld.lld", "-shared", "--no-undefined", "-o",
-                                      libraryFile.path.c_str()};
-    for (TempFile &file : objectFiles)
-      args.push_back(file.path.c_str());
-    for (const char *arg : {"-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu",
-                            "--as-needed", "-lm", "-lc"})
-      args.push_back(arg);
-    lld::Result result =
-        lld::lldMain(args, linkStream, linkStream, {{lld::Gnu, &lld::elf::link}});
-    linked = result.retCode == 0 && result.canRunAgain;
-  }
-  if (!linked) {
-    (void)emitError(module, "linking the CPU kernels failed:\n" + linkLog);
+  FailureOr<std::string> sharedObject = linkSharedObject(module, objects);
+  if (failed(sharedObject))
     return failure();
-  }
-  auto buffer = llvm::MemoryBuffer::getFile(libraryFile.path);
-  if (!buffer) {
-    (void)emitError(module, "cannot read the linked shared object");
-    return failure();
-  }
+  linking.stop();
 
   CpuLibrary library;
-  library.sharedObject = (*buffer)->getBuffer().str();
+  library.sharedObject = std::move(*sharedObject);
   library.targetTriple = triple;
   library.targetCpu = cpu;
   const llvm::MCSubtargetInfo *subtarget = machine->getMCSubtargetInfo();
