@@ -43,6 +43,11 @@ dlc::KernelOp dlc::wrapInKernel(ArrayRef<Operation *> ops) {
   return kernel;
 }
 
+bool dlc::runsInKernel(Operation *op) {
+  return isa<DlcDialect>(op->getDialect()) &&
+         !isa<ConstantOp, ReshapeOp, CopyOp, KernelOp, YieldOp>(op);
+}
+
 SmallVector<Operation *> dlc::unwrapKernel(KernelOp kernel) {
   SmallVector<Operation *> ops;
   for (Operation &op : llvm::make_early_inc_range(kernel.getComputeOps())) {

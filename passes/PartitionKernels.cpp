@@ -150,7 +150,7 @@ struct PartitionKernelsPass
         relayout.push_back(&op);
         continue;
       }
-      if (!isa<DlcDialect>(op.getDialect()) || isa<ConstantOp, ReshapeOp, CopyOp, KernelOp>(op)) {
+      if (!runsInKernel(&op)) {
         // A view, a copy step or anything but a constant ends the open
         // kernel: kernels stay contiguous.
         if (!isa<ConstantOp>(op))

@@ -40,6 +40,9 @@ void kernelInterface(llvm::ArrayRef<mlir::Operation *> ops,
 /// Wraps `ops` (one device; in order, nothing but constants between them)
 /// in a kernel placed after the last, yielding the values read outside them.
 KernelOp wrapInKernel(llvm::ArrayRef<mlir::Operation *> ops);
+/// Whether `op` runs inside a kernel: a dlc op other than a constant (a
+/// buffer), a reshape (a view), a copy (a copy step) or a kernel itself.
+bool runsInKernel(mlir::Operation *op);
 /// Moves a kernel's ops out in front of it and erases it; returns the ops.
 llvm::SmallVector<mlir::Operation *> unwrapKernel(KernelOp kernel);
 /// A kernel's ops, without its yield.

@@ -219,7 +219,8 @@ LogicalResult ArtifactTranslator::buildBuffers() {
 // passes.
 LogicalResult ArtifactTranslator::collectGroups() {
   for (Operation &op : func.getBody().front()) {
-    if (isa<func::ReturnOp, dlc::ConstantOp, dlc::ReshapeOp, dlc::CopyOp, dlc::KernelOp>(op))
+    if (isa<func::ReturnOp>(op) ||
+        (isa<dlc::DlcDialect>(op.getDialect()) && !dlc::runsInKernel(&op)))
       continue;
     return op.emitError() << "malformed schedule: '" << name(&op)
                           << "' is in no dlc.kernel (run dlc-schedule first)";

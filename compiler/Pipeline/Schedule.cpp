@@ -151,8 +151,7 @@ LogicalResult Scheduler::checkSignature() {
 void Scheduler::wrapBareOps() {
   SmallVector<Operation *> bare;
   for (Operation &op : func.getBody().front())
-    if (isa<dlc::DlcDialect>(op.getDialect()) &&
-        !isa<dlc::ConstantOp, dlc::ReshapeOp, dlc::CopyOp, dlc::KernelOp>(op))
+    if (dlc::runsInKernel(&op))
       bare.push_back(&op);
   for (Operation *op : bare)
     dlc::wrapInKernel(op);
