@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
 bash tools/build.sh
-ctest --test-dir build --output-on-failure
+# A hung test (a compiler race once spun forever) fails after 10 minutes
+# instead of eating the CI limit.
+ctest --test-dir build --output-on-failure --timeout 600
 
 echo "== the runtime alone (no LLVM/MLIR), under AddressSanitizer and UBSan =="
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"

@@ -16,6 +16,8 @@
 // CHECK-NEXT: CUDA kernels: NVRTC
 // CHECK-NEXT: CPU kernels: to the LLVM dialect
 // CHECK: EmptyTensorElimination
+// CHECK-NEXT: GlobalizeTensorConstants
+// CHECK-NEXT: 'func.func' Pipeline
 // CHECK-NEXT: BufferizeKernel
 // CHECK: CPU kernels: to LLVM IR
 // CHECK-NEXT: CPU kernels: LLVM O3 and machine code

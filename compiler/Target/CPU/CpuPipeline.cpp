@@ -227,6 +227,9 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
       b.create<linalg::CopyOp>(loc, from, to);
     return success();
   };
+  // Bufferizing a constant adds a global to the module: done first, on one
+  // thread, so the kernels' threads leave the module alone.
+  pm.addPass(dlc::createGlobalizeTensorConstants());
   pm.addNestedPass<func::FuncOp>(std::make_unique<BufferizeKernel>(bufferization));
   bufferization::BufferDeallocationPipelineOptions deallocation;
   bufferization::buildBufferDeallocationPipeline(pm, deallocation);

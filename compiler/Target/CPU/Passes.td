@@ -192,6 +192,34 @@ def VectorizeTransposes : Pass<"dlc-vectorize-transposes", "mlir::func::FuncOp">
                            "::mlir::arith::ArithDialect"];
 }
 
+def GlobalizeTensorConstants : Pass<"dlc-globalize-tensor-constants", "mlir::ModuleOp"> {
+  let summary = "Tensor constants in kernels become reads of memref.globals, one module step";
+  let description = [{
+    One-shot bufferization turns an `arith.constant` tensor into a
+    `memref.get_global`, creating the global in the module. The CPU path
+    bufferizes each kernel on its own thread, and two kernels inserting
+    globals into the module at once corrupt its op list (CI saw
+    "'memref.get_global' op '__constant_4xi64' does not reference a valid
+    global memref"). This pass makes the globals first, on one thread:
+
+    ```mlir
+    %c = arith.constant dense<[2, 0, 2, 2]> : tensor<4xi64>
+    // becomes
+    memref.global "private" constant @__constant_4xi64 : memref<4xi64> = dense<[2, 0, 2, 2]>
+    %m = memref.get_global @__constant_4xi64 : memref<4xi64>
+    %c = bufferization.to_tensor %m restrict : memref<4xi64>
+    ```
+
+    The tensor is not writable: bufferization copies it before an in-place
+    write, as it does for the constant itself.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "uint64_t", "64", "alignment of the globals in bytes">,
+  ];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def LowerVectors : Pass<"dlc-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "Lowers vector contractions to outer products and FMAs";
   let description = [{
