@@ -7,6 +7,13 @@
 // RUN: dlc compile %s -o %t.plain.dlcm
 // RUN: cmp %t.dlcm %t.plain.dlcm
 
+// LLVM's own passes, summed by name over the parts the code is made in
+// (printed when code generation ends, before MLIR's tree).
+// CHECK: LLVM's passes, summed over the parts of the kernels' code (top 12):
+// CHECK-NEXT: O3 (passes and analyses): {{[0-9.]+}} s (the threads' times added)
+// CHECK: {{ [0-9.]+ s +[0-9.]+%  }}InstCombinePass ({{[0-9]+}} runs)
+// CHECK: machine code: {{[0-9.]+}} s (the threads' times added)
+// CHECK: {{ [0-9.]+ s +[0-9.]+%  }}x86-isel ({{[0-9]+}} runs)
 // CHECK: Execution time report
 // CHECK: load the model
 // CHECK: PartitionKernels

@@ -8,6 +8,7 @@
 
 #include "compiler/Target/CPU/CpuPipeline.h"
 #include "compiler/Target/CPU/CpuTarget.h"
+#include "compiler/Target/CPU/LlvmPassTimes.h"
 
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -32,6 +33,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <atomic>
+#include <optional>
 #include <system_error>
 #include <mutex>
 #include <thread>
@@ -77,16 +79,21 @@ static void initializeNativeTarget() {
 }
 
 namespace {
-/// O3 as clang runs it, then machine code into `object`.
+/// O3 as clang runs it, then machine code into `object`; with `times`,
+/// LLVM's passes are timed into it (--time-stages).
 LogicalResult optimizeAndEmit(llvm::Module &module, llvm::TargetMachine &machine,
-                              llvm::raw_ostream *llvmIR, llvm::SmallVector<char, 0> &object) {
+                              llvm::raw_ostream *llvmIR, llvm::SmallVector<char, 0> &object,
+                              dlc::cpu::LlvmPassTimes *times) {
   module.setDataLayout(machine.createDataLayout());
   {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder builder(&machine);
+    llvm::PassInstrumentationCallbacks callbacks;
+    if (times)
+      times->instrument(callbacks);
+    llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(), std::nullopt, &callbacks);
     builder.registerModuleAnalyses(mam);
     builder.registerCGSCCAnalyses(cgam);
     builder.registerFunctionAnalyses(fam);
@@ -97,10 +104,12 @@ LogicalResult optimizeAndEmit(llvm::Module &module, llvm::TargetMachine &machine
   if (llvmIR)
     module.print(*llvmIR, nullptr);
   llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager codegen;
-  if (machine.addPassesToEmitFile(codegen, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+  auto codegen = std::make_unique<llvm::legacy::PassManager>();
+  if (machine.addPassesToEmitFile(*codegen, os, nullptr, llvm::CodeGenFileType::ObjectFile))
     return failure();
-  codegen.run(module);
+  codegen->run(module);
+  if (times)
+    times->keep(std::move(codegen));
   return success();
 }
 
@@ -201,6 +210,8 @@ std::vector<std::unique_ptr<llvm::Module>> splitByKernel(llvm::Module &module, u
 
 /// How many parts the kernels' code is generated in (at most).
 constexpr unsigned kCodegenParts = 8;
+/// How many of LLVM's passes --time-stages lists (the slowest).
+constexpr unsigned kLlvmPassesShown = 12;
 
 /// The kernels' object code: the module split into parts (each kernel with
 /// the internal functions it calls, so inlining is as in one module), each
@@ -210,6 +221,7 @@ constexpr unsigned kCodegenParts = 8;
 LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine,
                               llvm::function_ref<std::unique_ptr<llvm::TargetMachine>()> newMachine,
                               llvm::raw_ostream *llvmIR, llvm::raw_ostream *progress,
+                              dlc::cpu::LlvmPassTimes *times,
                               std::vector<llvm::SmallVector<char, 0>> &objects) {
   unsigned functions = 0;
   for (llvm::Function &f : module)
@@ -219,7 +231,7 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
   unsigned parts = std::min(kCodegenParts, functions);
   if (llvmIR || parts <= 1) {
     objects.resize(1);
-    return optimizeAndEmit(module, machine, llvmIR, objects[0]);
+    return optimizeAndEmit(module, machine, llvmIR, objects[0], times);
   }
   std::vector<std::string> bitcode;
   for (std::unique_ptr<llvm::Module> &part : splitByKernel(module, parts)) {
@@ -241,7 +253,7 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
       if (!part) {
         llvm::consumeError(part.takeError());
         ok = false;
-      } else if (!machines[i] || failed(optimizeAndEmit(**part, *machines[i], nullptr, objects[i]))) {
+      } else if (!machines[i] || failed(optimizeAndEmit(**part, *machines[i], nullptr, objects[i], times))) {
         ok = false;
       }
       dlc::reportProgress(progress, "parts of machine code", ++finished, bitcode.size());
@@ -362,9 +374,15 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
   TimingScope generating = stage("CPU kernels: LLVM O3 and machine code");
   std::vector<llvm::SmallVector<char, 0>> objects;
   auto newMachine = [&] { return recipe->create(); };
-  if (failed(generateObjects(*llvmModule, *machine, newMachine, llvmIR, progress, objects)))
+  std::optional<cpu::LlvmPassTimes> passTimes;
+  if (timing)
+    passTimes.emplace();
+  if (failed(generateObjects(*llvmModule, *machine, newMachine, llvmIR, progress,
+                             passTimes ? &*passTimes : nullptr, objects)))
     return emitError(module, "the target cannot emit object files");
   generating.stop();
+  if (passTimes)
+    passTimes->print(llvm::errs(), kLlvmPassesShown);
 
   TimingScope linking = stage("CPU kernels: link");
   FailureOr<std::string> sharedObject = linkSharedObject(module, objects);
