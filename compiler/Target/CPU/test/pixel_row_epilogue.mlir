@@ -9,7 +9,10 @@
 // A pixel-row convolution's epilogue (bias, ReLU, residual add) runs on each
 // column of the transposed tile in registers, right before that column's
 // store: filter c's bias splat, the residual's row of 8 pixels read as one
-// vector. Nothing reads the tile back and no linalg.generic is left.
+// vector. Nothing reads the tile back and no linalg.generic is left. The
+// columns are stored as one 32x1x8 block (one write into the tensor, not 32
+// chained ones, which made bufferization quadratic; LowerVectors stores
+// them row by row once buffers exist: split_row_block_write.mlir).
 // CHECK-LABEL: func.func @bias_residual_relu
 // CHECK-SAME: (%[[X:.*]]: tensor<1x3x10x10xf32>, %[[P:.*]]: tensor<1x3x3x3x32xf32>, %[[BIAS:.*]]: tensor<32xf32>, %[[RES:.*]]: tensor<1x32x8x8xf32>)
 // CHECK: vector.contract
@@ -19,7 +22,10 @@
 // CHECK: %[[S0:.*]] = arith.addf %{{.*}}, %[[B0V]] : vector<8xf32>
 // CHECK: %[[A0:.*]] = arith.addf %[[S0]], %[[R0]] : vector<8xf32>
 // CHECK: %[[M0:.*]] = arith.maximumf %[[A0]], %{{.*}} : vector<8xf32>
-// CHECK: vector.transfer_write %[[M0]]
+// CHECK: %[[BLOCK0:.*]] = vector.insert %[[M0]], %{{.*}} [0, 0] : vector<8xf32> into vector<32x1x8xf32>
+// CHECK: %[[BLOCK1:.*]] = vector.insert %{{.*}}, %[[BLOCK0]] [1, 0] : vector<8xf32> into vector<32x1x8xf32>
+// CHECK: %[[BLOCK:.*]] = vector.insert %{{.*}} [31, 0] : vector<8xf32> into vector<32x1x8xf32>
+// CHECK: vector.transfer_write %[[BLOCK]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {in_bounds = [true, true, true]} : vector<32x1x8xf32>, tensor<1x32x8x8xf32>
 // CHECK-NOT: linalg.generic
 // CHECK: return
 func.func @bias_residual_relu(%x: tensor<1x3x10x10xf32>, %panels: tensor<1x3x3x3x32xf32>, %bias: tensor<32xf32>, %res: tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32> {
