@@ -593,6 +593,8 @@ LogicalResult ArtifactTranslator::verifyArtifactSchedule(const std::string &arti
   loadOptions.name = "<compiled>";
   loadOptions.load_code = 0;
   loadOptions.verify_schedule = 1;
+  // In place: a copy of the weights costs seconds on a large model.
+  loadOptions.borrow_memory = 1;
   dlc_model_t *model = nullptr;
   dlc_status_t status =
       dlc_model_load_memory(artifact.data(), artifact.size(), &loadOptions, &model);

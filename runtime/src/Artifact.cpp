@@ -105,6 +105,7 @@ dlc_status_t Artifact::allocate(size_t n) {
   if (!bytes)
     return Error(DLC_STATUS_OUT_OF_MEMORY)
            << "artifact '" << label << "': cannot allocate " << n << " bytes";
+  base = bytes.get();
   size = n;
   return nullptr;
 }
@@ -143,15 +144,20 @@ dlc_status_t Artifact::loadFile(const std::string &path,
 }
 
 dlc_status_t Artifact::loadMemory(const void *data, size_t n,
-                                  const std::string &name,
+                                  const std::string &name, bool borrow,
                                   std::unique_ptr<Artifact> &out) {
   std::unique_ptr<Artifact> a(new Artifact(name));
   if (!data && n)
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << "artifact '" << name << "': null data";
-  DLC_RETURN_IF_ERROR(a->allocate(n));
-  if (n)
-    std::memcpy(a->bytes.get(), data, n);
+  if (borrow && n) {
+    a->base = static_cast<const uint8_t *>(data);
+    a->size = n;
+  } else {
+    DLC_RETURN_IF_ERROR(a->allocate(n));
+    if (n)
+      std::memcpy(a->bytes.get(), data, n);
+  }
   DLC_RETURN_IF_ERROR(a->verify());
   out = std::move(a);
   return nullptr;
@@ -168,7 +174,7 @@ dlc_status_t Artifact::verify() {
 }
 
 dlc_status_t Artifact::verifyHeader() {
-  const uint8_t *p = bytes.get();
+  const uint8_t *p = base;
   if (size < 12)
     return Error(DLC_STATUS_DATA_LOSS)
            << "artifact '" << label << "': file too small (" << size
@@ -295,7 +301,7 @@ dlc_status_t Artifact::verifySegments() {
   for (uint32_t i = 0; i < count(segments); ++i) {
     const fb::Segment &s = *segments->Get(i);
     uint32_t crc = static_cast<uint32_t>(
-        crc32_z(crc32_z(0, nullptr, 0), bytes.get() + s.offset(), s.size()));
+        crc32_z(crc32_z(0, nullptr, 0), base + s.offset(), s.size()));
     if (crc != s.crc32())
       return Error(DLC_STATUS_DATA_LOSS)
              << "artifact '" << label << "': segment " << i << " (offset "

@@ -1,7 +1,8 @@
 //===- Artifact.h - a verified .dlcm artifact in memory -------------------===//
 //
 // Owns the artifact's bytes (64-byte aligned, so that constant segments are
-// aligned for kernels) and guarantees, once load() succeeded, that every
+// aligned for kernels), or borrows the caller's (loadMemory with `borrow`),
+// and guarantees, once load() succeeded, that every
 // field the runtime reads is in range: the FlatBuffer passed the FlatBuffers
 // verifier, the version is one this runtime reads, every index points at
 // something, every size adds up and every segment's CRC-32 matches. Code
@@ -37,17 +38,20 @@ public:
   /// Reads and verifies the file at `path`.
   static dlc_status_t loadFile(const std::string &path,
                                std::unique_ptr<Artifact> &out);
-  /// Copies `size` bytes from `data` and verifies them; `name` labels errors.
+  /// Copies `size` bytes from `data` (with `borrow`: uses them in place;
+  /// they must outlive the Artifact) and verifies them; `name` labels errors.
   static dlc_status_t loadMemory(const void *data, size_t size,
-                                 const std::string &name,
+                                 const std::string &name, bool borrow,
                                  std::unique_ptr<Artifact> &out);
+  /// The first byte; 64-byte aligned unless borrowed.
+  const uint8_t *data() const { return base; }
 
   const std::string &name() const { return label; }
   const fb::Model &model() const { return *root; }
   size_t fileSize() const { return size; }
   size_t flatBufferSize() const { return fbEnd; }
   const uint8_t *segmentData(uint32_t segment) const {
-    return bytes.get() + root->segments()->Get(segment)->offset();
+    return base + root->segments()->Get(segment)->offset();
   }
   uint64_t segmentSize(uint32_t segment) const {
     return root->segments()->Get(segment)->size();
@@ -78,7 +82,8 @@ private:
   dlc_status_t verifyState();
 
   std::string label;
-  std::unique_ptr<uint8_t, FreeDeleter> bytes;
+  std::unique_ptr<uint8_t, FreeDeleter> bytes; // empty when borrowed
+  const uint8_t *base = nullptr;                // bytes, or the borrowed ones
   size_t size = 0;
   size_t fbEnd = 0; // End of the size-prefixed FlatBuffer.
   const fb::Model *root = nullptr;

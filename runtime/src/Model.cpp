@@ -135,6 +135,7 @@ extern "C" void dlc_model_options_initialize(dlc_model_options_t *options) {
   options->name = nullptr;
   options->load_code = 1;
   options->verify_schedule = 0;
+  options->borrow_memory = 0;
 }
 
 extern "C" dlc_status_t dlc_model_load_file(const char *path,
@@ -159,8 +160,15 @@ extern "C" dlc_status_t dlc_model_load_memory(const void *data, size_t size,
     DLC_RETURN_IF_ERROR(checkOut(out_model, "dlc_model_load_memory"));
     *out_model = nullptr;
     std::string name = options && options->name ? options->name : "<memory>";
+    bool borrow = options && options->borrow_memory;
+    bool loadCode = !options || options->load_code;
+    if (borrow && loadCode && reinterpret_cast<uintptr_t>(data) % 64 != 0)
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << "artifact '" << name << "': borrowed memory at " << data
+             << " is not 64-byte aligned, as its constants must be to run; copy it "
+                "(borrow_memory = 0) or load it with load_code = 0";
     std::unique_ptr<Artifact> artifact;
-    DLC_RETURN_IF_ERROR(Artifact::loadMemory(data, size, name, artifact));
+    DLC_RETURN_IF_ERROR(Artifact::loadMemory(data, size, name, borrow, artifact));
     return finishLoad(std::move(artifact), options, out_model);
   });
 }

@@ -4,6 +4,9 @@
 #include "TestUtil.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 
 #include <fstream>
 #include <unistd.h>
@@ -91,6 +94,50 @@ TEST(Artifact, Versions) {
             })),
             "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
             "runtime (version 0.6) reads versions 0.0 to 0.6");
+}
+
+/// Loads `bytes` placed at `misalign` bytes past a 64-byte boundary, in
+/// place (borrow_memory); "ok" or the error's "code: message".
+std::string borrowedLoad(const std::string &bytes, size_t misalign, int32_t loadCode,
+                         void (*corrupt)(uint8_t *, size_t) = nullptr) {
+  std::unique_ptr<uint8_t, void (*)(void *)> storage(
+      static_cast<uint8_t *>(std::aligned_alloc(64, (bytes.size() + 64 + 63) / 64 * 64)),
+      std::free);
+  uint8_t *at = storage.get() + misalign;
+  std::memcpy(at, bytes.data(), bytes.size());
+  if (corrupt)
+    corrupt(at, bytes.size());
+  dlc_model_options_t options;
+  dlc_model_options_initialize(&options);
+  options.name = "test.dlcm";
+  options.load_code = loadCode;
+  options.borrow_memory = 1;
+  dlc_model_t *model = nullptr;
+  dlc_status_t s = dlc_model_load_memory(at, bytes.size(), &options, &model);
+  std::string text = s ? std::string(dlc_status_code_name(dlc_status_code(s))) + ": " +
+                             dlc_status_message(s)
+                       : "ok";
+  dlc_status_free(s);
+  dlc_model_release(model);
+  return text;
+}
+
+TEST(Artifact, BorrowedMemory) {
+  std::string bytes = buildArtifact(toy());
+  EXPECT_EQ(borrowedLoad(bytes, 0, 1), "ok");
+  // Verified in place all the same: a corrupt segment is found.
+  EXPECT_NE(borrowedLoad(bytes, 0, 1, [](uint8_t *p, size_t n) { p[n - 1] ^= 0xff; })
+                .find("data_loss: artifact 'test.dlcm': segment 1 "),
+            std::string::npos);
+  // Code needs its constants aligned; inspecting does not.
+  std::string misaligned = borrowedLoad(bytes, 8, 1);
+  EXPECT_EQ(misaligned.rfind("invalid_argument: artifact 'test.dlcm': borrowed memory at ", 0), 0u)
+      << misaligned;
+  EXPECT_NE(misaligned.find(" is not 64-byte aligned, as its constants must be to run; copy it "
+                            "(borrow_memory = 0) or load it with load_code = 0"),
+            std::string::npos)
+      << misaligned;
+  EXPECT_EQ(borrowedLoad(bytes, 8, 0), "ok");
 }
 
 TEST(Artifact, SegmentErrors) {

@@ -13,7 +13,7 @@
 // CHECK-NEXT: O3 (passes and analyses): {{[0-9.]+}} s (the threads' times added)
 // CHECK: {{ [0-9.]+ s +[0-9.]+%  }}InstCombinePass ({{[0-9]+}} runs)
 // CHECK: machine code: {{[0-9.]+}} s (the threads' times added)
-// CHECK: {{ [0-9.]+ s +[0-9.]+%  }}x86-isel ({{[0-9]+}} runs)
+// CHECK: {{ [0-9.]+ s +[0-9.]+%  }}x86-isel ({{[0-9]+}} parts)
 // CHECK: Execution time report
 // CHECK: load the model
 // CHECK: PartitionKernels

@@ -76,28 +76,28 @@ LlvmPassTimes::~LlvmPassTimes() {
 
 void LlvmPassTimes::instrument(llvm::PassInstrumentationCallbacks &callbacks) {
   auto clock = std::make_shared<ExclusiveClock>();
+  // When the pipeline's outermost pass ends, its times join the totals.
+  auto stop = [this, clock] {
+    clock->stop();
+    if (!clock->stack.empty())
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const auto &entry : clock->totals) {
+      Total &total = optimization[entry.getKey()];
+      total.seconds += entry.getValue().seconds;
+      total.runs += entry.getValue().runs;
+    }
+    clock->totals.clear();
+  };
   callbacks.registerBeforeNonSkippedPassCallback(
       [clock](llvm::StringRef pass, llvm::Any) { clock->start(pass); });
   callbacks.registerAfterPassCallback(
-      [this, clock](llvm::StringRef, llvm::Any, const llvm::PreservedAnalyses &) {
-        clock->stop();
-        if (!clock->stack.empty())
-          return;
-        // The pipeline's outermost pass ended: its times join the totals.
-        std::lock_guard<std::mutex> lock(mutex);
-        for (const auto &entry : clock->totals) {
-          Total &total = optimization[entry.getKey()];
-          total.seconds += entry.getValue().seconds;
-          total.runs += entry.getValue().runs;
-        }
-        clock->totals.clear();
-      });
+      [stop](llvm::StringRef, llvm::Any, const llvm::PreservedAnalyses &) { stop(); });
   callbacks.registerAfterPassInvalidatedCallback(
-      [clock](llvm::StringRef, const llvm::PreservedAnalyses &) { clock->stop(); });
+      [stop](llvm::StringRef, const llvm::PreservedAnalyses &) { stop(); });
   callbacks.registerBeforeAnalysisCallback(
       [clock](llvm::StringRef analysis, llvm::Any) { clock->start(analysis); });
-  callbacks.registerAfterAnalysisCallback(
-      [clock](llvm::StringRef, llvm::Any) { clock->stop(); });
+  callbacks.registerAfterAnalysisCallback([stop](llvm::StringRef, llvm::Any) { stop(); });
 }
 
 void LlvmPassTimes::keep(std::unique_ptr<llvm::legacy::PassManager> codegen) {
@@ -129,8 +129,11 @@ void LlvmPassTimes::collectLegacyTimers() {
 }
 
 namespace {
+/// `runs` names what Total::runs counts: O3's runs of a pass, machine
+/// code's pass managers (one per part) that ran it.
 void printTable(llvm::raw_ostream &os, llvm::StringRef title,
-                const llvm::StringMap<LlvmPassTimes::Total> &totals, unsigned top) {
+                const llvm::StringMap<LlvmPassTimes::Total> &totals, unsigned top,
+                llvm::StringRef runs) {
   std::vector<std::pair<double, llvm::StringRef>> rows;
   double sum = 0;
   for (const auto &entry : totals) {
@@ -143,7 +146,7 @@ void printTable(llvm::raw_ostream &os, llvm::StringRef title,
   for (size_t i = 0; i < rows.size() && i < top; ++i)
     os << llvm::format("    %8.4f s %5.1f%%  ", rows[i].first,
                        sum > 0 ? 100 * rows[i].first / sum : 0.0)
-       << rows[i].second << " (" << totals.lookup(rows[i].second).runs << " runs)\n";
+       << rows[i].second << " (" << totals.lookup(rows[i].second).runs << " " << runs << ")\n";
 }
 } // namespace
 
@@ -151,7 +154,7 @@ void LlvmPassTimes::print(llvm::raw_ostream &os, unsigned top) {
   std::lock_guard<std::mutex> lock(mutex);
   collectLegacyTimers();
   os << "LLVM's passes, summed over the parts of the kernels' code (top " << top << "):\n";
-  printTable(os, "O3 (passes and analyses)", optimization, top);
-  printTable(os, "machine code", codegen, top);
+  printTable(os, "O3 (passes and analyses)", optimization, top, "runs");
+  printTable(os, "machine code", codegen, top, "parts");
   os.flush();
 }

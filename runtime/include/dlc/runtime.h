@@ -109,6 +109,12 @@ typedef struct dlc_model_options_t {
    * structural checks only. The compiler runs this on every artifact it
    * writes. */
   int32_t verify_schedule;
+  /* dlc_model_load_memory only. 0 (default): the bytes are copied. 1: the
+   * model uses `data` in place (no copy of the weights: the compiler checks
+   * the artifact it writes this way); it must stay valid and unchanged until
+   * the model's last release. With load_code, `data` must be 64-byte aligned
+   * (the kernels' constants are), else DLC_STATUS_INVALID_ARGUMENT. */
+  int32_t borrow_memory;
 } dlc_model_options_t;
 
 /* Sets the defaults above. */
@@ -122,7 +128,7 @@ dlc_status_t dlc_model_load_file(const char *path,
                                  dlc_model_t **out_model);
 /* Same from memory. The bytes are COPIED (into 64-byte-aligned storage, so
  * that constants are aligned for kernels): `data` may be freed as soon as the
- * call returns. Thread-safe. */
+ * call returns; unless options->borrow_memory (above). Thread-safe. */
 dlc_status_t dlc_model_load_memory(const void *data, size_t size,
                                    const dlc_model_options_t *options,
                                    dlc_model_t **out_model);
