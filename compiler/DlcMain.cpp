@@ -658,6 +658,7 @@ int runCompile(::dlc::CompileOptions options, const std::string modelPath,
     llvm::outs() << emitted;
     return 0;
   }
+  TimingScope writing = timing ? timing->nest("write the artifact") : TimingScope();
   if (llvm::Error error = ::dlc::writeArtifactFile(outputPath, *artifact)) {
     llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
     return 1;

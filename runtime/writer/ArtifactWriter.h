@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlc::artifact_writer {
@@ -46,6 +47,13 @@ struct Segment {
   std::string bytes;
   std::optional<uint64_t> offset, size;
   std::optional<uint32_t> crc;
+  /// When set, the contents instead of `bytes`, not copied: a constant's data
+  /// owned by the caller until serialize() returns (hundreds of MB of
+  /// weights, each copy of which costs).
+  std::string_view borrowed;
+  std::string_view contents() const {
+    return borrowed.data() ? borrowed : std::string_view(bytes);
+  }
 };
 
 struct Buffer {

@@ -20,6 +20,7 @@
 // CHECK: SchedulePass
 // CHECK: PlanMemoryPass
 // CHECK: artifact
+// CHECK-NEXT: buffers and constant segments
 // CHECK-NEXT: CUDA kernels: NVRTC
 // CHECK-NEXT: CPU kernels: to the LLVM dialect
 // CHECK: EmptyTensorElimination
@@ -29,7 +30,9 @@
 // CHECK: CPU kernels: to LLVM IR
 // CHECK-NEXT: CPU kernels: LLVM O3 and machine code
 // CHECK-NEXT: CPU kernels: link
+// CHECK-NEXT: serialize the artifact
 // CHECK-NEXT: verify the artifact's schedule
+// CHECK-NEXT: write the artifact
 // CHECK: Total
 
 func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
