@@ -78,22 +78,10 @@ uint16_t dlc::artifact_writer::lowestMinorVersion(const Contents &contents) {
   return uses06 ? 6 : 5;
 }
 
-// Each segment's CRC-32 (its stated one where a test set it).
-static std::vector<uint32_t> segmentCrcs(const Contents &contents) {
-  std::vector<uint32_t> crcs;
-  for (const Segment &segment : contents.segments)
-    crcs.push_back(segment.crc ? *segment.crc
-                               : uint32_t(crc32_z(0L, reinterpret_cast<const Bytef *>(
-                                                          segment.contents().data()),
-                                                  segment.contents().size())));
-  return crcs;
-}
-
 // Builds the FlatBuffer given where the segments will be.
 static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
                        const Contents &contents,
-                       const std::vector<uint64_t> &offsets,
-                       const std::vector<uint32_t> &crcs) {
+                       const std::vector<uint64_t> &offsets) {
   auto strings = [&](const std::vector<std::string> &values) {
     std::vector<flatbuffers::Offset<flatbuffers::String>> out;
     for (const std::string &v : values)
@@ -108,8 +96,12 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
   std::vector<flatbuffers::Offset<fb::Segment>> segments;
   for (size_t i = 0; i < contents.segments.size(); ++i) {
     const Segment &segment = contents.segments[i];
+    uint32_t crc = segment.crc ? *segment.crc
+                               : uint32_t(crc32_z(0L, reinterpret_cast<const Bytef *>(
+                                                          segment.bytes.data()),
+                                                  segment.bytes.size()));
     segments.push_back(fb::CreateSegment(fbb, segment.offset.value_or(offsets[i]),
-                                         segment.size.value_or(segment.contents().size()), crcs[i]));
+                                         segment.size.value_or(segment.contents().size()), crc));
   }
 
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
@@ -192,15 +184,11 @@ std::string dlc::artifact_writer::serialize(const Contents &contents) {
   // The FlatBuffer records the segments' offsets, which depend on its own
   // size: build, place the segments after it, and rebuild until the offsets
   // no longer change (with every field written, the second build is final).
-  // The CRCs are computed once and the bytes reserved whole: a large
-  // model's weights are hundreds of MB, and each pass over them or regrowth
-  // of the string costs.
   std::vector<uint64_t> offsets(contents.segments.size(), 0);
-  std::vector<uint32_t> crcs = segmentCrcs(contents);
   for (;;) {
     flatbuffers::FlatBufferBuilder fbb;
     fbb.ForceDefaults(true);
-    buildModel(fbb, contents, offsets, crcs);
+    buildModel(fbb, contents, offsets);
     std::vector<uint64_t> placed = segmentOffsets(contents, fbb.GetSize());
     if (placed != offsets) {
       offsets = std::move(placed);
