@@ -98,8 +98,8 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
     const Segment &segment = contents.segments[i];
     uint32_t crc = segment.crc ? *segment.crc
                                : uint32_t(crc32_z(0L, reinterpret_cast<const Bytef *>(
-                                                          segment.bytes.data()),
-                                                  segment.bytes.size()));
+                                                          segment.contents().data()),
+                                                  segment.contents().size()));
     segments.push_back(fb::CreateSegment(fbb, segment.offset.value_or(offsets[i]),
                                          segment.size.value_or(segment.contents().size()), crc));
   }
