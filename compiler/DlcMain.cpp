@@ -13,6 +13,7 @@
 #include "compiler/CompareReference.h"
 #include "compiler/Driver/ArtifactFile.h"
 #include "compiler/Driver/CompilePipeline.h"
+#include "compiler/Driver/MultiTarget.h"
 #include "compiler/DlcOptMain.h"
 #include "compiler/Registration.h"
 #include "compiler/Target/CPU/CpuTarget.h"
@@ -59,7 +60,7 @@ constexpr const char *kUsage =
     "commands:\n"
     "  compile MODEL.mlir|MODEL.onnx  compile a model into an artifact (.dlcm)\n"
     "  run MODEL.dlcm         run an artifact (the same as dlc-run)\n"
-    "  inspect MODEL.dlcm     show an artifact: devices, signature, kernels, steps, memory\n"
+    "  inspect MODEL.dlcm     show an artifact: variants, devices, signature, kernels, steps, memory\n"
     "  verify MODEL.mlir      parse and verify a model, print a summary\n"
     "  import MODEL.onnx      import an ONNX model into the dlc dialect (.mlir)\n"
     "  interpret MODEL.mlir   run a model with the reference interpreter\n"
@@ -451,7 +452,9 @@ struct CompileFlags {
   cl::opt<std::string> cpu{
       "cpu",
       cl::desc("Target CPU: native (this machine's, the default) or an LLVM "
-               "CPU name such as x86-64-v3 or znver4"),
+               "CPU name such as x86-64-v3 or znver4; several, separated by commas, "
+               "or portable (x86-64-v4,x86-64-v3,x86-64): one artifact with a "
+               "variant per CPU, the runtime loads the best one the machine runs"),
       cl::init("native"), cl::cat(category)};
   cl::opt<std::string> kernelTiles{
       "kernel-tiles",
@@ -572,6 +575,14 @@ bool checkCompileFlags(const CompileFlags &f) {
     return fail("--kernel-tiles: " + tilesError);
   if (emit.empty() && f.output.empty())
     return fail("no output: pass -o model.dlcm (or --emit=mlir|llvm)");
+  llvm::Expected<std::vector<std::string>> cpus = ::dlc::parseTargetCpus(f.cpu);
+  if (!cpus)
+    return fail(llvm::toString(cpus.takeError()));
+  if (cpus->size() > 1 && !emit.empty())
+    return fail("--emit=" + emit + " prints one target's code: give --cpu one CPU, not '" +
+                f.cpu + "'");
+  if (cpus->size() > 1 && !f.kernelTiles.empty())
+    return fail("--kernel-tiles is one target's tile: give --cpu one CPU, not '" + f.cpu + "'");
   return true;
 }
 
@@ -595,7 +606,9 @@ bool checkCompileFlags(const CompileFlags &f) {
   options.modelLabel = f.model;
   ::dlc::CodegenOptions &codegen = options.codegen;
   codegen.entry = f.entry;
-  codegen.cpu.cpu = f.cpu;
+  // One CPU here; a list (checked by checkCompileFlags) is compiled a
+  // variant at a time (runCompile).
+  codegen.cpu.cpu = llvm::StringRef(f.cpu).split(',').first.trim().str();
   std::string tilesError;
   if (!f.kernelTiles.empty())
     codegen.cpu.tiles = ::dlc::parseKernelTiles(
@@ -630,9 +643,9 @@ bool checkCompileFlags(const CompileFlags &f) {
 /// artifact to `outputPath`.
 /// (The paths are copies: the flags they came from are reset by LLD.)
 /// With `timing`, each stage's time goes into it (--time-stages).
-int runCompile(::dlc::CompileOptions options, const std::string modelPath,
-               const ::dlc::OnnxImportOptions &importOptions, bool emitting,
-               const std::string &emitted, const std::string outputPath,
+int runCompile(::dlc::CompileOptions options, const std::vector<std::string> &cpus,
+               const std::string modelPath, const ::dlc::OnnxImportOptions &importOptions,
+               bool emitting, const std::string &emitted, const std::string outputPath,
                TimingScope *timing) {
   MLIRContext context;
   setUpContext(context);
@@ -646,7 +659,11 @@ int runCompile(::dlc::CompileOptions options, const std::string modelPath,
   options.codegen.timing = timing;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  FailureOr<std::string> artifact = ::dlc::compileModule(*module, options);
+  if (cpus.size() == 1)
+    options.codegen.cpu.cpu = cpus.front();
+  FailureOr<std::string> artifact = cpus.size() > 1
+                                        ? ::dlc::compileForTargets(*module, options, cpus)
+                                        : ::dlc::compileModule(*module, options);
   if (failed(artifact))
     return 1;
   if (options.stopAfter != ::dlc::CompileStage::Artifact) {
@@ -681,15 +698,16 @@ int compileCommand(int argc, char **argv) {
     llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
     return 1;
   }
+  std::vector<std::string> cpus = llvm::cantFail(::dlc::parseTargetCpus(flags.cpu));
   if (!flags.timeStages)
-    return runCompile(options, flags.model, importOptions, !flags.emit.empty(), llvmIR,
+    return runCompile(options, cpus, flags.model, importOptions, !flags.emit.empty(), llvmIR,
                       flags.output, nullptr);
   // MLIR's timing report (a tree on stderr, printed as the manager goes).
   DefaultTimingManager timingManager;
   timingManager.setEnabled(true);
   timingManager.setDisplayMode(DefaultTimingManager::DisplayMode::Tree);
   TimingScope root = timingManager.getRootScope();
-  return runCompile(options, flags.model, importOptions, !flags.emit.empty(), llvmIR,
+  return runCompile(options, cpus, flags.model, importOptions, !flags.emit.empty(), llvmIR,
                     flags.output, &root);
 }
 

@@ -166,11 +166,57 @@ dlc_status_t Artifact::loadMemory(const void *data, size_t n,
 dlc_status_t Artifact::verify() {
   DLC_RETURN_IF_ERROR(verifyHeader());
   DLC_RETURN_IF_ERROR(verifySegments());
+  if (isContainer())
+    return verifyVariants();
   DLC_RETURN_IF_ERROR(verifyBuffers());
   DLC_RETURN_IF_ERROR(verifyCode());
   DLC_RETURN_IF_ERROR(verifySchedules());
   DLC_RETURN_IF_ERROR(verifySignature());
   return verifyState();
+}
+
+bool Artifact::isContainer() const { return count(root->variants()) > 0; }
+
+// 0.7: a container holds variants and nothing a model has; each variant is a
+// whole artifact in a segment of its own (verified when it is loaded).
+dlc_status_t Artifact::verifyVariants() {
+  const fb::Model &m = *root;
+  const char *field = count(m.devices())        ? "devices"
+                      : count(m.buffers())      ? "buffers"
+                      : count(m.libraries())    ? "libraries"
+                      : count(m.kernels())      ? "kernels"
+                      : count(m.schedules())    ? "schedules"
+                      : count(m.inputs())       ? "inputs"
+                      : count(m.outputs())      ? "outputs"
+                      : count(m.state())        ? "state"
+                      : count(m.cuda_modules()) ? "cuda_modules"
+                      : count(m.placement())    ? "placement"
+                      : count(m.links())        ? "links"
+                                                : nullptr;
+  if (field || m.event_count())
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << label << "': a multi-target artifact (with variants) has "
+           << (field ? field : "events") << " of its own";
+  if (m.version_minor() < 7)
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << label << "' has variants but format version 0."
+           << m.version_minor() << " (variants are 0.7)";
+  for (uint32_t i = 0; i < count(m.variants()); ++i) {
+    const fb::Variant &v = *m.variants()->Get(i);
+    if (v.segment() >= count(m.segments()))
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': variant " << i << " names segment "
+             << v.segment() << " of " << count(m.segments());
+    if (str(v.target_cpu()).empty())
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': variant " << i << " has no target_cpu";
+    for (uint32_t j = 0; j < i; ++j)
+      if (m.variants()->Get(j)->segment() == v.segment())
+        return Error(DLC_STATUS_DATA_LOSS)
+               << "artifact '" << label << "': variants " << j << " and " << i
+               << " share segment " << v.segment();
+  }
+  return nullptr;
 }
 
 dlc_status_t Artifact::verifyHeader() {

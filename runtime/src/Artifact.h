@@ -47,6 +47,11 @@ public:
   const uint8_t *data() const { return base; }
 
   const std::string &name() const { return label; }
+  /// 0.7: a multi-target container (Model.variants, nothing else).
+  bool isContainer() const;
+  /// A variant loaded from a container's segment borrows its bytes: it keeps
+  /// the container alive.
+  void keepContainer(std::unique_ptr<Artifact> outer) { container = std::move(outer); }
   const fb::Model &model() const { return *root; }
   size_t fileSize() const { return size; }
   size_t flatBufferSize() const { return fbEnd; }
@@ -66,6 +71,7 @@ private:
   dlc_status_t verify();
   dlc_status_t verifyHeader();
   dlc_status_t verifySegments();
+  dlc_status_t verifyVariants();
   dlc_status_t verifyBuffers();
   dlc_status_t verifyBufferSize(const fb::Buffer &b, const std::string &at);
   dlc_status_t verifyPersistent(uint32_t buffer, const std::string &at);
@@ -87,6 +93,7 @@ private:
   size_t size = 0;
   size_t fbEnd = 0; // End of the size-prefixed FlatBuffer.
   const fb::Model *root = nullptr;
+  std::unique_ptr<Artifact> container; // 0.7: the file a variant is in
 };
 
 } // namespace dlc::rt

@@ -6,6 +6,7 @@
 #include "Error.h"
 #include "FlatUtil.h"
 #include "ScheduleVerifier.h"
+#include "Variants.h"
 
 #include <cstring>
 
@@ -14,17 +15,6 @@ using namespace dlc::rt;
 namespace dlc::rt {
 
 namespace {
-/// "x86_64" of "x86_64-unknown-linux-gnu"; "" when unknown.
-const char *hostArch() {
-#if defined(__x86_64__)
-  return "x86_64";
-#elif defined(__aarch64__)
-  return "aarch64";
-#else
-  return "";
-#endif
-}
-
 void fillTensorInfos(const Artifact &a,
                      const flatbuffers::Vector<
                          flatbuffers::Offset<fb::TensorSpec>> *specs,
@@ -59,16 +49,12 @@ dlc_status_t loadCode(dlc_model_s &model) {
     std::string label = "artifact '" + a.name() + "': library " +
                         std::to_string(i) + " (target_cpu '" +
                         str(lib.target_cpu()) + "')";
-    std::string triple = str(lib.target_triple());
-    std::string arch = triple.substr(0, triple.find('-'));
-    if (!triple.empty() && arch != hostArch())
-      return Error(DLC_STATUS_UNAVAILABLE)
-             << label << " is compiled for '" << triple
-             << "', not for this machine (" << hostArch() << ")";
-    std::vector<std::string> needed;
+    VariantTarget target{str(lib.target_triple()), str(lib.target_cpu()), {}};
     for (uint32_t f = 0; f < count(lib.cpu_features()); ++f)
-      needed.push_back(str(lib.cpu_features()->Get(f)));
-    std::string why = checkCpuFeatures(needed, hostCpuFeatures());
+      target.features.push_back(str(lib.cpu_features()->Get(f)));
+    // Always this CPU's own features: an override (cpu_features) chooses a
+    // variant, it never lets code run that would fault.
+    std::string why = whyVariantCannotRun(target, hostCpuArch(), hostCpuFeatures());
     if (!why.empty())
       return Error(DLC_STATUS_UNAVAILABLE) << label << " " << why;
     std::unique_ptr<SharedObject> so;
@@ -100,6 +86,67 @@ dlc_status_t loadCode(dlc_model_s &model) {
 } // namespace dlc::rt
 
 namespace {
+/// The variant of container `outer` that `options` choose (Variants.h),
+/// each variant's description recorded in `model`.
+dlc_status_t chooseContainerVariant(const Artifact &outer, const dlc_model_options_t &options,
+                                    dlc_model_s &model, uint32_t &chosen) {
+  const auto *variants = outer.model().variants();
+  std::vector<VariantTarget> targets;
+  for (uint32_t i = 0; i < count(variants); ++i) {
+    const fb::Variant &v = *variants->Get(i);
+    VariantTarget t{str(v.target_triple()), str(v.target_cpu()), {}};
+    std::string list;
+    for (uint32_t f = 0; f < count(v.cpu_features()); ++f) {
+      t.features.push_back(str(v.cpu_features()->Get(f)));
+      list += (f ? "," : "") + t.features.back();
+    }
+    std::string why = whyVariantCannotRun(t, hostCpuArch(), hostCpuFeatures());
+    model.variants.push_back({t.triple, t.cpu, list, why});
+    targets.push_back(std::move(t));
+  }
+  if (options.variant >= 0) {
+    if (uint32_t(options.variant) >= targets.size())
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << "artifact '" << outer.name() << "' has no variant " << options.variant
+             << " (it has " << targets.size() << ")";
+    chosen = uint32_t(options.variant);
+    return nullptr;
+  }
+  std::vector<std::string> have =
+      options.cpu_features ? splitFeatureList(options.cpu_features) : hostCpuFeatures();
+  std::string why;
+  int best = chooseVariant(targets, hostCpuArch(), have, why);
+  if (best < 0 && options.load_code)
+    return Error(DLC_STATUS_UNAVAILABLE)
+           << "artifact '" << outer.name() << "' has no variant "
+           << (options.cpu_features ? "a CPU with features '" + std::string(options.cpu_features) + "'"
+                                    : std::string("this CPU"))
+           << " can run: " << why;
+  chosen = best < 0 ? 0 : uint32_t(best); // Not to run: inspect the first.
+  return nullptr;
+}
+
+/// A container (0.7) becomes the variant chosen from it, which borrows the
+/// container's bytes and keeps it alive.
+dlc_status_t openVariant(std::unique_ptr<Artifact> &artifact, const dlc_model_options_t &options,
+                         dlc_model_s &model) {
+  uint32_t chosen = 0;
+  DLC_RETURN_IF_ERROR(chooseContainerVariant(*artifact, options, model, chosen));
+  uint32_t segment = artifact->model().variants()->Get(chosen)->segment();
+  std::unique_ptr<Artifact> inner;
+  DLC_RETURN_IF_ERROR(Artifact::loadMemory(
+      artifact->segmentData(segment), artifact->segmentSize(segment),
+      artifact->name() + " [" + model.variants[chosen].cpu + "]", /*borrow=*/true, inner));
+  if (inner->isContainer())
+    return Error(DLC_STATUS_DATA_LOSS)
+           << "artifact '" << artifact->name() << "': variant " << chosen
+           << " is itself a multi-target artifact";
+  model.chosenVariant = int(chosen);
+  inner->keepContainer(std::move(artifact));
+  artifact = std::move(inner);
+  return nullptr;
+}
+
 dlc_status_t finishLoad(std::unique_ptr<Artifact> artifact,
                         const dlc_model_options_t *options,
                         dlc_model_t **out) {
@@ -108,6 +155,12 @@ dlc_status_t finishLoad(std::unique_ptr<Artifact> artifact,
   if (!options)
     options = &defaults;
   auto model = std::make_unique<dlc_model_s>();
+  if (artifact->isContainer())
+    DLC_RETURN_IF_ERROR(openVariant(artifact, *options, *model));
+  else if (options->variant > 0)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "artifact '" << artifact->name() << "' has no variant " << options->variant
+           << " (it is compiled for one target)";
   model->artifact = std::move(artifact);
   const fb::Model &m = model->artifact->model();
   model->producer = str(m.producer());
@@ -136,6 +189,8 @@ extern "C" void dlc_model_options_initialize(dlc_model_options_t *options) {
   options->load_code = 1;
   options->verify_schedule = 0;
   options->borrow_memory = 0;
+  options->cpu_features = nullptr;
+  options->variant = -1;
 }
 
 extern "C" dlc_status_t dlc_model_load_file(const char *path,
@@ -197,6 +252,27 @@ extern "C" void dlc_model_version(const dlc_model_t *model, uint32_t *major,
     *major = model->artifact->model().version_major();
   if (minor)
     *minor = model->artifact->model().version_minor();
+}
+
+extern "C" size_t dlc_model_variant_count(const dlc_model_t *model) {
+  return model->variants.size();
+}
+
+extern "C" dlc_status_t dlc_model_variant_info(const dlc_model_t *model, size_t index,
+                                               dlc_variant_info_t *out_info) {
+  if (!out_info)
+    return Error(DLC_STATUS_INVALID_ARGUMENT) << "dlc_model_variant_info: null output pointer";
+  if (index >= model->variants.size())
+    return Error(DLC_STATUS_NOT_FOUND)
+           << "model '" << model->artifact->name() << "' has no variant " << index
+           << " (it has " << model->variants.size() << ")";
+  const dlc_model_s::Variant &v = model->variants[index];
+  out_info->target_triple = v.triple.c_str();
+  out_info->target_cpu = v.cpu.c_str();
+  out_info->cpu_features = v.features.c_str();
+  out_info->chosen = int(index) == model->chosenVariant;
+  out_info->unavailable = v.unavailable.c_str();
+  return nullptr;
 }
 
 extern "C" size_t dlc_model_input_count(const dlc_model_t *model) {

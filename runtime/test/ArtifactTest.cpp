@@ -86,14 +86,16 @@ TEST(Artifact, Versions) {
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 6; })),
             "ok");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 7; })),
-            "unimplemented: artifact 'test.dlcm' has format version 0.7; this "
-            "runtime (version 0.6) reads versions 0.0 to 0.6");
+            "ok");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 8; })),
+            "unimplemented: artifact 'test.dlcm' has format version 0.8; this "
+            "runtime (version 0.7) reads versions 0.0 to 0.7");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
               s.versionMajor = 1;
               s.versionMinor = 0;
             })),
             "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
-            "runtime (version 0.6) reads versions 0.0 to 0.6");
+            "runtime (version 0.7) reads versions 0.0 to 0.7");
 }
 
 /// Loads `bytes` placed at `misalign` bytes past a 64-byte boundary, in

@@ -260,19 +260,48 @@ void printLinks(const fb::Model &m) {
   }
 }
 
+// 0.7: the variants of a multi-target artifact, and which one is shown.
+void printVariants(const Model &model) {
+  size_t n = dlc_model_variant_count(model.get());
+  if (n == 0)
+    return;
+  std::printf("variants: %zu (one whole model per target CPU; shown below: the one marked *)\n", n);
+  for (size_t i = 0; i < n; ++i) {
+    dlc_variant_info_t v;
+    if (dlc_model_variant_info(model.get(), i, &v) != nullptr)
+      continue;
+    std::printf("  %c%zu: %s (%s), features [%s]; this CPU: %s\n", v.chosen ? '*' : ' ', i,
+                v.target_cpu, *v.target_triple ? v.target_triple : "no CPU code",
+                v.cpu_features, *v.unavailable ? v.unavailable : "ok");
+  }
+}
+
 } // namespace
 
 int dlcInspectMain(int argc, char **argv) {
   const char *prog = argc > 0 ? argv[0] : "dlc-inspect";
-  if (argc != 2 || argv[1][0] == '-') {
-    std::fprintf(stderr, "usage: %s --inspect MODEL.dlcm\n", prog);
-    return 2;
-  }
   dlc_model_options_t options;
   dlc_model_options_initialize(&options);
   options.load_code = 0;
+  const char *path = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    int64_t variant = -1;
+    if (arg.rfind("--variant=", 0) == 0 && parseInt(arg.substr(10), variant) && variant >= 0)
+      options.variant = int32_t(variant);
+    else if (arg.rfind("--cpu-features=", 0) == 0)
+      options.cpu_features = argv[i] + 15;
+    else if (arg[0] != '-' && !path)
+      path = argv[i];
+    else
+      path = nullptr, i = argc;
+  }
+  if (!path) {
+    std::fprintf(stderr, "usage: %s --inspect MODEL.dlcm [--variant=N | --cpu-features=F1,F2,...]\n", prog);
+    return 2;
+  }
   Model model;
-  if (Status s = Model::loadFile(argv[1], model, &options); !s.ok()) {
+  if (Status s = Model::loadFile(path, model, &options); !s.ok()) {
     std::fprintf(stderr, "%s: %s\n", prog, s.message().c_str());
     return 1;
   }
@@ -285,6 +314,7 @@ int dlcInspectMain(int argc, char **argv) {
               m.version_major(), m.version_minor(), DLC_RUNTIME_VERSION_MAJOR,
               DLC_RUNTIME_VERSION_MAJOR, DLC_RUNTIME_VERSION_MINOR);
   std::printf("producer: %s\n", str(m.producer()).c_str());
+  printVariants(model);
   std::printf("devices:\n");
   for (uint32_t d = 0; d < count(m.devices()); ++d)
     std::printf("  %u: %s\n", d, deviceName(*m.devices()->Get(d)).c_str());

@@ -16,6 +16,7 @@
 #include <cstring>
 #include <sstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -40,6 +41,10 @@ struct RunOptions {
   bool simLinks = false;
   std::string profile; // --profile=FILE: the Chrome trace.
   std::string dumpSteps; // --dump-steps=DIR: every step's output (StepDump.h).
+  // Multi-target artifacts: --cpu-features=LIST chooses the variant as a CPU
+  // with those features would; --variant=N loads variant N.
+  std::optional<std::string> cpuFeatures;
+  int64_t variant = -1;
 };
 
 const char *kUsage =
@@ -48,6 +53,7 @@ const char *kUsage =
     "          [--gpu=real|sim] [--gpu-map=P0,P1,...] [--check-ordering]\n"
     "          [--verify-schedule] [--check-numerics] [--dump-steps=DIR]\n"
     "          [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
+    "          [--cpu-features=F1,F2,... | --variant=N]\n"
     "       %s --inspect MODEL.dlcm\n"
     "       %s --list-gpus\n"
     "       %s --probe-devices=SPEC.json [--sim-gpus=N]\n"
@@ -71,7 +77,11 @@ const char *kUsage =
     "bandwidth (the artifact's links, from the compiler's device spec).\n"
     "--profile writes a Chrome trace and, like --iterations, prints a\n"
     "per-device summary and, per op kind, the placement's estimated time\n"
-    "next to the measured one. --in-flight=K keeps K\n"
+    "next to the measured one. A multi-target artifact (dlc compile\n"
+    "--cpu=A,B) runs the variant this CPU runs that needs the most\n"
+    "features; --cpu-features chooses as a CPU with exactly those would\n"
+    "(the chosen code is still checked against this CPU), --variant=N\n"
+    "loads variant N. --in-flight=K keeps K\n"
     "runs in flight at once (pipelined), each on its own memory. --threads=N\n"
     "bounds the threads a kernel's parallel loops use (default: all cores).\n"
     "--probe-devices measures this machine (CPU f32 FLOP/s, memory bandwidth,\n"
@@ -156,6 +166,10 @@ std::string parseArgs(int argc, char **argv, RunOptions &o) {
       o.dumpSteps = v;
     } else if (arg == "--sim-links") {
       o.simLinks = true;
+    } else if (value("cpu-features", v)) {
+      o.cpuFeatures = v;
+    } else if (value("variant", v)) {
+      err = number(v, "variant", 0, o.variant);
     } else if (value("profile", v)) {
       if (v.empty())
         return "--profile expects a file name";
@@ -377,6 +391,8 @@ int dlcRunMain(int argc, char **argv) {
   dlc_model_options_t modelOptions;
   dlc_model_options_initialize(&modelOptions);
   modelOptions.verify_schedule = o.verifySchedule;
+  modelOptions.cpu_features = o.cpuFeatures ? o.cpuFeatures->c_str() : nullptr;
+  modelOptions.variant = int32_t(o.variant);
   if (Status s = Model::loadFile(o.model, model, &modelOptions); !s.ok())
     return fail(prog, s.message());
   dlc_session_options_t sessionOptions;

@@ -4,6 +4,8 @@
 
 #include <zlib.h>
 
+#include <algorithm>
+
 namespace fb = dlc::artifact;
 using namespace dlc::artifact_writer;
 
@@ -168,6 +170,11 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
   for (const Link &l : contents.links)
     links.push_back(fb::CreateLink(fbb, l.from, l.to, l.bandwidth, l.latencyUs));
 
+  std::vector<flatbuffers::Offset<fb::Variant>> variants;
+  for (const Variant &v : contents.variants)
+    variants.push_back(fb::CreateVariant(fbb, v.segment, fbb.CreateString(v.triple),
+                                         fbb.CreateString(v.cpu), strings(v.features)));
+
   auto model = fb::CreateModel(
       fbb, contents.versionMajor, contents.versionMinor,
       fbb.CreateString(contents.producer), fbb.CreateVector(devices),
@@ -176,7 +183,8 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
       fbb.CreateVector(schedules), inputs, outputs,
       fbb.CreateVector(placement), contents.eventCount,
       fbb.CreateVector(links),
-      contents.cudaModules.empty() ? 0 : fbb.CreateVector(cudaModules), state);
+      contents.cudaModules.empty() ? 0 : fbb.CreateVector(cudaModules), state,
+      variants.empty() ? 0 : fbb.CreateVector(variants));
   fb::FinishSizePrefixedModelBuffer(fbb, model);
 }
 
@@ -204,4 +212,59 @@ std::string dlc::artifact_writer::serialize(const Contents &contents) {
     }
     return bytes;
   }
+}
+
+// Reads what a variant needs from the artifact's own libraries.
+static bool describeTarget(const TargetArtifact &target, Variant &variant, std::string &error) {
+  const auto *data = reinterpret_cast<const uint8_t *>(target.bytes.data());
+  // The FlatBuffer is the size-prefixed head of the file; segments follow.
+  uint64_t flatBufferEnd =
+      target.bytes.size() < 12 ? 0 : uint64_t(flatbuffers::ReadScalar<uint32_t>(data)) + 4;
+  flatbuffers::Verifier verifier(data, flatBufferEnd);
+  if (flatBufferEnd < 12 || flatBufferEnd > target.bytes.size() ||
+      !fb::VerifySizePrefixedModelBuffer(verifier)) {
+    error = "the artifact for '" + target.cpu + "' is not a dlc artifact";
+    return false;
+  }
+  const fb::Model *model = fb::GetSizePrefixedModel(data);
+  if (model->variants() && model->variants()->size()) {
+    error = "the artifact for '" + target.cpu + "' is itself a multi-target artifact";
+    return false;
+  }
+  variant.cpu = target.cpu;
+  for (const fb::Library *library : *model->libraries()) {
+    std::string triple = library->target_triple() ? library->target_triple()->str() : "";
+    if (!variant.triple.empty() && triple != variant.triple) {
+      error = "the artifact for '" + target.cpu + "' has code for both '" + variant.triple +
+              "' and '" + triple + "'";
+      return false;
+    }
+    variant.triple = triple;
+    if (library->cpu_features())
+      for (const flatbuffers::String *feature : *library->cpu_features())
+        if (std::find(variant.features.begin(), variant.features.end(), feature->str()) ==
+            variant.features.end())
+          variant.features.push_back(feature->str());
+  }
+  std::sort(variant.features.begin(), variant.features.end());
+  return true;
+}
+
+std::string dlc::artifact_writer::serializeMultiTarget(const std::vector<TargetArtifact> &targets,
+                                                       const std::string &producer,
+                                                       std::string &error) {
+  Contents contents;
+  contents.versionMinor = 7;
+  contents.producer = producer;
+  for (const TargetArtifact &target : targets) {
+    Variant variant;
+    if (!describeTarget(target, variant, error))
+      return "";
+    variant.segment = uint32_t(contents.segments.size());
+    contents.variants.push_back(std::move(variant));
+    Segment segment;
+    segment.borrowed = target.bytes;
+    contents.segments.push_back(std::move(segment));
+  }
+  return serialize(contents);
 }

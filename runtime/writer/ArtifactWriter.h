@@ -148,6 +148,14 @@ struct Link {
   double bandwidth = 0, latencyUs = 0; // bytes per second, µs
 };
 
+/// 0.7: one variant of a multi-target artifact: a whole artifact in
+/// `segment`, for `cpu`.
+struct Variant {
+  uint32_t segment = 0;
+  std::string triple, cpu;
+  std::vector<std::string> features;
+};
+
 struct Contents {
   /// The runtime's format version by default.
   uint16_t versionMajor = DLC_RUNTIME_VERSION_MAJOR, versionMinor = DLC_RUNTIME_VERSION_MINOR;
@@ -164,6 +172,7 @@ struct Contents {
   uint32_t eventCount = 0;
   std::vector<Link> links;
   std::vector<CudaModule> cudaModules; // absent from the file when empty
+  std::vector<Variant> variants;       // 0.7; absent from the file when empty
 };
 
 /// The lowest format minor (of the runtime's major) that expresses
@@ -174,6 +183,20 @@ uint16_t lowestMinorVersion(const Contents &contents);
 /// The artifact's bytes. Fields of 0.6 are written only when used, so that
 /// an artifact without them has the bytes of 0.5 (but its version).
 std::string serialize(const Contents &contents);
+
+/// A whole artifact compiled for one CPU, for serializeMultiTarget.
+struct TargetArtifact {
+  std::string_view bytes; // serialize()'s output; borrowed until it returns
+  std::string cpu;        // "x86-64-v4"
+};
+
+/// 0.7: one file holding every artifact of `targets`, each a variant whose
+/// triple and CPU features are read from its libraries (the union of their
+/// features; none: it has no CPU code and runs anywhere). The runtime loads
+/// the variant the machine runs that needs the most features. An empty
+/// string when an artifact is not one serialize() wrote (`error` says why).
+std::string serializeMultiTarget(const std::vector<TargetArtifact> &targets,
+                                 const std::string &producer, std::string &error);
 
 } // namespace dlc::artifact_writer
 

@@ -31,6 +31,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <atomic>
 #include <optional>
@@ -274,10 +275,41 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
     thread.join();
   return success(ok.load());
 }
-/// The objects linked by LLD into one shared object (libm for what the math
-/// approximations leave as calls).
-FailureOr<std::string> linkSharedObject(ModuleOp module,
+/// What the kernels of `triple` link against: the C and math libraries of
+/// that architecture (the host's, or Debian's cross libc for AArch64 from
+/// g++-aarch64-linux-gnu) and its libgcc.a, which holds the calls LLVM's
+/// code makes where the CPU lacks an instruction (f16 <-> f32 without F16C:
+/// __extendhfsf2, __truncsfhf2). The paths are found when dlc is built.
+FailureOr<std::vector<std::string>> linkLibraries(ModuleOp module, const llvm::Triple &triple) {
+  std::vector<std::string> args;
+  std::string libgcc;
+  if (triple.isX86() && triple.isArch64Bit()) {
+    args = {"-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu"};
+    libgcc = DLC_LIBGCC_X86_64;
+  } else if (triple.isAArch64()) {
+    const char *libDir = "/usr/aarch64-linux-gnu/lib";
+    if (!llvm::sys::fs::is_directory(libDir))
+      return emitError(module, "linking kernels for " + triple.str() + " needs the AArch64 C " +
+                                   "library at " + libDir +
+                                   " (Debian's libc6-dev-arm64-cross; tools/setup.sh installs it)");
+    args = {"-m", "aarch64linux", "--sysroot=/usr/aarch64-linux-gnu", std::string("-L") + libDir};
+    libgcc = DLC_LIBGCC_AARCH64;
+  } else {
+    return emitError(module, "dlc links kernels for x86_64 and aarch64 Linux, not " + triple.str());
+  }
+  if (!libgcc.empty() && llvm::sys::fs::exists(libgcc))
+    args.push_back(libgcc);
+  for (const char *arg : {"--as-needed", "-lm", "-lc"})
+    args.push_back(arg);
+  return args;
+}
+
+/// The objects linked by LLD into one shared object for `triple`.
+FailureOr<std::string> linkSharedObject(ModuleOp module, const llvm::Triple &triple,
                                         const std::vector<llvm::SmallVector<char, 0>> &objects) {
+  FailureOr<std::vector<std::string>> libraries = linkLibraries(module, triple);
+  if (failed(libraries))
+    return failure();
   std::vector<TempFile> objectFiles(objects.size());
   TempFile libraryFile;
   int fd;
@@ -299,9 +331,8 @@ FailureOr<std::string> linkSharedObject(ModuleOp module,
                                       libraryFile.path.c_str()};
     for (TempFile &file : objectFiles)
       args.push_back(file.path.c_str());
-    for (const char *arg : {"-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu",
-                            "--as-needed", "-lm", "-lc"})
-      args.push_back(arg);
+    for (const std::string &arg : *libraries)
+      args.push_back(arg.c_str());
     lld::Result result =
         lld::lldMain(args, linkStream, linkStream, {{lld::Gnu, &lld::elf::link}});
     linked = result.retCode == 0 && result.canRunAgain;
@@ -385,7 +416,8 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
     passTimes->print(llvm::errs(), kLlvmPassesShown);
 
   TimingScope linking = stage("CPU kernels: link");
-  FailureOr<std::string> sharedObject = linkSharedObject(module, objects);
+  FailureOr<std::string> sharedObject =
+      linkSharedObject(module, llvm::Triple(triple), objects);
   if (failed(sharedObject))
     return failure();
   linking.stop();

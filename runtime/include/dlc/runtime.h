@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define DLC_RUNTIME_VERSION_MAJOR 0
-#define DLC_RUNTIME_VERSION_MINOR 6
+#define DLC_RUNTIME_VERSION_MINOR 7
 
 /*===-- Status --------------------------------------------------------------===*/
 
@@ -115,6 +115,18 @@ typedef struct dlc_model_options_t {
    * the model's last release. With load_code, `data` must be 64-byte aligned
    * (the kernels' constants are), else DLC_STATUS_INVALID_ARGUMENT. */
   int32_t borrow_memory;
+  /* Multi-target artifacts (format 0.7, `dlc compile --cpu=A,B`): which
+   * variant to load. NULL (default): the CPU features of this machine choose
+   * (the variant needing the most features among those it runs); else a
+   * comma-separated list of CPU features (LLVM's spelling, "avx2,fma,f16c")
+   * chooses instead, as if this CPU had exactly those: to test the choice, or
+   * to see what another machine would run. The code of the chosen variant is
+   * still checked against this CPU's real features before it is loaded, so
+   * an override never leads to an illegal instruction. */
+  const char *cpu_features;
+  /* -1 (default): choose as above. N >= 0: load variant N (an error when the
+   * artifact has no variant N; a single-target artifact is variant 0). */
+  int32_t variant;
 } dlc_model_options_t;
 
 /* Sets the defaults above. */
@@ -157,6 +169,21 @@ typedef struct dlc_tensor_info_t {
   int64_t index_bound;  /* random inputs are drawn in [0, bound); 0: default */
   uint32_t device;      /* index of the device holding the tensor */
 } dlc_tensor_info_t;
+
+/* Multi-target artifacts (format 0.7): the variants the file holds; 0 for a
+ * single-target artifact. The model is the chosen variant; its name is the
+ * path followed by " [TARGET_CPU]". */
+typedef struct dlc_variant_info_t {
+  const char *target_triple; /* "" when the variant has no CPU code */
+  const char *target_cpu;    /* e.g. "x86-64-v3" */
+  const char *cpu_features;  /* what its code needs, comma-separated */
+  int32_t chosen;            /* 1 for the variant this model is */
+  const char *unavailable;   /* why this CPU cannot run it; "" when it can */
+} dlc_variant_info_t;
+size_t dlc_model_variant_count(const dlc_model_t *model);
+/* NOT_FOUND when index >= the count. */
+dlc_status_t dlc_model_variant_info(const dlc_model_t *model, size_t index,
+                                    dlc_variant_info_t *out_info);
 
 size_t dlc_model_input_count(const dlc_model_t *model);
 size_t dlc_model_output_count(const dlc_model_t *model);
