@@ -53,3 +53,12 @@ if _dlc_have_nvrtc():
 # toolkit (dlc compile then warns and keeps host code only).
 if "DLC_NVRTC" in os.environ:
     config.environment["DLC_NVRTC"] = os.environ["DLC_NVRTC"]
+
+# AArch64: the runtime cross-built by tools/build-aarch64.sh, run under
+# qemu-aarch64 (test/e2e/aarch64.mlir). %dlc-run-aarch64 is that dlc-run.
+_aarch64_run = os.path.join(config.dlc_src_root, "build-aarch64", "bin", "dlc-run")
+import shutil as _shutil
+if os.path.exists(_aarch64_run) and _shutil.which("qemu-aarch64") and \
+        os.path.isdir("/usr/aarch64-linux-gnu/lib"):
+    config.available_features.add("aarch64-qemu")
+    config.substitutions.append(("%dlc-run-aarch64", "qemu-aarch64 -L /usr/aarch64-linux-gnu " + _aarch64_run))

@@ -14,6 +14,9 @@ packages=(
   # ONNX import (compiler/Import/ONNX), its conformance data and test models
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata python3-onnx
   python3-torch python3-torchvision
+  # AArch64: the runtime cross-built (tools/build-aarch64.sh) and its tests run
+  # under qemu (test/e2e/aarch64.mlir); the compiler's LLVM cross-compiles kernels
+  g++-aarch64-linux-gnu qemu-user
 )
 
 missing=()

@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/setup.sh
 bash tools/build.sh
+# The runtime cross-built for AArch64: the lit suites run its dlc-run under
+# qemu-aarch64 on cross-compiled kernels (test/e2e/aarch64.mlir).
+bash tools/build-aarch64.sh
 # A hung test (a compiler race once spun forever) fails after 10 minutes
 # instead of eating the CI limit.
 ctest --test-dir build --output-on-failure --timeout 600

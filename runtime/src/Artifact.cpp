@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Artifact.h"
+#include "Crc32.h"
 #include "Error.h"
 #include "FlatUtil.h"
 
@@ -21,7 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
-#include <zlib.h>
 
 namespace dlc::rt {
 
@@ -346,8 +346,7 @@ dlc_status_t Artifact::verifySegments() {
   }
   for (uint32_t i = 0; i < count(segments); ++i) {
     const fb::Segment &s = *segments->Get(i);
-    uint32_t crc = static_cast<uint32_t>(
-        crc32_z(crc32_z(0, nullptr, 0), base + s.offset(), s.size()));
+    uint32_t crc = crc32(base + s.offset(), s.size());
     if (crc != s.crc32())
       return Error(DLC_STATUS_DATA_LOSS)
              << "artifact '" << label << "': segment " << i << " (offset "

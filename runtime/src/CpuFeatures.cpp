@@ -8,6 +8,9 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #define DLC_X86 1
+#elif defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#define DLC_AARCH64 1
 #endif
 
 namespace dlc::rt {
@@ -100,6 +103,23 @@ constexpr Feature kFeatures[] = {
     {"64bit", 0x80000001, 0, EDX, 29, OsState::None},
 };
 
+// AArch64: the kernel's hwcaps (Linux arch/arm64/include/uapi/asm/hwcap.h),
+// in LLVM's spelling. `word` 1 is AT_HWCAP, 2 is AT_HWCAP2.
+struct AArch64Feature {
+  const char *name;
+  int word;
+  unsigned bit;
+};
+constexpr AArch64Feature kAArch64Features[] = {
+    {"neon", 1, 1},      // HWCAP_ASIMD
+    {"fullfp16", 1, 10}, // HWCAP_ASIMDHP
+    {"dotprod", 1, 20},  // HWCAP_ASIMDDP
+    {"sve", 1, 22},      // HWCAP_SVE
+    {"sve2", 2, 1},      // HWCAP2_SVE2
+    {"i8mm", 2, 13},     // HWCAP2_I8MM
+    {"bf16", 2, 14},     // HWCAP2_BF16
+};
+
 #ifdef DLC_X86
 bool cpuidBit(unsigned leaf, unsigned subleaf, Reg reg, unsigned bit) {
   unsigned r[4] = {0, 0, 0, 0};
@@ -135,6 +155,15 @@ std::vector<std::string> detect() {
   }
   return out;
 }
+#elif defined(DLC_AARCH64)
+std::vector<std::string> detect() {
+  unsigned long words[3] = {0, getauxval(AT_HWCAP), getauxval(AT_HWCAP2)};
+  std::vector<std::string> out;
+  for (const AArch64Feature &f : kAArch64Features)
+    if ((words[f.word] >> f.bit) & 1)
+      out.push_back(f.name);
+  return out;
+}
 #else
 std::vector<std::string> detect() { return {}; }
 #endif
@@ -145,11 +174,16 @@ std::vector<std::string> knownCpuFeatures() {
   std::vector<std::string> out;
   for (const Feature &f : kFeatures)
     out.push_back(f.name);
+  for (const AArch64Feature &f : kAArch64Features)
+    out.push_back(f.name);
   return out;
 }
 
 bool isKnownCpuFeature(const std::string &name) {
   for (const Feature &f : kFeatures)
+    if (name == f.name)
+      return true;
+  for (const AArch64Feature &f : kAArch64Features)
     if (name == f.name)
       return true;
   return false;

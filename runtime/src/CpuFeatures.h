@@ -1,4 +1,4 @@
-//===- CpuFeatures.h - which x86 features this CPU has --------------------===//
+//===- CpuFeatures.h - which CPU features this machine has -------------===//
 //
 // Libraries list the features their code was compiled for, in LLVM's
 // spelling ("avx2", "fma", "avx512f"). Loading one on a CPU that lacks a

@@ -1,6 +1,7 @@
-//===- VariantsTest.cpp - multi-target artifacts (0.7): choice and errors -===//
+//===- VariantsTest.cpp - multi-target artifacts (0.7); the portable CRC-32 ===//
 
 #include "CpuFeatures.h"
+#include "Crc32.h"
 #include "TestUtil.h"
 #include "Variants.h"
 
@@ -208,3 +209,19 @@ TEST(Variants, ContainerErrors) {
 }
 
 } // namespace
+
+// The portable CRC-32 (the cross-built runtime's) is zlib's.
+TEST(Crc32, PortableMatchesZlib) {
+  const std::string check = "123456789";
+  EXPECT_EQ(dlc::rt::crc32Portable(reinterpret_cast<const uint8_t *>(check.data()), 9),
+            0xCBF43926u);
+  std::vector<uint8_t> bytes(1 << 20);
+  uint32_t state = 12345;
+  for (uint8_t &b : bytes)
+    b = uint8_t((state = state * 1103515245u + 12345u) >> 16);
+  for (size_t offset : {0, 1, 3, 7})
+    for (size_t size : {0, 1, 7, 8, 9, 63, 1000, (1 << 20) - 8})
+      EXPECT_EQ(dlc::rt::crc32Portable(bytes.data() + offset, size),
+                dlc::rt::crc32(bytes.data() + offset, size))
+          << offset << " + " << size;
+}

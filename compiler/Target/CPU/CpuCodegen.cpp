@@ -46,12 +46,14 @@ using namespace mlir;
 
 namespace {
 
-/// The x86 features the runtime can check (runtime/src/CpuFeatures). An
-/// artifact records those its code was compiled with.
-constexpr const char *kCheckedFeatures[] = {
+/// The features the runtime can check (runtime/src/CpuFeatures), per
+/// architecture. An artifact records those its code was compiled with.
+constexpr const char *kCheckedX86Features[] = {
     "sse4.2",   "avx",      "avx2",     "fma",       "f16c",
     "bmi",      "bmi2",     "avx512f",  "avx512bw",  "avx512cd",
     "avx512dq", "avx512vl", "avx512vnni", "avx512bf16", "avx512fp16"};
+constexpr const char *kCheckedAArch64Features[] = {"neon", "fullfp16", "dotprod", "bf16",
+                                                   "i8mm", "sve",      "sve2"};
 
 /// Removes a file when it goes out of scope.
 struct TempFile {
@@ -71,13 +73,6 @@ std::mutex lldMutex;
 
 } // namespace
 
-static void initializeNativeTarget() {
-  static std::once_flag initTargets;
-  std::call_once(initTargets, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
-}
 
 namespace {
 /// O3 as clang runs it, then machine code into `object`; with `times`,
@@ -292,7 +287,7 @@ FailureOr<std::vector<std::string>> linkLibraries(ModuleOp module, const llvm::T
       return emitError(module, "linking kernels for " + triple.str() + " needs the AArch64 C " +
                                    "library at " + libDir +
                                    " (Debian's libc6-dev-arm64-cross; tools/setup.sh installs it)");
-    args = {"-m", "aarch64linux", "--sysroot=/usr/aarch64-linux-gnu", std::string("-L") + libDir};
+    args = {"-m", "aarch64linux", std::string("-L") + libDir};
     libgcc = DLC_LIBGCC_AARCH64;
   } else {
     return emitError(module, "dlc links kernels for x86_64 and aarch64 Linux, not " + triple.str());
@@ -355,10 +350,11 @@ struct TargetRecipe {
   }
 };
 
-/// The host's target, for `options.cpu` (native: the host's CPU and features).
+/// The target of `options.cpu` (native: the host's CPU and features; a CPU
+/// only AArch64 knows: a cross-compile, cpuTargetTriple).
 FailureOr<TargetRecipe> targetRecipe(ModuleOp module, const dlc::CpuTargetOptions &options) {
   TargetRecipe recipe;
-  recipe.triple = llvm::sys::getDefaultTargetTriple();
+  recipe.triple = dlc::cpuTargetTriple(options.cpu);
   std::string error;
   recipe.target = llvm::TargetRegistry::lookupTarget(recipe.triple, error);
   if (!recipe.target)
@@ -375,7 +371,7 @@ FailureOr<dlc::CpuLibrary>
 dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
                        llvm::raw_ostream *llvmIR, TimingScope *timing,
                        llvm::raw_ostream *progress) {
-  initializeNativeTarget();
+  dlc::initializeTargets();
   auto stage = [&](StringRef name) { return timing ? timing->nest(name) : TimingScope(); };
   TimingScope translating = stage("CPU kernels: to LLVM IR");
 
@@ -427,7 +423,10 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
   library.targetTriple = triple;
   library.targetCpu = cpu;
   const llvm::MCSubtargetInfo *subtarget = machine->getMCSubtargetInfo();
-  for (const char *feature : kCheckedFeatures)
+  llvm::ArrayRef<const char *> checked = llvm::Triple(triple).isAArch64()
+                                              ? llvm::ArrayRef(kCheckedAArch64Features)
+                                              : llvm::ArrayRef(kCheckedX86Features);
+  for (const char *feature : checked)
     if (subtarget->checkFeatures(std::string("+") + feature))
       library.cpuFeatures.push_back(feature);
   return library;

@@ -31,12 +31,18 @@ constexpr const char *kX86Extensions[] = {"sse4.2",   "avx",        "avx2",     
 constexpr const char *kAArch64Extensions[] = {"neon", "fullfp16", "bf16", "dotprod",
                                               "i8mm", "sve",      "sve2"};
 
-void initializeTargets() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
+/// The triple a CPU cross-compiles for when the host's target does not know
+/// it but AArch64's does (cortex-a72, neoverse-n1, apple-m1, ...).
+constexpr const char *kAArch64Triple = "aarch64-unknown-linux-gnu";
+
+/// Whether the target of `triple` knows the CPU `cpu`.
+bool targetKnowsCpu(const std::string &triple, const std::string &cpu) {
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(target->createMCSubtargetInfo(triple, "", ""));
+  return subtarget && subtarget->isCPUStringValid(cpu);
 }
 
 /// The host's features as an LLVM feature string ("+avx2,-avx512f,...").
@@ -134,9 +140,9 @@ double readHostClockGHz() {
 CpuTarget describe(const std::string &requested) {
   initializeTargets();
   CpuTarget description;
-  description.triple = llvm::sys::getDefaultTargetTriple();
   bool native = requested == "native";
   description.cpu = native ? llvm::sys::getHostCPUName().str() : requested;
+  description.triple = cpuTargetTriple(description.cpu);
   llvm::Triple triple(description.triple);
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(description.triple, error);
@@ -218,6 +224,27 @@ std::string dlc::unknownCpuMessage(llvm::StringRef cpu) {
   return ("unknown target CPU '" + cpu +
           "' (try an LLVM CPU name such as x86-64-v3, znver4 or native)")
       .str();
+}
+
+void dlc::initializeTargets() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    // Cross-compiling for AArch64 (--cpu=neoverse-n1); Debian's LLVM has it.
+    LLVMInitializeAArch64TargetInfo();
+    LLVMInitializeAArch64Target();
+    LLVMInitializeAArch64TargetMC();
+    LLVMInitializeAArch64AsmPrinter();
+  });
+}
+
+std::string dlc::cpuTargetTriple(llvm::StringRef cpu) {
+  initializeTargets();
+  std::string host = llvm::sys::getDefaultTargetTriple();
+  if (cpu == "native" || llvm::Triple(host).isAArch64() || targetKnowsCpu(host, cpu.str()))
+    return host;
+  return targetKnowsCpu(kAArch64Triple, cpu.str()) ? kAArch64Triple : host;
 }
 
 const CpuTarget &dlc::describeCpuTarget(const CpuTargetOptions &options) {

@@ -74,6 +74,14 @@ constexpr double kCpuHalfToF32Rate = 2.0 / 3.0;
 /// tool says of a CPU name LLVM does not know.
 std::string unknownCpuMessage(llvm::StringRef cpu);
 
+/// Registers the host's LLVM target and AArch64's (cross-compiling); once.
+void initializeTargets();
+
+/// The triple code for `cpu` is generated for: the host's for "native" and
+/// for CPUs the host's target knows; "aarch64-unknown-linux-gnu" for a CPU
+/// only AArch64 knows (cortex-a72, neoverse-n1: a cross-compile).
+std::string cpuTargetTriple(llvm::StringRef cpu);
+
 /// The description of `options.cpu`. Cached per CPU name (thread-safe).
 const CpuTarget &describeCpuTarget(const CpuTargetOptions &options);
 

@@ -4,7 +4,9 @@ inputs, and compares every output.
     check_e2e.py MODEL.mlir ENTRY WORKDIR [extra flags...]
 
 Extra flags go to `dlc compile`, except --gpu=..., --check-ordering and
---threads=... which go to `dlc run`.
+--threads=... which go to `dlc run`. $DLC_RUN, when set, is the command that
+runs the artifact instead of `dlc run` (e.g. a cross-built dlc-run under
+qemu-aarch64: test/e2e/aarch64.mlir).
 
 Both sides use their default random inputs (the same generator and seed, so the
 same values for the same signature). The tolerances, in one place:
@@ -73,7 +75,8 @@ def main():
     artifact = os.path.join(work, entry + ".dlcm")
     ref_dir, run_dir = os.path.join(work, entry + ".ref"), os.path.join(work, entry + ".run")
     run(["dlc", "compile", model, "--entry=" + entry, "-o", artifact] + flags)
-    run(["dlc", "run", artifact, "--output-dir", run_dir] + run_flags)
+    runner = os.environ.get("DLC_RUN", "dlc run").split()
+    run(runner + [artifact, "--output-dir", run_dir] + run_flags)
     run(["dlc", "interpret", model, "--entry=" + entry, "--random-inputs", "--output-dir", ref_dir])
     names = sorted(os.listdir(ref_dir))
     if not names or sorted(os.listdir(run_dir)) != names:

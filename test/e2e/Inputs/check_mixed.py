@@ -56,7 +56,9 @@ def main():
         f.write(run(["dlc", "compile", model, "--emit=mlir"] + flags))
     run(["dlc", "compile", model, "-o", artifact] + flags)
     dirs = {k: os.path.join(work, k) for k in ("run", "painted", "fp32")}
-    run(["dlc", "run", artifact, "--output-dir", dirs["run"]] + run_flags + inputs)
+    # $DLC_RUN: another runner (a cross-built dlc-run under qemu-aarch64).
+    runner = os.environ.get("DLC_RUN", "dlc run").split()
+    run(runner + [artifact, "--output-dir", dirs["run"]] + run_flags + inputs)
     interpret = ["--random-inputs"] + inputs
     run(["dlc", "interpret", painted, "--output-dir", dirs["painted"]] + interpret)
     run(["dlc", "interpret", model, "--output-dir", dirs["fp32"]] + interpret)

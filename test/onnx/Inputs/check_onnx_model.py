@@ -5,7 +5,8 @@ output.
     check_onnx_model.py DLC_BIN_DIR MODEL_DIR WORKDIR [flags...]
 
 Flags go to `dlc compile`, except --gpu=..., --check-ordering and
---iterations=... which go to `dlc run`. Tolerance (ONNX backend tests' rtol,
+--iterations=... which go to `dlc run` ($DLC_RUN, when set, runs the artifact
+instead: a cross-built dlc-run under qemu-aarch64). Tolerance (ONNX backend tests' rtol,
 an atol for values near zero after long f32 sums):
   |dlc - torch| <= 1e-4 + 1e-3 |torch|, element by element.
 Prints "NAME: ok (max abs err E)" or exits 1 naming the worst element.
@@ -31,7 +32,7 @@ def main():
     artifact = os.path.join(work, "model.dlcm")
     dlc = os.path.join(bindir, "dlc")
     for cmd in ([dlc, "compile", os.path.join(model_dir, "model.onnx"), "-o", artifact] + compile_flags,
-                [dlc, "run", artifact, "--input=x=" + os.path.join(model_dir, "x.npy"),
+                os.environ.get("DLC_RUN", dlc + " run").split() + [artifact, "--input=x=" + os.path.join(model_dir, "x.npy"),
                  "--output-dir=" + os.path.join(work, "out")] + run_flags):
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
