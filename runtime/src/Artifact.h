@@ -52,6 +52,8 @@ public:
   /// A variant loaded from a container's segment borrows its bytes: it keeps
   /// the container alive.
   void keepContainer(std::unique_ptr<Artifact> outer) { container = std::move(outer); }
+  /// The multi-target artifact this variant came from; null for a file of one target.
+  const Artifact *containerArtifact() const { return container.get(); }
   const fb::Model &model() const { return *root; }
   size_t fileSize() const { return size; }
   size_t flatBufferSize() const { return fbEnd; }

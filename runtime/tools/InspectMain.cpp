@@ -263,9 +263,13 @@ void printLinks(const fb::Model &m) {
 // 0.7: the variants of a multi-target artifact, and which one is shown.
 void printVariants(const Model &model) {
   size_t n = dlc_model_variant_count(model.get());
-  if (n == 0)
+  const Artifact *container = model.get()->artifact->containerArtifact();
+  if (n == 0 || !container)
     return;
-  std::printf("variants: %zu (one whole model per target CPU; shown below: the one marked *)\n", n);
+  std::printf("variants: %zu in a multi-target artifact (format %u.%u, %zu bytes; one whole "
+              "model per target CPU; shown below: the one marked *)\n",
+              n, container->model().version_major(), container->model().version_minor(),
+              container->fileSize());
   for (size_t i = 0; i < n; ++i) {
     dlc_variant_info_t v;
     if (dlc_model_variant_info(model.get(), i, &v) != nullptr)

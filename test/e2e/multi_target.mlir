@@ -25,7 +25,7 @@
 // RUN: not dlc compile %models/mlp.mlir --cpu=portable --kernel-tiles=4x16 -o %t/e.dlcm 2>&1 | FileCheck %s --check-prefix=TILES
 
 // INSPECT: artifact: {{.*}}p.dlcm [x86-64-v{{[34]}}]
-// INSPECT: variants: 3 (one whole model per target CPU; shown below: the one marked *)
+// INSPECT: variants: 3 in a multi-target artifact (format 0.7, {{[0-9]+}} bytes; one whole model per target CPU; shown below: the one marked *)
 // INSPECT-NEXT: {{[ *]}}0: x86-64-v4 (x86_64-{{.*}}), features [avx,avx2,avx512bw,avx512cd,avx512dq,avx512f,avx512vl,bmi,bmi2,f16c,fma,sse4.2]; this CPU: {{ok|needs CPU feature 'avx512bw', which this CPU lacks}}
 // INSPECT-NEXT: {{[ *]}}1: x86-64-v3 (x86_64-{{.*}}), features [avx,avx2,bmi,bmi2,f16c,fma,sse4.2]; this CPU: ok
 // INSPECT-NEXT:   2: x86-64 (x86_64-{{.*}}), features []; this CPU: ok
