@@ -256,3 +256,24 @@ func.func @chained(%x: tensor<1x3x10x10xf32>, %panels: tensor<1x3x3x3x32xf32>, %
       ins(%p, %w2 : tensor<1x32x10x10xf32>, tensor<32x32x3x3xf32>) outs(%acc2 : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
   return %y2 : tensor<1x32x8x8xf32>
 }
+
+// A zero-filled accumulator (what the conv2d lowering makes): the zeros are
+// filled per image on the matmul's rows, where TileAndVectorize fuses the fill
+// into the register tiles, and the loop carries the empty tensor under the
+// fill, so the output is never zeroed in memory first.
+// CHECK-LABEL: func.func @zero_filled
+// CHECK:   %[[EMPTY:.*]] = tensor.empty() : tensor<2x5x4x8xf32>
+// CHECK-NOT: linalg.fill
+// CHECK:   scf.for %[[N:.*]] = %{{.*}} iter_args(%[[A:.*]] = %[[EMPTY]]) -> (tensor<2x5x4x8xf32>)
+// CHECK:     %[[PLANE:.*]] = tensor.extract_slice %[[A]][%[[N]], 0, 0, 0] [1, 5, 4, 8]
+// CHECK:     %[[ROWS:.*]] = tensor.collapse_shape %[[PLANE]] {{.*}} into tensor<5x32xf32>
+// CHECK:     %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[ROWS]] : tensor<5x32xf32>)
+// CHECK:     linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<5x3xf32>, tensor<3x32xf32>) outs(%[[ZEROS]] : tensor<5x32xf32>)
+func.func @zero_filled(%x: tensor<2x3x4x8xf32>, %w: tensor<5x3x1x1xf32>) -> tensor<2x5x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<2x5x4x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%empty : tensor<2x5x4x8xf32>) -> tensor<2x5x4x8xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x3x4x8xf32>, tensor<5x3x1x1xf32>) outs(%acc : tensor<2x5x4x8xf32>) -> tensor<2x5x4x8xf32>
+  return %y : tensor<2x5x4x8xf32>
+}
