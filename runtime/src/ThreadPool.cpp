@@ -24,6 +24,7 @@ thread_local int tlLimit = 1;
 /// 3.7 ms yielding after 10 us.
 constexpr std::chrono::microseconds kSpin = ThreadPool::kDefaultSpin, kBusySpin{10};
 constexpr int64_t kMaxSpinMicros = 1000000;
+constexpr int64_t kClaimsPerThread = 16;
 
 inline void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -132,8 +133,11 @@ int ThreadPool::workerCount() {
 }
 
 void ThreadPool::work(Job &job) {
-  for (int64_t i; (i = job.next.fetch_add(1, std::memory_order_relaxed)) < job.n;)
-    job.body(job.closure, i);
+  for (int64_t begin; (begin = job.next.fetch_add(job.grain, std::memory_order_relaxed)) < job.n;) {
+    int64_t end = std::min(begin + job.grain, job.n);
+    for (int64_t i = begin; i < end; ++i)
+      job.body(job.closure, i);
+  }
 }
 
 ThreadPool::Job *ThreadPool::findJob() {
@@ -206,6 +210,12 @@ void ThreadPool::parallelFor(int64_t n, dlc_parallel_body_t body,
   job.body = body;
   job.closure = closure;
   job.maxHelpers = helpers;
+  // Indices are claimed a few at a time: each claim moves the counter's
+  // cache line between cores (MobileNetV2's last pointwise kernel, 256 tiny
+  // chunks: 6.4 us on one thread, 43 us on two claiming one at a time, on a
+  // 2-core Xeon VM), and a loop still splits into kClaimsPerThread claims
+  // per thread, enough to even out a late helper.
+  job.grain = std::max<int64_t>(1, n / (kClaimsPerThread * (helpers + 1)));
   bool wakeSleepers;
   {
     std::lock_guard<std::mutex> lock(mutex);

@@ -66,6 +66,8 @@ private:
     dlc_parallel_body_t body;
     void *closure;
     int maxHelpers;
+    /// Indices claimed at a time (ThreadPool.cpp, kClaimsPerThread).
+    int64_t grain = 1;
     std::atomic<int64_t> next{0};
     // Changed under `mutex`; read without it by the caller spinning.
     std::atomic<int> helpers{0};
