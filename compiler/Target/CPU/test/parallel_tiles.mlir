@@ -28,14 +28,16 @@
 // RUN: dlc run %t/enc.dlcm --threads=2 --output-dir %t/enc2 > /dev/null
 // RUN: cmp %t/enc1/y.npy %t/enc2/y.npy
 
-// 40 rows = 5 rows of 8x32 tiles: one launch with 5 iterations.
+// 40 rows = 5 rows of 8x32 tiles (one column of them): one launch with 5
+// iterations. (A C wider than tall splits its columns of tiles instead:
+// tile_and_vectorize.mlir.)
 // CHECK: define internal void @{{.*}}_par0_launch_thunk(ptr
 // CHECK: define void @dlc_set_parallel_runtime(ptr
 // CHECK-NEXT: store ptr %0, ptr @dlc_parallel_api_ptr
 // The parallel path: api->parallel_for(ctx, 5, thunk, closure).
 // CHECK: load ptr, ptr @dlc_parallel_api_ptr
 // CHECK: call void %{{.*}}(ptr %{{.*}}, i64 5, ptr nonnull @{{.*}}_par0_launch_thunk, ptr
-func.func @main(%x: tensor<40x64xf32> {dlc.name = "x"}, %w: tensor<64x64xf32> {dlc.name = "w"}) -> (tensor<40x64xf32> {dlc.name = "y"}) {
-  %0 = dlc.matmul %x, %w : (tensor<40x64xf32>, tensor<64x64xf32>) -> tensor<40x64xf32>
-  return %0 : tensor<40x64xf32>
+func.func @main(%x: tensor<40x64xf32> {dlc.name = "x"}, %w: tensor<64x32xf32> {dlc.name = "w"}) -> (tensor<40x32xf32> {dlc.name = "y"}) {
+  %0 = dlc.matmul %x, %w : (tensor<40x64xf32>, tensor<64x32xf32>) -> tensor<40x32xf32>
+  return %0 : tensor<40x32xf32>
 }

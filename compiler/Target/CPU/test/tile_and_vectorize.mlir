@@ -94,9 +94,11 @@ func.func @prepacked_b(%a: tensor<16x16xf32>, %panels: tensor<2x16x32xf32>) -> t
 // C follows. The bias is per row (C's rows are a 1x1 convolution's filters):
 // each element splat along its row, not a row broadcast and a transpose.
 // CHECK-LABEL: func.func @epilogue
+// C is wider than tall: the columns of tiles are the outer loop, the one
+// split over threads (each then reads its own columns of B, and all of A).
 // CHECK-SAME: (%[[A:.*]]: tensor<16x8xf32>, %[[B:.*]]: tensor<8x64xf32>, %[[BIAS:.*]]: tensor<16xf32>)
-// CHECK: scf.for %[[I:[^ ]+]] =
-// CHECK:   scf.for %[[J:[^ ]+]] =
+// CHECK: scf.for %[[J:[^ ]+]] =
+// CHECK:   scf.for %[[I:[^ ]+]] =
 // CHECK:     %[[SUMS:.*]] = scf.for
 // CHECK:       vector.contract
 // CHECK:     %[[BV:.*]] = vector.transfer_read %[[BIAS]][%[[I]]]{{.*}} : tensor<16xf32>, vector<8xf32>
