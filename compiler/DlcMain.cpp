@@ -565,14 +565,8 @@ bool checkCompileFlags(const CompileFlags &f) {
   llvm::StringRef emit = f.emit;
   if (!emit.empty() && emit != "mlir" && emit != "llvm" && emit != "cuda" && emit != "ptx")
     return fail("--emit expects mlir, llvm, cuda or ptx, got '" + emit + "'");
-  if (f.gpuHostCode != "llvm" && f.gpuHostCode != "emulated")
-    return fail("--gpu-host-code expects llvm or emulated, got '" + f.gpuHostCode + "'");
   if (f.progress != "auto" && f.progress != "always" && f.progress != "never")
     return fail("--progress expects auto, always or never, got '" + f.progress + "'");
-  std::string tilesError;
-  if (!f.kernelTiles.empty() &&
-      !::dlc::parseKernelTiles(f.kernelTiles, ::dlc::cpu::KernelTiles{}, tilesError))
-    return fail("--kernel-tiles: " + tilesError);
   if (emit.empty() && f.output.empty())
     return fail("no output: pass -o model.dlcm (or --emit=mlir|llvm)");
   llvm::Expected<std::vector<std::string>> cpus = ::dlc::parseTargetCpus(f.cpu);
@@ -587,7 +581,12 @@ bool checkCompileFlags(const CompileFlags &f) {
 }
 
 /// The flags as options (copied: see CompileFlags); --emit=llvm into `llvmIR`.
-::dlc::CompileOptions compileOptionsFrom(const CompileFlags &f, llvm::raw_ostream &llvmIR) {
+llvm::Expected<::dlc::CompileOptions> compileOptionsFrom(const CompileFlags &f,
+                                                         llvm::raw_ostream &llvmIR) {
+  auto flagError = [](llvm::Error error) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--" + llvm::toString(std::move(error)));
+  };
   ::dlc::CompileOptions options;
   options.entry = f.entry;
   options.devices = f.devices;
@@ -609,16 +608,16 @@ bool checkCompileFlags(const CompileFlags &f) {
   // One CPU here; a list (checked by checkCompileFlags) is compiled a
   // variant at a time (runCompile).
   codegen.cpu.cpu = llvm::StringRef(f.cpu).split(',').first.trim().str();
-  std::string tilesError;
   if (!f.kernelTiles.empty())
-    codegen.cpu.tiles = ::dlc::parseKernelTiles(
-        f.kernelTiles, ::dlc::cpuKernelTiles(codegen.cpu), tilesError);
+    if (llvm::Error error = options.setKernelTiles(f.kernelTiles))
+      return flagError(std::move(error));
+  if (llvm::Error error = options.setGpuHostCode(f.gpuHostCode))
+    return flagError(std::move(error));
   codegen.cuda = !f.noCuda;
   // Asked for GPU code explicitly: no NVRTC is then an error, not a warning.
   codegen.cudaRequired = !f.cudaArchs.empty() || f.emit == "ptx";
   if (!f.cudaArchs.empty())
     codegen.cudaArchs.assign(f.cudaArchs.begin(), f.cudaArchs.end());
-  codegen.emulatedGpuHostCode = f.gpuHostCode == "emulated";
   codegen.testDropEventWait = f.testDropEventWait;
   codegen.testSkipScheduleVerification = f.testNoVerifySchedule;
   if (f.progress == "always" || (f.progress == "auto" && llvm::errs().is_displayed()))
@@ -693,7 +692,12 @@ int compileCommand(int argc, char **argv) {
     return 1;
   std::string llvmIR;
   llvm::raw_string_ostream llvmStream(llvmIR);
-  ::dlc::CompileOptions options = compileOptionsFrom(flags, llvmStream);
+  llvm::Expected<::dlc::CompileOptions> parsed = compileOptionsFrom(flags, llvmStream);
+  if (!parsed) {
+    llvm::errs() << "error: " << llvm::toString(parsed.takeError()) << "\n";
+    return 1;
+  }
+  ::dlc::CompileOptions options = std::move(*parsed);
   if (llvm::Error error = options.check()) {
     llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
     return 1;

@@ -34,6 +34,7 @@
 #include "passes/CostModel.h"
 #include "passes/MixedPrecisionPaint.h"
 #include "passes/Passes.h"
+#include "passes/TargetBackend.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -237,8 +238,10 @@ private:
       return true;
     if (pin == Pin::Fp32)
       return false;
+    // Unpinned ops are on the CPU (dlc-place pins every op it moves).
     DeviceAttr device = getDevicePin(op);
-    return device && device.isCuda();
+    const TargetBackend *backend = lookupTargetBackend(device ? device.getKind() : "cpu");
+    return backend && backend->computesInHalfByDefault();
   }
 
   LogicalResult checkPinnedFp16() {

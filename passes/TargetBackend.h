@@ -61,6 +61,11 @@ public:
   /// kernel open before it rather than starting one. The default: an
   /// elementwise op on the same device that consumes one of its values.
   virtual bool joinsOpenKernel(mlir::Operation *op, const OpenKernel &open) const;
+  /// Whether, under `--precision=mixed`, dlc-mixed-precision paints this
+  /// backend's ops fp16 where their policy allows (the GPUs' tensor cores);
+  /// the default: no, they stay fp32 unless pinned to fp16 (the CPU, which
+  /// computes f16 widened to f32 and only loses by it).
+  virtual bool computesInHalfByDefault() const { return false; }
 };
 
 /// Adds `backend` and registers its kind with the dialect; a kind registered

@@ -2,6 +2,7 @@
 
 #include "compiler/Driver/CompileOptions.h"
 #include "compiler/Target/Backends.h"
+#include "compiler/Target/CPU/CpuTarget.h"
 #include "compiler/Target/CUDA/Nvrtc.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -30,6 +31,23 @@ std::optional<CompileStage> dlc::parseStage(llvm::StringRef name) {
 
 std::string dlc::stageNames() {
   return llvm::join(llvm::ArrayRef<const char *>(kStageNames), ", ");
+}
+
+llvm::Error CompileOptions::setGpuHostCode(llvm::StringRef value) {
+  if (value != "llvm" && value != "emulated")
+    return fail("gpu-host-code expects llvm or emulated, got '" + value + "'");
+  codegen.emulatedGpuHostCode = value == "emulated";
+  return llvm::Error::success();
+}
+
+llvm::Error CompileOptions::setKernelTiles(llvm::StringRef spec) {
+  std::string error;
+  std::optional<cpu::KernelTiles> tiles =
+      parseKernelTiles(spec, cpuKernelTiles(codegen.cpu), error);
+  if (!tiles)
+    return fail("kernel-tiles: " + error);
+  codegen.cpu.tiles = tiles;
+  return llvm::Error::success();
 }
 
 llvm::Error CompileOptions::check() {

@@ -93,6 +93,13 @@ struct CompileOptions {
   /// Checks what can be checked without the model and loads the device spec.
   /// The message names the option at fault.
   llvm::Error check();
+
+  /// The options given as text, parsed in one place for `dlc compile` and
+  /// dlc-opt: `gpu-host-code` (llvm | emulated) and `kernel-tiles` (RxC,
+  /// over the tiles of `codegen.cpu.cpu`, which must be set first). The
+  /// message names the option without its dashes.
+  llvm::Error setGpuHostCode(llvm::StringRef value);
+  llvm::Error setKernelTiles(llvm::StringRef spec);
 };
 
 } // namespace dlc

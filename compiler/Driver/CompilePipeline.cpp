@@ -220,6 +220,9 @@ struct CompilePipelineOptions : PassPipelineOptions<CompilePipelineOptions> {
   ListOption<std::string> fp16Deny{*this, "fp16-deny", llvm::cl::desc("Op kinds")};
   Option<std::string> cpu{*this, "cpu", llvm::cl::desc("native or an LLVM CPU name"),
                           llvm::cl::init("native")};
+  Option<std::string> kernelTiles{*this, "kernel-tiles",
+                                  llvm::cl::desc("The CPU register tile ROWSxCOLUMNS instead of "
+                                                 "the one derived from cpu")};
   Option<bool> cuda{*this, "cuda", llvm::cl::desc("CUDA code for GPU kernels (--no-cuda: false)"),
                     llvm::cl::init(true)};
   ListOption<std::string> cudaArchs{*this, "cuda-arch", llvm::cl::desc("sm_NN")};
@@ -257,9 +260,11 @@ llvm::Expected<CompileOptions> toCompileOptions(const CompilePipelineOptions &p)
   o.codegen.cudaRequired = !p.cudaArchs.empty();
   if (!p.cudaArchs.empty())
     o.codegen.cudaArchs.assign(p.cudaArchs.begin(), p.cudaArchs.end());
-  if (p.gpuHostCode != "llvm" && p.gpuHostCode != "emulated")
-    return fail("gpu-host-code expects llvm or emulated, got '" + p.gpuHostCode + "'");
-  o.codegen.emulatedGpuHostCode = p.gpuHostCode == "emulated";
+  if (llvm::Error error = o.setGpuHostCode(p.gpuHostCode))
+    return std::move(error);
+  if (!p.kernelTiles.empty())
+    if (llvm::Error error = o.setKernelTiles(p.kernelTiles))
+      return std::move(error);
   auto stage = [&](const std::string &text) -> llvm::Expected<CompileStage> {
     if (std::optional<CompileStage> parsed = parseStage(text))
       return *parsed;

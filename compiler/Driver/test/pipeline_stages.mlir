@@ -19,6 +19,11 @@
 // RUN: not dlc-opt %s --dlc-compile-pipeline='stop-after=lowering' 2>&1 | FileCheck %s --check-prefix=BADSTAGE
 // RUN: not dlc-opt %s --dlc-compile-pipeline='start-after=kernels stop-after=copies' 2>&1 | FileCheck %s --check-prefix=ORDER
 // RUN: not dlc-opt %s --dlc-compile-pipeline='gpu-host-code=ptx' 2>&1 | FileCheck %s --check-prefix=HOSTCODE
+// RUN: not dlc-opt %s --dlc-compile-pipeline='kernel-tiles=9x16' 2>&1 | FileCheck %s --check-prefix=TILES
+// The tiles dlc compile --kernel-tiles takes, the same through dlc-opt.
+// RUN: dlc compile %s --cpu=x86-64-v3 --kernel-tiles=4x32 -o %t.tiles1.dlcm
+// RUN: dlc-opt %s --dlc-compile-pipeline='cpu=x86-64-v3 kernel-tiles=4x32 output=%t.tiles2.dlcm' -o /dev/null
+// RUN: cmp %t.tiles1.dlcm %t.tiles2.dlcm
 // RUN: not dlc-opt %s --dlc-compile-pipeline='devices=cpu,cuda:0 device-spec=%t.missing.json' 2>&1 | FileCheck %s --check-prefix=SPEC
 // RUN: not dlc-opt %s --dlc-compile-pipeline='entry=other' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ENTRYMISSING
 // RUN: not dlc-opt %s --dlc-compile-pipeline='output=%t.nodir/a.dlcm' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OUTPUT
@@ -67,6 +72,7 @@ func.func @other_function_is_dropped(%x: tensor<4xf32>) -> tensor<4xf32> {
 // BADSTAGE: dlc-compile-pipeline: unknown stage 'lowering' (expected one of entry, place, precision, copies, rewrite, kernels, schedule, memory, artifact)
 // ORDER: dlc-compile-pipeline: start-after=kernels leaves nothing to run before stop-after=copies
 // HOSTCODE: dlc-compile-pipeline: gpu-host-code expects llvm or emulated, got 'ptx'
+// TILES: dlc-compile-pipeline: kernel-tiles: expected ROWSxCOLUMNS with rows 1..8 and columns a multiple of 16 up to 32, got '9x16'
 // SPEC: dlc-compile-pipeline: {{.*}}missing.json
 // ENTRYMISSING: no function @other with a body in the model
 // OUTPUT: cannot write '{{.*}}nodir/a.dlcm'

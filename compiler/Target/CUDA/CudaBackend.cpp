@@ -32,6 +32,7 @@ const char *const kCudaKinds[] = {
 class CudaBackend : public TargetBackend {
 public:
   llvm::StringRef kind() const override { return "cuda"; }
+  bool computesInHalfByDefault() const override { return true; }
   bool supports(Operation *op) const override { return cuda::supportsOpKind(opKind(op)); }
 
   DeviceProfile builtinProfile(int64_t, const BuiltinTarget &) const override {
