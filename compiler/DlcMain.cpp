@@ -256,11 +256,9 @@ void printSummary(llvm::StringRef name, const ::dlc::ref::Tensor &t) {
 
 /// The interpreter's inputs for `func`: NAME=FILE.npy specs, the rest random
 /// (when `randomInputs`) from `seed`, as dlc run draws them. Errors on stderr.
-bool interpreterInputs(func::FuncOp func, llvm::StringRef entry,
-                       llvm::ArrayRef<std::string> inputFiles, bool randomInputs,
-                       uint64_t seed, std::vector<::dlc::ref::Tensor> &inputs) {
-  // Inputs: NAME=FILE pairs matched against argument names.
-  llvm::StringMap<std::string> given;
+/// --input's NAME=FILE pairs, by name; false (with the error printed) for a
+/// malformed one.
+bool parseInputFiles(llvm::ArrayRef<std::string> inputFiles, llvm::StringMap<std::string> &given) {
   for (const std::string &spec : inputFiles) {
     size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -269,11 +267,45 @@ bool interpreterInputs(func::FuncOp func, llvm::StringRef entry,
     }
     given[spec.substr(0, eq)] = spec.substr(eq + 1);
   }
+  return true;
+}
+
+/// A random value for argument `i` of `func` from the shared `state`; false
+/// (with the error printed) where none can be made.
+bool randomInput(func::FuncOp func, unsigned i, const std::string &name, bool randomInputs,
+                 uint64_t &state, std::vector<::dlc::ref::Tensor> &inputs) {
+  auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
+  FailureOr<::dlc::ref::DType> dtype = ::dlc::refDTypeOf(type.getElementType());
+  if (!randomInputs || failed(dtype)) {
+    llvm::errs() << "error: no value for input '" << name << "' (" << type
+                 << "): pass --input=" << name << "=FILE.npy or --random-inputs\n";
+    return false;
+  }
+  // The interpreter holds every element as a double: refuse what cannot fit.
+  if (type.getNumElements() > kMaxInterpretedElements) {
+    llvm::errs() << "error: input '" << name << "' (" << type << ") has "
+                 << type.getNumElements()
+                 << " elements, more than the reference interpreter handles ("
+                 << kMaxInterpretedElements << ")\n";
+    return false;
+  }
+  inputs.push_back(randomTensor(*dtype, type.getShape(),
+                                ::dlc::gatherIndexBound(func.getArgument(i)), state));
+  return true;
+}
+
+/// The entry's inputs: state from its initial value, NAME=FILE.npy where
+/// given (by name, or argN), else random from `seed` (as dlc run makes them).
+bool interpreterInputs(func::FuncOp func, llvm::StringRef entry,
+                       llvm::ArrayRef<std::string> inputFiles, bool randomInputs,
+                       uint64_t seed, std::vector<::dlc::ref::Tensor> &inputs) {
+  llvm::StringMap<std::string> given;
+  if (!parseInputFiles(inputFiles, given))
+    return false;
   inputs.clear();
   uint64_t state = seed;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     std::string name = ::dlc::argumentName(func, i);
-    auto type = cast<RankedTensorType>(func.getArgumentTypes()[i]);
     // State starts as a session's does (and takes no random numbers).
     FailureOr<std::optional<::dlc::ref::Tensor>> initial = ::dlc::initialState(func, i);
     if (failed(initial))
@@ -285,44 +317,29 @@ bool interpreterInputs(func::FuncOp func, llvm::StringRef entry,
     auto it = given.find(name);
     if (it == given.end())
       it = given.find("arg" + std::to_string(i));
-    if (it != given.end()) {
-      ::dlc::ref::Expected<::dlc::ref::Tensor> tensor = ::dlc::ref::readNpy(it->second);
-      if (!tensor) {
-        llvm::errs() << "error: input '" << name << "': " << tensor.message() << "\n";
+    if (it == given.end()) {
+      if (!randomInput(func, i, name, randomInputs, state, inputs))
         return false;
-      }
-      inputs.push_back(std::move(*tensor));
-      given.erase(it);
-      // As dlc run does: a given input still consumes its share of the random
-      // stream, so the other inputs get the same values either way.
-      for (int64_t e = 0; e < type.getNumElements(); ++e)
-        dlc_random_next(&state);
       continue;
     }
-    FailureOr<::dlc::ref::DType> dtype = ::dlc::refDTypeOf(type.getElementType());
-    if (!randomInputs || failed(dtype)) {
-      llvm::errs() << "error: no value for input '" << name << "' (" << type
-                   << "): pass --input=" << name
-                   << "=FILE.npy or --random-inputs\n";
+    ::dlc::ref::Expected<::dlc::ref::Tensor> tensor = ::dlc::ref::readNpy(it->second);
+    if (!tensor) {
+      llvm::errs() << "error: input '" << name << "': " << tensor.message() << "\n";
       return false;
     }
-    // The interpreter holds every element as a double: refuse what cannot fit.
-    if (type.getNumElements() > kMaxInterpretedElements) {
-      llvm::errs() << "error: input '" << name << "' (" << type << ") has "
-                   << type.getNumElements()
-                   << " elements, more than the reference interpreter handles ("
-                   << kMaxInterpretedElements << ")\n";
-      return false;
-    }
-    inputs.push_back(randomTensor(*dtype, type.getShape(),
-                                  ::dlc::gatherIndexBound(func.getArgument(i)), state));
+    inputs.push_back(std::move(*tensor));
+    given.erase(it);
+    // As dlc run does: a given input still consumes its share of the random
+    // stream, so the other inputs get the same values either way.
+    int64_t elements = cast<RankedTensorType>(func.getArgumentTypes()[i]).getNumElements();
+    for (int64_t e = 0; e < elements; ++e)
+      dlc_random_next(&state);
   }
   if (!given.empty()) {
-    llvm::errs() << "error: @" << entry << " has no input named '"
-                 << given.begin()->getKey() << "'\n";
+    llvm::errs() << "error: @" << entry << " has no input named '" << given.begin()->getKey()
+                 << "'\n";
     return false;
   }
-
   return true;
 }
 

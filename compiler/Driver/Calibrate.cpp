@@ -74,6 +74,45 @@ double underflowFraction(const ref::Tensor &t) {
 
 } // namespace
 
+namespace {
+/// The fp32 value of `v` in the calibration run: a tagged op's result, a
+/// constant, an input; none for anything else.
+std::optional<ref::Tensor> calibratedValue(Value v, const Calibration &calibration) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return calibration.inputs[arg.getArgNumber()];
+  Operation *def = v.getDefiningOp();
+  if (auto constant = dyn_cast<ConstantOp>(def)) {
+    FailureOr<ref::Tensor> t = tensorFromElements(constant.getValue(), def->getLoc());
+    return succeeded(t) ? std::optional<ref::Tensor>(*t) : std::nullopt;
+  }
+  auto tag = def->getAttrOfType<IntegerAttr>(::dlc::attrs::kCalibration);
+  if (!tag)
+    return std::nullopt;
+  return calibration.reference.at(tag.getInt())[cast<OpResult>(v).getResultNumber()];
+}
+
+/// Why `op` (tagged) should stay in fp32, from its results' and inputs'
+/// fp32 values; empty when fp16 is safe for it.
+std::string whyNotFp16(Operation &op, int64_t tag, const Calibration &calibration) {
+  std::string why;
+  for (const ref::Tensor &t : calibration.reference.at(tag))
+    if (ref::isFloat(t.dtype) && maxAbs(t) > kF16Max)
+      why = llvm::formatv("max |x| {0:e2} > 65504: fp16 overflows", maxAbs(t)).str();
+  for (Value operand : op.getOperands()) {
+    std::optional<ref::Tensor> t = calibratedValue(operand, calibration);
+    if (!why.empty() || !t || !ref::isFloat(t->dtype))
+      continue;
+    if (maxAbs(*t) > kF16Max)
+      why = llvm::formatv("input max |x| {0:e2} > 65504: fp16 overflows", maxAbs(*t)).str();
+    else if (double lost = underflowFraction(*t); lost > kUnderflowFraction)
+      why = llvm::formatv("{0:f1}% of an input's nonzero values underflow to 0 in fp16",
+                          100 * lost)
+                .str();
+  }
+  return why;
+}
+} // namespace
+
 LogicalResult dlc::calibrateFp16(func::FuncOp func, Calibration &calibration,
                                  llvm::raw_ostream &log) {
   Block &block = func.getBody().front();
@@ -88,43 +127,13 @@ LogicalResult dlc::calibrateFp16(func::FuncOp func, Calibration &calibration,
   if (failed(values))
     return failure();
   calibration.reference = std::move(*values);
-
-  // The fp32 value of every operand: a tagged op's result, a constant, an input.
-  auto valueOf = [&](Value v) -> std::optional<ref::Tensor> {
-    if (auto arg = dyn_cast<BlockArgument>(v))
-      return calibration.inputs[arg.getArgNumber()];
-    Operation *def = v.getDefiningOp();
-    if (auto constant = dyn_cast<ConstantOp>(def)) {
-      FailureOr<ref::Tensor> t = tensorFromElements(constant.getValue(), def->getLoc());
-      return succeeded(t) ? std::optional<ref::Tensor>(*t) : std::nullopt;
-    }
-    auto tag = def->getAttrOfType<IntegerAttr>(::dlc::attrs::kCalibration);
-    if (!tag)
-      return std::nullopt;
-    return calibration.reference.at(tag.getInt())[cast<OpResult>(v).getResultNumber()];
-  };
   int denied = 0;
   for (Operation &op : block.without_terminator()) {
     auto tag = op.getAttrOfType<IntegerAttr>(::dlc::attrs::kCalibration);
     if (!tag)
       continue;
     const std::string &name = calibration.names[tag.getInt()];
-    std::string why;
-    for (const ref::Tensor &t : calibration.reference[tag.getInt()])
-      if (ref::isFloat(t.dtype) && maxAbs(t) > kF16Max)
-        why = llvm::formatv("max |x| {0:e2} > 65504: fp16 overflows", maxAbs(t)).str();
-    for (Value operand : op.getOperands()) {
-      std::optional<ref::Tensor> t = valueOf(operand);
-      if (!why.empty() || !t || !ref::isFloat(t->dtype))
-        continue;
-      if (maxAbs(*t) > kF16Max)
-        why = llvm::formatv("input max |x| {0:e2} > 65504: fp16 overflows", maxAbs(*t))
-                  .str();
-      else if (double lost = underflowFraction(*t); lost > kUnderflowFraction)
-        why = llvm::formatv("{0:f1}% of an input's nonzero values underflow to 0 in fp16",
-                            100 * lost)
-                  .str();
-    }
+    std::string why = whyNotFp16(op, tag.getInt(), calibration);
     if (why.empty())
       continue;
     auto pin = op.getAttrOfType<StringAttr>(::dlc::attrs::kPrecision);

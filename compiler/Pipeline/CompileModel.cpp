@@ -99,6 +99,7 @@ private:
   void addKernelsAndLibraries(std::optional<std::string> emulated);
   void addSignature();
   LogicalResult addLinksAndPlacement();
+  LogicalResult assembleContents();
   static void dropEventWait(std::vector<std::vector<aw::Step>> &schedules, int which);
   LogicalResult verifyArtifactSchedule(const std::string &artifact);
   LogicalResult addInitialValue(Value value, aw::Buffer &buffer);
@@ -567,6 +568,19 @@ FailureOr<std::string> ArtifactTranslator::run() {
     return failure();
   if (!library)
     return std::string(); // --emit=mlir
+  if (failed(assembleContents()))
+    return failure();
+  TimingScope serializing = scope("serialize the artifact");
+  std::string artifact = aw::serialize(contents);
+  serializing.stop();
+  TimingScope verifying = scope("verify the artifact's schedule");
+  if (!options.testSkipScheduleVerification && failed(verifyArtifactSchedule(artifact)))
+    return failure();
+  return artifact;
+}
+
+/// The artifact's contents from the scheduled IR and the compiled code.
+LogicalResult ArtifactTranslator::assembleContents() {
   contents.producer = "dlc 0.1 (LLVM " LLVM_VERSION_STRING ")";
   for (auto [i, device] : llvm::enumerate(s.devices))
     contents.devices.push_back({device.isCuda() ? aw::DeviceKind::Cuda : aw::DeviceKind::Cpu,
@@ -591,13 +605,7 @@ FailureOr<std::string> ArtifactTranslator::run() {
   if (failed(addLinksAndPlacement()))
     return failure();
   contents.versionMinor = aw::lowestMinorVersion(contents);
-  TimingScope serializing = scope("serialize the artifact");
-  std::string artifact = aw::serialize(contents);
-  serializing.stop();
-  TimingScope verifying = scope("verify the artifact's schedule");
-  if (!options.testSkipScheduleVerification && failed(verifyArtifactSchedule(artifact)))
-    return failure();
-  return artifact;
+  return success();
 }
 
 void ArtifactTranslator::dropEventWait(std::vector<std::vector<aw::Step>> &schedules,
