@@ -46,6 +46,9 @@ class TargetBackend;
 /// profile (compiler/Target/CPU/CpuBackend.cpp).
 struct BuiltinTarget {
   std::string cpu = "native";
+  /// `--kernel-tiles=RxC` (checked), the CPU's register tile instead of the
+  /// one its description gives; empty: that one.
+  std::string kernelTiles;
 };
 
 /// Parses `cpu` or `KIND:N` for a registered backend's KIND (`cuda:0`).

@@ -31,6 +31,10 @@
 #include <string>
 #include <vector>
 
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
 namespace dlc {
 
 /// The kernel PartitionKernels has open when it meets the next op: its ops
@@ -66,6 +70,13 @@ public:
   /// the default: no, they stay fp32 unless pinned to fp16 (the CPU, which
   /// computes f16 widened to f32 and only loses by it).
   virtual bool computesInHalfByDefault() const { return false; }
+  /// The graph rewrites this backend makes on the placed graph before
+  /// kernels are formed (the compile pipeline's `rewrite` stage, on
+  /// builtin.module): the weight layouts its kernels read. The CPU's: linear
+  /// layers as matmuls on weights packed in panels of its register tile,
+  /// batch norms folded, convolution weights packed per its tile. Each
+  /// rewrite leaves other devices' ops alone. The default: none.
+  virtual void addGraphRewrites(mlir::OpPassManager &pm, const BuiltinTarget &target) const {}
 };
 
 /// Adds `backend` and registers its kind with the dialect; a kind registered

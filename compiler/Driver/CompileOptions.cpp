@@ -47,6 +47,7 @@ llvm::Error CompileOptions::setKernelTiles(llvm::StringRef spec) {
   if (!tiles)
     return fail("kernel-tiles: " + error);
   codegen.cpu.tiles = tiles;
+  kernelTiles = spec.str();
   return llvm::Error::success();
 }
 

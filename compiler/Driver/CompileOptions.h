@@ -74,6 +74,10 @@ struct CompileOptions {
   std::optional<CompileStage> startAfter;
   CompileStage stopAfter = CompileStage::Artifact;
 
+  /// `kernel-tiles` as given (checked by setKernelTiles), for the backends'
+  /// graph rewrites (TargetBackend::addGraphRewrites); empty: none.
+  std::string kernelTiles;
+
   /// The `--device-spec` file, loaded by `check` (nullptr: none given).
   std::shared_ptr<const DeviceSpec> deviceSpec;
 

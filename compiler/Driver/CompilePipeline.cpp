@@ -4,11 +4,10 @@
 #include "compiler/Driver/ArtifactFile.h"
 #include "compiler/Driver/CalibrationPasses.h"
 #include "compiler/Target/CPU/CpuPipeline.h"
-#include "compiler/Target/CPU/CpuTarget.h"
-#include "compiler/Target/CPU/Passes.h"
 #include "compiler/Pipeline/SchedulePasses.h"
 #include "compiler/Target/CUDA/SplitCudaKernels.h"
 #include "passes/Passes.h"
+#include "passes/TargetBackend.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -122,16 +121,14 @@ void addPlacementStages(OpPassManager &pm, const CompileOptions &o) {
     pm.addPass(createReportCalibrationError(calibration));
 }
 
-/// rewrite .. artifact: the CPU path's graph rewrites, kernels, the artifact.
+/// rewrite .. artifact: the backends' graph rewrites, kernels, the artifact.
 void addCodegenStages(OpPassManager &pm, const CompileOptions &o) {
   if (o.runs(CompileStage::Rewrite)) {
-    // Weights packed in panels one register tile wide, the target's
-    // (CpuTarget.h, CpuTiles.h).
-    cpu::KernelTiles tiles = cpuKernelTiles(o.codegen.cpu);
-    pm.addNestedPass<func::FuncOp>(createLinearToMatmul({tiles.matmul.columns}));
-    pm.addNestedPass<func::FuncOp>(createSinkReshapes());
-    pm.addNestedPass<func::FuncOp>(createFoldBatchNorm());
-    pm.addNestedPass<func::FuncOp>(createPackConvWeights({tiles.pixelRow.filters}));
+    // Each backend's weight layouts, in registration order (the CPU's:
+    // CpuBackend.cpp; CUDA has none).
+    BuiltinTarget target{o.codegen.cpu.cpu, o.kernelTiles};
+    for (const std::string &kind : registeredTargetKinds())
+      lookupTargetBackend(kind)->addGraphRewrites(pm, target);
   }
   if (o.runs(CompileStage::Kernels)) {
     pm.addNestedPass<func::FuncOp>(createPartitionKernels());

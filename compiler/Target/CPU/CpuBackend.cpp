@@ -15,9 +15,12 @@
 #include "compiler/Target/Backends.h"
 #include "compiler/Target/CPU/CpuPipeline.h"
 #include "compiler/Target/CPU/CpuTarget.h"
+#include "compiler/Target/CPU/Passes.h"
 #include "passes/Passes.h"
 #include "passes/TargetBackend.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
 
 using namespace dlc;
@@ -103,6 +106,22 @@ public:
       return true;
     return joinsAsRowOp(op, open) ||
            (isWrittenInPlaceByMatmul(op) && open.ops.contains(op->getOperand(0).getDefiningOp()));
+  }
+
+  // Weights packed in panels one register tile wide, the target's
+  // (CpuTarget.h, CpuTiles.h); each pass leaves other devices' ops alone.
+  void addGraphRewrites(mlir::OpPassManager &pm, const BuiltinTarget &target) const override {
+    CpuTargetOptions options;
+    options.cpu = target.cpu;
+    cpu::KernelTiles tiles = cpuKernelTiles(options);
+    std::string error;
+    if (!target.kernelTiles.empty())
+      if (std::optional<cpu::KernelTiles> forced = parseKernelTiles(target.kernelTiles, tiles, error))
+        tiles = *forced;
+    pm.addNestedPass<func::FuncOp>(createLinearToMatmul({tiles.matmul.columns}));
+    pm.addNestedPass<func::FuncOp>(createSinkReshapes());
+    pm.addNestedPass<func::FuncOp>(createFoldBatchNorm());
+    pm.addNestedPass<func::FuncOp>(createPackConvWeights({tiles.pixelRow.filters}));
   }
 };
 } // namespace

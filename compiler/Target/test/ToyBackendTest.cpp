@@ -16,6 +16,8 @@
 #include "passes/TargetBackend.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
@@ -29,6 +31,20 @@
 using namespace dlc;
 
 namespace {
+
+/// The toy backend's graph rewrite: marks its ops, and says for which CPU
+/// the pipeline asked (the target it was handed).
+struct MarkToyOps : mlir::PassWrapper<MarkToyOps, mlir::OperationPass<mlir::ModuleOp>> {
+  explicit MarkToyOps(std::string cpu) : cpu(std::move(cpu)) {}
+  void runOnOperation() override {
+    getOperation()->walk([&](mlir::Operation *op) {
+      DeviceAttr device = getDevicePin(op);
+      if (device && device.getKind() == "toy")
+        op->setAttr("toy.rewritten", mlir::StringAttr::get(op->getContext(), cpu));
+    });
+  }
+  std::string cpu;
+};
 
 class ToyBackend : public TargetBackend {
 public:
@@ -46,6 +62,10 @@ public:
   }
   LinkProfile hostLink() const override { return LinkProfile{50e9, 5.0}; }
   LinkProfile peerLink() const override { return LinkProfile{200e9, 1.0}; }
+  bool computesInHalfByDefault() const override { return true; }
+  void addGraphRewrites(mlir::OpPassManager &pm, const BuiltinTarget &target) const override {
+    pm.addPass(std::make_unique<MarkToyOps>(target.cpu));
+  }
 };
 
 // A 256x1024x1024 matmul (0.5 GFLOP: the cost policy moves it to the toy
@@ -176,6 +196,33 @@ TEST_F(ToyBackendTest, KernelsFormWithTheDefaultRuleThenTheArtifactRefuses) {
   ASSERT_TRUE(kernel) << "the matmul is in no dlc.kernel";
   EXPECT_EQ(relu->getParentOp(), kernel.getOperation());
   EXPECT_EQ(kernel.getDeviceAttr(), getDevicePin(matmul));
+}
+
+// The backend's own graph rewrites run in the pipeline's rewrite stage, and
+// mixed precision paints its ops fp16 by default (computesInHalfByDefault),
+// with no line of the driver or of passes/ naming it.
+TEST_F(ToyBackendTest, ItsRewritesAndPrecisionApply) {
+  CompileOptions o = options(CompileStage::Rewrite);
+  o.codegen.cpu.cpu = "x86-64-v3";
+  o.precision = "mixed";
+  ASSERT_TRUE(mlir::succeeded(compileModule(*module, o)));
+  std::map<std::string, std::string> rewritten, precision;
+  module->walk([&](mlir::Operation *op) {
+    auto name = mlir::dyn_cast<mlir::NameLoc>(op->getLoc());
+    if (!name || mlir::isa<CopyOp, CastOp>(op))
+      return;
+    if (auto mark = op->getAttrOfType<mlir::StringAttr>("toy.rewritten"))
+      rewritten[name.getName().str()] = mark.str();
+    // A painted op computes in f16: its result is converted.
+    if (op->getNumResults() == 1)
+      if (auto type = mlir::dyn_cast<mlir::RankedTensorType>(op->getResult(0).getType()))
+        precision[name.getName().str()] = type.getElementType().isF16() ? "fp16" : "fp32";
+  });
+  EXPECT_EQ(rewritten["big_matmul"], "x86-64-v3");
+  EXPECT_EQ(rewritten["small_add"], "x86-64-v3");
+  EXPECT_FALSE(rewritten.count("softmax")) << "a CPU op went through the toy rewrite";
+  EXPECT_EQ(precision["big_matmul"], "fp16");
+  EXPECT_NE(precision["softmax"], "fp16") << "the CPU computes in fp32 unless asked";
 }
 
 TEST_F(ToyBackendTest, UnknownKindsNameTheRegisteredOnes) {
