@@ -23,17 +23,12 @@
 // values it needs from above and yields those read outside it.
 // Constants, reshapes and copies get no kernel: constants are buffers,
 // reshapes and same-device copies are views, cross-device copies are copy
-// steps. A transpose of a constant (and a reshape of it) used only by the
-// convolution or matmul right after it (a packed weight, PackConvWeights.cpp
-// and LinearToMatmul.cpp) joins that op's kernel, whose lowering
-// reads the packed layout directly. So does a CPU transpose that keeps the
-// last dim and feeds only a batched matmul (attention's [B, T, H, D] ->
-// [B, H, T, D] of Q and V), moved right before it: the matmul reads its
-// matrices through it (isReadInPlaceByMatmul); and one that keeps the last
-// dim of a batched matmul's result ([B, H, T, D] -> [B, T, H, D] after P.V)
-// joins the matmul's kernel, which writes each matrix in its place
-// (isWrittenInPlaceByMatmul). Kernels are contiguous in the model's order
-// (only constants lie between their ops; the kernel op goes after its last).
+// steps. An op its backend says joins the next op's kernel (joinsNextKernel:
+// the CPU's packed weight views and transposes a batched matmul reads in
+// place, compiler/Target/CPU/CpuRelayouts.h) waits for that kernel, and one
+// it says moves before its user (movesBeforeItsUser) is moved there first.
+// Kernels are contiguous in the model's order (only constants lie between
+// their ops; the kernel op goes after its last).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,27 +46,6 @@ namespace dlc {
 using namespace mlir;
 using namespace dlc;
 
-
-// A chain from a constant (PackConvWeights.cpp, LinearToMatmul.cpp), each op
-// used only by the next, ending right before its user.
-bool dlc::isPackedWeightView(Operation *op) {
-  auto t = dyn_cast<TransposeOp>(op);
-  auto r = dyn_cast<ReshapeOp>(op);
-  if (r)
-    t = r.getInput().getDefiningOp<TransposeOp>();
-  if (!t || !t.getInput().getDefiningOp<ConstantOp>() || !t->hasOneUse())
-    return false;
-  Operation *last = t;
-  if (auto view = dyn_cast<ReshapeOp>(*t->user_begin())) {
-    if (view->getPrevNode() != t || !view->hasOneUse())
-      return false;
-    last = view;
-  }
-  if (r && last != op)
-    return false;
-  Operation *user = *last->user_begin();
-  return user == last->getNextNode() && isa<Conv2dOp, MatmulOp>(user);
-}
 
 // Splats (a scale, an epsilon, a clip bound) and a few values fold into the
 // code; a per-channel vector (a bias) is a buffer, so that kernels differing
@@ -103,32 +77,13 @@ void dlc::kernelInterface(ArrayRef<Operation *> ops, SmallVectorImpl<Value> &inp
 }
 
 namespace {
-bool runsOnCpu(DeviceAttr pin) { return !pin || pin.isCpu(); }
-
-/// Whether `t` moves only batch and row dims (rank 3 or more, the last dim
-/// kept: attention's heads) and runs on the CPU, like `matmul`.
-bool movesBatchDimsBeside(TransposeOp t, MatmulOp matmul) {
-  ArrayRef<int64_t> perm = t.getPerm();
-  DeviceAttr device = getDevicePin(t);
-  return matmul && perm.size() >= 3 && perm.back() == static_cast<int64_t>(perm.size()) - 1 &&
-         runsOnCpu(device) && getDevicePin(matmul) == device;
-}
-} // namespace
-
-bool dlc::isReadInPlaceByMatmul(Operation *op) {
-  auto t = dyn_cast<TransposeOp>(op);
-  if (!t || !t->hasOneUse() || t.getInput().getDefiningOp<ConstantOp>())
-    return false;
-  return movesBatchDimsBeside(t, dyn_cast<MatmulOp>(*t->user_begin()));
+/// The backend of the device `op` is on (the CPU's when unpinned); null for
+/// a kind no backend is registered for.
+const TargetBackend *backendOf(Operation *op) {
+  DeviceAttr device = getDevicePin(op);
+  return lookupTargetBackend(device ? device.getKind() : "cpu");
 }
 
-bool dlc::isWrittenInPlaceByMatmul(Operation *op) {
-  auto t = dyn_cast<TransposeOp>(op);
-  auto matmul = t ? t.getInput().getDefiningOp<MatmulOp>() : MatmulOp();
-  return matmul && matmul->hasOneUse() && movesBatchDimsBeside(t, matmul);
-}
-
-namespace {
 struct PartitionKernelsPass
     : dlc::impl::PartitionKernelsBase<PartitionKernelsPass> {
   void runOnOperation() override {
@@ -141,12 +96,12 @@ struct PartitionKernelsPass
     // that they can join its kernel (kernels stay contiguous).
     SmallVector<Operation *> readInPlace;
     for (Operation &op : func.getBody().front())
-      if (isReadInPlaceByMatmul(&op))
+      if (const TargetBackend *backend = backendOf(&op); backend && backend->movesBeforeItsUser(&op))
         readInPlace.push_back(&op);
     for (Operation *t : readInPlace)
       t->moveBefore(*t->user_begin());
     for (Operation &op : func.getBody().front()) {
-      if (isPackedWeightView(&op) || isReadInPlaceByMatmul(&op)) {
+      if (const TargetBackend *backend = backendOf(&op); backend && backend->joinsNextKernel(&op)) {
         relayout.push_back(&op);
         continue;
       }

@@ -11,19 +11,6 @@
 
 namespace dlc {
 
-/// Whether `op` is the transpose (or the reshape after it) through which a
-/// convolution or matmul reads a weight packed at compile time; such views
-/// join their user's kernel and never run (PartitionKernels.cpp).
-bool isPackedWeightView(mlir::Operation *op);
-/// A CPU transpose keeping the last dim whose one user is a batched matmul,
-/// which reads its matrices through it (PartitionKernels.cpp,
-/// LowerContractions.cpp): it joins the matmul's kernel and never runs.
-bool isReadInPlaceByMatmul(mlir::Operation *op);
-/// A CPU transpose keeping the last dim of a batched matmul's result, its
-/// only use: it joins the matmul's kernel, whose loops write each matrix in
-/// its transposed place (ReuseProducerBuffer.cpp), and never runs.
-bool isWrittenInPlaceByMatmul(mlir::Operation *op);
-
 /// Dense constants this small that are splats, or that hold at most
 /// kInlineConstantValues elements, are cloned into the kernels that use
 /// them rather than passed as buffers.

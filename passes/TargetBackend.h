@@ -70,6 +70,18 @@ public:
   /// the default: no, they stay fp32 unless pinned to fp16 (the CPU, which
   /// computes f16 widened to f32 and only loses by it).
   virtual bool computesInHalfByDefault() const { return false; }
+  /// Whether `op` (on this backend's device) does no work of its own but
+  /// joins the kernel of the op after it, whose code reads it in place (the
+  /// CPU's packed weight views and transposes a batched matmul reads
+  /// through). The default: no.
+  virtual bool joinsNextKernel(mlir::Operation *op) const { return false; }
+  /// Whether `op` moves right before its only user first, to join its kernel
+  /// (a transpose computed earlier than the matmul that reads it). No.
+  virtual bool movesBeforeItsUser(mlir::Operation *op) const { return false; }
+  /// Whether `op` never runs because an op beside it does its work (the
+  /// above, and a transpose a matmul writes in place): it costs nothing in
+  /// the placement summary. No.
+  virtual bool foldedIntoNeighbour(mlir::Operation *op) const { return false; }
   /// The graph rewrites this backend makes on the placed graph before
   /// kernels are formed (the compile pipeline's `rewrite` stage, on
   /// builtin.module): the weight layouts its kernels read. The CPU's: linear

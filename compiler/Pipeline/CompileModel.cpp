@@ -17,6 +17,7 @@
 #include "compiler/Target/CUDA/CudaEmitter.h"
 #include "compiler/Target/CUDA/EmulatedHostCode.h"
 #include "compiler/Target/CUDA/Nvrtc.h"
+#include "passes/TargetBackend.h"
 #include "passes/CostModel.h"
 #include "passes/Passes.h"
 #include "passes/RecordedDeviceSpec.h"
@@ -513,8 +514,9 @@ LogicalResult ArtifactTranslator::addLinksAndPlacement() {
       return -1;
     // A packed weight's view, or a transpose a batched matmul reads or
     // writes in place, is folded into that op's lowering: it never runs.
-    if (dlc::isPackedWeightView(op) || dlc::isReadInPlaceByMatmul(op) ||
-        dlc::isWrittenInPlaceByMatmul(op))
+    dlc::DeviceAttr pin = dlc::getDevicePin(op);
+    const dlc::TargetBackend *backend = dlc::lookupTargetBackend(pin ? pin.getKind() : "cpu");
+    if (backend && backend->foldedIntoNeighbour(op))
       return 0;
     if (auto copy = dyn_cast<dlc::CopyOp>(op)) {
       unsigned from = deviceOf(copy.getInput());

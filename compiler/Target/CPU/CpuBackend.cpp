@@ -14,6 +14,7 @@
 
 #include "compiler/Target/Backends.h"
 #include "compiler/Target/CPU/CpuPipeline.h"
+#include "compiler/Target/CPU/CpuRelayouts.h"
 #include "compiler/Target/CPU/CpuTarget.h"
 #include "compiler/Target/CPU/Passes.h"
 #include "passes/Passes.h"
@@ -106,6 +107,14 @@ public:
       return true;
     return joinsAsRowOp(op, open) ||
            (isWrittenInPlaceByMatmul(op) && open.ops.contains(op->getOperand(0).getDefiningOp()));
+  }
+
+  bool joinsNextKernel(Operation *op) const override {
+    return isPackedWeightView(op) || isReadInPlaceByMatmul(op);
+  }
+  bool movesBeforeItsUser(Operation *op) const override { return isReadInPlaceByMatmul(op); }
+  bool foldedIntoNeighbour(Operation *op) const override {
+    return isPackedWeightView(op) || isReadInPlaceByMatmul(op) || isWrittenInPlaceByMatmul(op);
   }
 
   // Weights packed in panels one register tile wide, the target's
