@@ -6,9 +6,12 @@
 // RUN: not dlc compile %s --emit=sass 2>&1 | FileCheck %s --check-prefix=EMIT
 // EMIT: error: --emit expects mlir, llvm, cuda or ptx, got 'sass'
 // RUN: not dlc compile %s --entry=gpu -o %t/gpu.dlcm 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: compile_errors.mlir:[[@LINE+19]]:8: error: 'softmax_0' runs on cuda:1 but its operand lives on cpu: values cross devices only through dlc.copy; compile with --devices=cpu,cuda:1 so that placement inserts the copies
+// GPU: compile_errors.mlir:[[@LINE+22]]:8: error: 'softmax_0' runs on cuda:1 but its operand lives on cpu: values cross devices only through dlc.copy; compile with --devices=cpu,cuda:1 so that placement inserts the copies
 // RUN: not dlc compile %s --entry=main --cpu=pentium9 -o %t/cpu.dlcm 2>&1 | FileCheck %s --check-prefix=CPU
 // CPU: error: unknown target CPU 'pentium9' (try an LLVM CPU name such as x86-64-v3, znver4 or native)
+// Cross-compiling for AArch64 without its C library to link against.
+// RUN: env DLC_AARCH64_SYSROOT=%t/none not dlc compile %s --entry=main --cpu=neoverse-n1 -o %t/arm.dlcm 2>&1 | FileCheck %s --check-prefix=SYSROOT
+// SYSROOT: error: linking kernels for aarch64-unknown-linux-gnu needs the AArch64 C library at {{.*}}/none/lib (Debian's libc6-dev-arm64-cross, which tools/setup.sh installs; or set DLC_AARCH64_SYSROOT)
 // RUN: not dlc compile %s --entry=nothing -o %t/x.dlcm 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: error: no function @nothing with a body in the model
 // A good artifact stays in place when a later compile to the same path fails.

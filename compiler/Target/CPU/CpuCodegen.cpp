@@ -34,6 +34,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <optional>
 #include <system_error>
 #include <mutex>
@@ -272,9 +273,10 @@ LogicalResult generateObjects(llvm::Module &module, llvm::TargetMachine &machine
 }
 /// What the kernels of `triple` link against: the C and math libraries of
 /// that architecture (the host's, or Debian's cross libc for AArch64 from
-/// g++-aarch64-linux-gnu) and its libgcc.a, which holds the calls LLVM's
+/// g++-aarch64-linux-gnu, in $DLC_AARCH64_SYSROOT/lib, default
+/// /usr/aarch64-linux-gnu) and its libgcc.a, which holds the calls LLVM's
 /// code makes where the CPU lacks an instruction (f16 <-> f32 without F16C:
-/// __extendhfsf2, __truncsfhf2). The paths are found when dlc is built.
+/// __extendhfsf2, __truncsfhf2). libgcc's paths are found when dlc is built.
 FailureOr<std::vector<std::string>> linkLibraries(ModuleOp module, const llvm::Triple &triple) {
   std::vector<std::string> args;
   std::string libgcc;
@@ -282,11 +284,13 @@ FailureOr<std::vector<std::string>> linkLibraries(ModuleOp module, const llvm::T
     args = {"-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu"};
     libgcc = DLC_LIBGCC_X86_64;
   } else if (triple.isAArch64()) {
-    const char *libDir = "/usr/aarch64-linux-gnu/lib";
+    const char *sysroot = std::getenv("DLC_AARCH64_SYSROOT");
+    std::string libDir = std::string(sysroot && *sysroot ? sysroot : "/usr/aarch64-linux-gnu") + "/lib";
     if (!llvm::sys::fs::is_directory(libDir))
       return emitError(module, "linking kernels for " + triple.str() + " needs the AArch64 C " +
                                    "library at " + libDir +
-                                   " (Debian's libc6-dev-arm64-cross; tools/setup.sh installs it)");
+                                   " (Debian's libc6-dev-arm64-cross, which tools/setup.sh installs; "
+                                   "or set DLC_AARCH64_SYSROOT)");
     args = {"-m", "aarch64linux", std::string("-L") + libDir};
     libgcc = DLC_LIBGCC_AARCH64;
   } else {
