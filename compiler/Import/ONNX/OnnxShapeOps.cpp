@@ -320,6 +320,91 @@ LogicalResult convertExpand(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// ONNX Pad in `constant` mode, decomposed: a negative pad is a slice, a
+/// positive one a concat with a splat constant block of the pad value on
+/// that side (its size costs nothing in the IR), one axis at a time. The
+/// other modes (reflect, edge, wrap) are refused with their name.
+LogicalResult convertPad(GraphImporter &g, Outputs &out) {
+  std::string mode = g.attrString("mode", "constant");
+  if (mode != "constant")
+    return g.unsupported("mode '" + mode + "' (dlc pads with a constant)");
+  RankedTensorType t = g.type(0);
+  int64_t rank = t.getRank();
+  std::optional<std::vector<int64_t>> pads, axes;
+  double value = 0;
+  if (g.opset < 11) {
+    pads = g.attrInts("pads");
+    value = g.attrFloat("value", 0);
+  } else {
+    if (!(pads = g.constInts(1, "the pads")))
+      return failure();
+    if (g.has(2)) {
+      std::optional<Tensor> v = g.requireConst(2, "the constant value");
+      if (!v)
+        return failure();
+      if (v->data.size() != 1)
+        return g.fail("the constant value is not a scalar");
+      value = v->data[0];
+    }
+    if (g.has(3) && !(axes = g.constInts(3, "the axes")))
+      return failure();
+  }
+  if (!axes) {
+    axes.emplace();
+    for (int64_t a = 0; a < rank; ++a)
+      axes->push_back(a);
+  }
+  if (!pads || pads->size() != 2 * axes->size())
+    return g.fail("expects two pads (begin, end) per padded axis");
+  Value v = g.input(0);
+  for (size_t i = 0; i < axes->size(); ++i) {
+    int64_t axis = normAxis((*axes)[i], rank);
+    if (axis < 0 || axis >= rank)
+      return g.fail("pad axis out of range");
+    int64_t begin = (*pads)[i], end = (*pads)[i + axes->size()];
+    RankedTensorType vt = GraphImporter::typeOf(v);
+    int64_t dim = vt.getDimSize(axis);
+    if (begin < 0 || end < 0) { // Crop first.
+      int64_t from = std::max<int64_t>(0, -begin), to = dim - std::max<int64_t>(0, -end);
+      if (to <= from)
+        return g.unsupported("pads that leave nothing of an axis");
+      SmallVector<int64_t> s(rank, 0), e(vt.getShape()), st(rank, 1), shape(vt.getShape());
+      s[axis] = from;
+      e[axis] = to;
+      shape[axis] = to - from;
+      v = g.make<SliceOp>(g.tensorType(shape, vt.getElementType()), v,
+                          g.builder.getDenseI64ArrayAttr(s), g.builder.getDenseI64ArrayAttr(e),
+                          g.builder.getDenseI64ArrayAttr(st), DeviceAttr());
+      vt = GraphImporter::typeOf(v);
+    }
+    SmallVector<Value> pieces;
+    auto block = [&](int64_t size) {
+      SmallVector<int64_t> shape(vt.getShape());
+      shape[axis] = size;
+      auto type = g.tensorType(shape, vt.getElementType());
+      Attribute element = isa<FloatType>(vt.getElementType())
+                              ? Attribute(g.builder.getFloatAttr(vt.getElementType(), value))
+                              : Attribute(g.builder.getIntegerAttr(vt.getElementType(),
+                                                                   static_cast<int64_t>(value)));
+      return g.builder.create<ConstantOp>(g.loc, type, DenseElementsAttr::get(type, element),
+                                          DeviceAttr()).getResult();
+    };
+    if (begin > 0)
+      pieces.push_back(block(begin));
+    pieces.push_back(v);
+    if (end > 0)
+      pieces.push_back(block(end));
+    if (pieces.size() == 1)
+      continue;
+    SmallVector<int64_t> shape(vt.getShape());
+    shape[axis] += std::max<int64_t>(begin, 0) + std::max<int64_t>(end, 0);
+    v = g.make<ConcatOp>(g.tensorType(shape, vt.getElementType()), pieces,
+                         g.builder.getI64IntegerAttr(axis), DeviceAttr());
+  }
+  out.push_back(v);
+  return success();
+}
+
 LogicalResult convertTile(GraphImporter &g, Outputs &out) {
   std::optional<std::vector<int64_t>> repeats = g.constInts(1, "the repeats");
   if (!repeats)
@@ -520,6 +605,7 @@ void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["Cast"] = convertCast;
   t["Expand"] = convertExpand;
   t["Tile"] = convertTile;
+  t["Pad"] = convertPad;
   t["Constant"] = convertConstant;
   t["Shape"] = convertShape;
   t["Size"] = convertSize;

@@ -77,3 +77,8 @@
 // RUN: %make-onnx bad_axes %t/bad_axes.onnx
 // RUN: not dlc import %t/bad_axes.onnx 2>&1 | FileCheck %s --check-prefix=AXES
 // AXES: error: {{.*}}bad_axes.onnx: node '/mean' (ReduceMean): axes out of range or repeated
+
+// Pad's other modes are refused with their name.
+// RUN: %make-onnx pad_reflect %t/reflect.onnx
+// RUN: not dlc import %t/reflect.onnx 2>&1 | FileCheck %s --check-prefix=REFLECT
+// REFLECT: error: {{.*}}reflect.onnx: unsupported op 'Pad' (node '/r/Pad', opset 13): mode 'reflect' (dlc pads with a constant)

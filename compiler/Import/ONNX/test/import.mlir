@@ -71,3 +71,24 @@
 // WHERE: %[[Z:.*]] = dlc.constant dense<0.000000e+00> : tensor<2x3xf32>
 // WHERE: %[[E:.*]] = dlc.add %[[Y]], %[[Z]] : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
 // WHERE: dlc.add %[[X]], %[[E]] : tensor<2x3xf32>
+
+// Pad in constant mode is a concat with splat blocks of the value per padded
+// side (a negative pad a slice), one axis at a time; all-zero pads vanish.
+// The compiled model matches NumPy's np.pad exactly.
+// RUN: %make-onnx pad %t/pad.onnx
+// RUN: dlc import %t/pad.onnx | FileCheck %s --check-prefix=PAD
+// RUN: dlc compile %t/pad.onnx -o %t/pad.dlcm
+// RUN: %onnx-python %S/Inputs/check_pad.py input %t/pad_x.npy
+// RUN: dlc run %t/pad.dlcm --input x=%t/pad_x.npy --output-dir %t/pad_out > /dev/null
+// RUN: %onnx-python %S/Inputs/check_pad.py compare %t/pad_x.npy %t/pad_out/y.npy | FileCheck %s --check-prefix=PADOK
+// PAD: func.func @main(%[[X:[^:]*]]: tensor<1x3x4x5xf32>
+// PAD-DAG: %[[V:.*]] = dlc.constant dense<-5.000000e-01> : tensor<1x2x6x3xf32>
+// PAD-DAG: %[[W:.*]] = dlc.constant dense<0.000000e+00> : tensor<1x3x6x2xf32>
+// PAD-DAG: %[[H:.*]] = dlc.constant dense<0.000000e+00> : tensor<1x3x1x5xf32>
+// PAD: %[[P1:.*]] = dlc.concat %[[H]], %[[X]], %[[H]] {axis = 2 : i64}
+// PAD: %[[P2:.*]] = dlc.concat %[[W]], %[[P1]] {axis = 3 : i64} {{.*}} -> tensor<1x3x6x7xf32>
+// PAD-NOT: /same/Pad
+// PAD: %[[C1:.*]] = dlc.slice %[[P2]] {ends = array<i64: 1, 3, 6, 7>, starts = array<i64: 0, 1, 0, 0>
+// PAD: %[[C2:.*]] = dlc.slice %[[C1]] {ends = array<i64: 1, 2, 6, 5>, starts = array<i64: 0, 0, 0, 0>
+// PAD: dlc.concat %[[V]], %[[C2]] {axis = 3 : i64} {{.*}} -> tensor<1x2x6x8xf32>
+// PADOK: pad: exact

@@ -208,7 +208,31 @@ def undefined():
     return model(nodes, [vi("x", [4])], [vi("y", [4])])
 
 
-MODELS = {f.__name__: f for f in [add, mlp, dynamic, unsupported, opset18, double,
+def pad():
+    """Pad in constant mode as PyTorch exports it (Inception's avg-pool
+    padding, DenseNet's all-zero pads), plus a crop (negative pads) and a
+    value, followed by a relu so the padding is computed, not just returned."""
+    i64 = TensorProto.INT64
+    pads = numpy_helper.from_array(np.array([0, 0, 1, 2, 0, 0, 1, 0], np.int64), "pads")
+    zeros = numpy_helper.from_array(np.zeros(8, np.int64), "zeros")
+    crop = numpy_helper.from_array(np.array([0, -1, 0, 3, 0, 0, 0, -2], np.int64), "crop")
+    value = numpy_helper.from_array(np.array(-0.5, np.float32), "value")
+    nodes = [
+        helper.make_node("Pad", ["x", "pads"], ["p"], name="/pool/Pad", mode="constant"),
+        helper.make_node("Pad", ["p", "zeros"], ["q"], name="/same/Pad"),
+        helper.make_node("Pad", ["q", "crop", "value"], ["c"], name="/crop/Pad"),
+        helper.make_node("Relu", ["c"], ["y"], name="/Relu"),
+    ]
+    return model(nodes, [vi("x", [1, 3, 4, 5])], [vi("y", [1, 2, 6, 8])], [pads, zeros, crop, value])
+
+
+def pad_reflect():
+    pads = numpy_helper.from_array(np.array([0, 1, 0, 1], np.int64), "pads")
+    nodes = [helper.make_node("Pad", ["x", "pads"], ["y"], name="/r/Pad", mode="reflect")]
+    return model(nodes, [vi("x", [2, 4])], [vi("y", [2, 6])], [pads])
+
+
+MODELS = {f.__name__: f for f in [add, mlp, dynamic, unsupported, opset18, double, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
                                   less_broadcast, bad_stride, bad_axes]}
