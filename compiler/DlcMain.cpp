@@ -571,8 +571,9 @@ struct CompileFlags {
       cl::cat(category)};
 };
 
-/// The flags' checks that need no model, each error naming its flag.
-bool checkCompileFlags(const CompileFlags &f) {
+/// The flags' checks that need no model, each error naming its flag; the
+/// CPUs of --cpu (one, or a list: a variant each) into `cpus`.
+bool checkCompileFlags(const CompileFlags &f, std::vector<std::string> &cpus) {
   auto fail = [](const llvm::Twine &message) {
     llvm::errs() << "error: " << message << "\n";
     return false;
@@ -586,19 +587,21 @@ bool checkCompileFlags(const CompileFlags &f) {
     return fail("--progress expects auto, always or never, got '" + f.progress + "'");
   if (emit.empty() && f.output.empty())
     return fail("no output: pass -o model.dlcm (or --emit=mlir|llvm)");
-  llvm::Expected<std::vector<std::string>> cpus = ::dlc::parseTargetCpus(f.cpu);
-  if (!cpus)
-    return fail(llvm::toString(cpus.takeError()));
-  if (cpus->size() > 1 && !emit.empty())
+  llvm::Expected<std::vector<std::string>> parsed = ::dlc::parseTargetCpus(f.cpu);
+  if (!parsed)
+    return fail(llvm::toString(parsed.takeError()));
+  cpus = std::move(*parsed);
+  if (cpus.size() > 1 && !emit.empty())
     return fail("--emit=" + emit + " prints one target's code: give --cpu one CPU, not '" +
                 f.cpu + "'");
-  if (cpus->size() > 1 && !f.kernelTiles.empty())
+  if (cpus.size() > 1 && !f.kernelTiles.empty())
     return fail("--kernel-tiles is one target's tile: give --cpu one CPU, not '" + f.cpu + "'");
   return true;
 }
 
 /// The flags as options (copied: see CompileFlags); --emit=llvm into `llvmIR`.
 llvm::Expected<::dlc::CompileOptions> compileOptionsFrom(const CompileFlags &f,
+                                                         llvm::StringRef cpu,
                                                          llvm::raw_ostream &llvmIR) {
   auto flagError = [](llvm::Error error) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -622,9 +625,8 @@ llvm::Expected<::dlc::CompileOptions> compileOptionsFrom(const CompileFlags &f,
   options.modelLabel = f.model;
   ::dlc::CodegenOptions &codegen = options.codegen;
   codegen.entry = f.entry;
-  // One CPU here; a list (checked by checkCompileFlags) is compiled a
-  // variant at a time (runCompile).
-  codegen.cpu.cpu = llvm::StringRef(f.cpu).split(',').first.trim().str();
+  // The first CPU; a list is compiled a variant at a time (runCompile).
+  codegen.cpu.cpu = cpu.str();
   if (!f.kernelTiles.empty())
     if (llvm::Error error = options.setKernelTiles(f.kernelTiles))
       return flagError(std::move(error));
@@ -675,8 +677,6 @@ int runCompile(::dlc::CompileOptions options, const std::vector<std::string> &cp
   options.codegen.timing = timing;
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  if (cpus.size() == 1)
-    options.codegen.cpu.cpu = cpus.front();
   FailureOr<std::string> artifact = cpus.size() > 1
                                         ? ::dlc::compileForTargets(*module, options, cpus)
                                         : ::dlc::compileModule(*module, options);
@@ -704,12 +704,14 @@ int compileCommand(int argc, char **argv) {
   cl::HideUnrelatedOptions(flags.category);
   cl::ParseCommandLineOptions(argc, argv, "dlc compile: a model to an artifact (.dlcm)\n");
   ::dlc::OnnxImportOptions importOptions;
+  std::vector<std::string> cpus;
   if (!parseImportFlags(flags.shapes, flags.binds, /*raise=*/true, importOptions) ||
-      !checkCompileFlags(flags))
+      !checkCompileFlags(flags, cpus))
     return 1;
   std::string llvmIR;
   llvm::raw_string_ostream llvmStream(llvmIR);
-  llvm::Expected<::dlc::CompileOptions> parsed = compileOptionsFrom(flags, llvmStream);
+  llvm::Expected<::dlc::CompileOptions> parsed =
+      compileOptionsFrom(flags, cpus.front(), llvmStream);
   if (!parsed) {
     llvm::errs() << "error: " << llvm::toString(parsed.takeError()) << "\n";
     return 1;
@@ -719,7 +721,6 @@ int compileCommand(int argc, char **argv) {
     llvm::errs() << "error: " << llvm::toString(std::move(error)) << "\n";
     return 1;
   }
-  std::vector<std::string> cpus = llvm::cantFail(::dlc::parseTargetCpus(flags.cpu));
   if (!flags.timeStages)
     return runCompile(options, cpus, flags.model, importOptions, !flags.emit.empty(), llvmIR,
                       flags.output, nullptr);

@@ -239,8 +239,7 @@ private:
     if (pin == Pin::Fp32)
       return false;
     // Unpinned ops are on the CPU (dlc-place pins every op it moves).
-    DeviceAttr device = getDevicePin(op);
-    const TargetBackend *backend = lookupTargetBackend(device ? device.getKind() : "cpu");
+    const TargetBackend *backend = lookupTargetBackendOf(op);
     return backend && backend->computesInHalfByDefault();
   }
 

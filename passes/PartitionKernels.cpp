@@ -77,13 +77,6 @@ void dlc::kernelInterface(ArrayRef<Operation *> ops, SmallVectorImpl<Value> &inp
 }
 
 namespace {
-/// The backend of the device `op` is on (the CPU's when unpinned); null for
-/// a kind no backend is registered for.
-const TargetBackend *backendOf(Operation *op) {
-  DeviceAttr device = getDevicePin(op);
-  return lookupTargetBackend(device ? device.getKind() : "cpu");
-}
-
 struct PartitionKernelsPass
     : dlc::impl::PartitionKernelsBase<PartitionKernelsPass> {
   void runOnOperation() override {
@@ -95,13 +88,16 @@ struct PartitionKernelsPass
     // Transposes a batched matmul reads in place move right before it, so
     // that they can join its kernel (kernels stay contiguous).
     SmallVector<Operation *> readInPlace;
-    for (Operation &op : func.getBody().front())
-      if (const TargetBackend *backend = backendOf(&op); backend && backend->movesBeforeItsUser(&op))
+    for (Operation &op : func.getBody().front()) {
+      const TargetBackend *backend = lookupTargetBackendOf(&op);
+      if (backend && backend->movesBeforeItsUser(&op))
         readInPlace.push_back(&op);
+    }
     for (Operation *t : readInPlace)
       t->moveBefore(*t->user_begin());
     for (Operation &op : func.getBody().front()) {
-      if (const TargetBackend *backend = backendOf(&op); backend && backend->joinsNextKernel(&op)) {
+      const TargetBackend *backend = lookupTargetBackendOf(&op);
+      if (backend && backend->joinsNextKernel(&op)) {
         relayout.push_back(&op);
         continue;
       }
@@ -113,10 +109,9 @@ struct PartitionKernelsPass
         continue;
       }
       DeviceAttr device = getDevicePin(&op);
-      StringRef kind = device ? device.getKind() : "cpu";
-      const TargetBackend *backend = lookupTargetBackend(kind);
       if (!backend) {
-        op.emitError() << "no target backend registered for device kind '" << kind << "'";
+        op.emitError() << "no target backend registered for device kind '"
+                       << (device ? device.getKind() : "cpu") << "'";
         return signalPassFailure();
       }
       if (!backend->joinsOpenKernel(&op, OpenKernel{open, openDevice})) {

@@ -48,6 +48,11 @@ const TargetBackend *dlc::lookupTargetBackend(llvm::StringRef kind) {
   return nullptr;
 }
 
+const TargetBackend *dlc::lookupTargetBackendOf(Operation *op) {
+  DeviceAttr device = getDevicePin(op);
+  return lookupTargetBackend(device ? device.getKind() : "cpu");
+}
+
 std::vector<std::string> dlc::registeredTargetKinds() {
   Registry &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);

@@ -96,6 +96,9 @@ public:
 void registerTargetBackend(std::unique_ptr<TargetBackend> backend);
 /// The backend of `kind`, or null.
 const TargetBackend *lookupTargetBackend(llvm::StringRef kind);
+/// The backend of the device `op` is on (its pin's kind; the CPU's when
+/// unpinned), or null when no backend has that kind.
+const TargetBackend *lookupTargetBackendOf(mlir::Operation *op);
 /// The registered kinds, in registration order.
 std::vector<std::string> registeredTargetKinds();
 

@@ -8,7 +8,6 @@
 
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -75,7 +74,7 @@ mlir::FailureOr<std::string> dlc::compileForTargets(mlir::ModuleOp module,
   }
   std::string error;
   std::string bytes = artifact_writer::serializeMultiTarget(
-      targets, "dlc 0.1 (LLVM " LLVM_VERSION_STRING ")", error);
+      targets, kArtifactProducer, error);
   if (bytes.empty())
     return module.emitError() << "cannot write the multi-target artifact: " << error;
   return bytes;

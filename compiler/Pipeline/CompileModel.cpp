@@ -514,8 +514,7 @@ LogicalResult ArtifactTranslator::addLinksAndPlacement() {
       return -1;
     // A packed weight's view, or a transpose a batched matmul reads or
     // writes in place, is folded into that op's lowering: it never runs.
-    dlc::DeviceAttr pin = dlc::getDevicePin(op);
-    const dlc::TargetBackend *backend = dlc::lookupTargetBackend(pin ? pin.getKind() : "cpu");
+    const dlc::TargetBackend *backend = dlc::lookupTargetBackendOf(op);
     if (backend && backend->foldedIntoNeighbour(op))
       return 0;
     if (auto copy = dyn_cast<dlc::CopyOp>(op)) {
@@ -583,7 +582,7 @@ FailureOr<std::string> ArtifactTranslator::run() {
 
 /// The artifact's contents from the scheduled IR and the compiled code.
 LogicalResult ArtifactTranslator::assembleContents() {
-  contents.producer = "dlc 0.1 (LLVM " LLVM_VERSION_STRING ")";
+  contents.producer = dlc::kArtifactProducer;
   for (auto [i, device] : llvm::enumerate(s.devices))
     contents.devices.push_back({device.isCuda() ? aw::DeviceKind::Cuda : aw::DeviceKind::Cpu,
                                 static_cast<int32_t>(device.getIndex()),

@@ -19,6 +19,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -27,6 +28,9 @@
 #include <vector>
 
 namespace dlc {
+
+/// What the artifacts dlc writes name as their producer.
+inline constexpr const char *kArtifactProducer = "dlc 0.1 (LLVM " LLVM_VERSION_STRING ")";
 
 struct CodegenOptions {
   std::string entry = "main";

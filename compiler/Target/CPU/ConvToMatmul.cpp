@@ -177,7 +177,8 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
     // A zero-filled accumulator (as the conv2d lowering makes) needs no copy
     // into the widened rows of a ragged output: they are zeros too.
-    bool zeroInit = static_cast<bool>(zeroFillOf(init));
+    linalg::FillOp zeroFill = zeroFillOf(init);
+    bool zeroInit = static_cast<bool>(zeroFill);
     // An in-place epilogue (bias, activation, residual) runs on the matmul's
     // [F, OH*OW] rows, where TileAndVectorize fuses it into the register
     // tiles, instead of as a pass over the whole output.
@@ -200,8 +201,7 @@ struct ConvAsIm2ColMatmul : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // empty tensor under the fill, and the output is never zeroed in memory
     // (MobileNetV2's first 1x1 expansion spent ~30% of its time in a memset
     // of its 4.8 MB output that every tile then overwrote).
-    linalg::FillOp zeroFill = zeroFillOf(init);
-    bool fillPerImage = zeroFill && cols == padded && zeroFill->hasOneUse();
+    bool fillPerImage = zeroInit && cols == padded && zeroFill->hasOneUse();
     Value carried = fillPerImage ? zeroFill.getOutputs()[0] : init;
     auto loop = rewriter.create<scf::ForOp>(
         loc, zero, count, one, ValueRange{carried},

@@ -53,8 +53,7 @@ constexpr const char *kCheckedX86Features[] = {
     "sse4.2",   "avx",      "avx2",     "fma",       "f16c",
     "bmi",      "bmi2",     "avx512f",  "avx512bw",  "avx512cd",
     "avx512dq", "avx512vl", "avx512vnni", "avx512bf16", "avx512fp16"};
-constexpr const char *kCheckedAArch64Features[] = {"neon", "fullfp16", "dotprod", "bf16",
-                                                   "i8mm", "sve",      "sve2"};
+// AArch64's: every extension its target description lists (CpuTarget.h).
 
 /// Removes a file when it goes out of scope.
 struct TempFile {
@@ -428,7 +427,7 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
   library.targetCpu = cpu;
   const llvm::MCSubtargetInfo *subtarget = machine->getMCSubtargetInfo();
   llvm::ArrayRef<const char *> checked = llvm::Triple(triple).isAArch64()
-                                              ? llvm::ArrayRef(kCheckedAArch64Features)
+                                              ? llvm::ArrayRef(kAArch64Extensions)
                                               : llvm::ArrayRef(kCheckedX86Features);
   for (const char *feature : checked)
     if (subtarget->checkFeatures(std::string("+") + feature))

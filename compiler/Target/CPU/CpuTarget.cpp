@@ -28,8 +28,6 @@ constexpr const char *kX86Extensions[] = {"sse4.2",   "avx",        "avx2",     
                                           "f16c",     "avx512f",    "avx512bw",  "avx512vl",
                                           "avx512dq", "avx512vnni", "avx512bf16", "avx512fp16",
                                           "amx-tile", "amx-bf16"};
-constexpr const char *kAArch64Extensions[] = {"neon", "fullfp16", "bf16", "dotprod",
-                                              "i8mm", "sve",      "sve2"};
 
 /// The triple a CPU cross-compiles for when the host's target does not know
 /// it but AArch64's does (cortex-a72, neoverse-n1, apple-m1, ...).

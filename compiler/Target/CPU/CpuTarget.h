@@ -66,6 +66,11 @@ struct CpuTarget {
   void print(llvm::raw_ostream &os) const;
 };
 
+/// The AArch64 extensions a description lists and a library records (the
+/// runtime's CpuFeatures.cpp knows each, from the kernel's hwcaps).
+inline constexpr const char *kAArch64Extensions[] = {"neon", "fullfp16", "bf16", "dotprod",
+                                                     "i8mm", "sve",      "sve2"};
+
 /// f16 and bf16 run widened to f32 (F16C) on the CPU: about a third slower
 /// than f32, the ratio every CPU profile (built-in or probed) uses.
 constexpr double kCpuHalfToF32Rate = 2.0 / 3.0;
