@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Target/CPU/CpuPipeline.h"
+#include "compiler/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -189,6 +190,9 @@ void defineLaunch(ModuleOp module, LLVM::LLVMFuncOp launch, int64_t trips,
       loc, (launch.getName() + "_thunk").str(),
       LLVM::LLVMFunctionType::get(voidType, {ptr, i64}),
       LLVM::Linkage::Internal);
+  // Called through the pool's pointer, and by the serial fallback below:
+  // inlined there, LLVM compiled the body twice.
+  thunk.setNoInline(true);
   {
     Block *e = thunk.addEntryBlock(b);
     OpBuilder t = OpBuilder::atBlockBegin(e);
@@ -250,7 +254,10 @@ void defineLaunch(ModuleOp module, LLVM::LLVMFuncOp launch, int64_t trips,
   b.setInsertionPointToStart(step);
   b.create<LLVM::CallOp>(loc, thunk, ValueRange{closure, i});
   Value next = b.create<LLVM::AddOp>(loc, i, one);
-  b.create<LLVM::BrOp>(loc, ValueRange{next}, header);
+  // Not unrolled: LLVM copied the call once per chunk (56 calls in a 3x3
+  // convolution's fallback), code that only an old runtime ever runs.
+  auto backEdge = b.create<LLVM::BrOp>(loc, ValueRange{next}, header);
+  backEdge.setLoopAnnotationAttr(dlc::keptLoopAnnotation(ctx));
   b.setInsertionPointToStart(exit);
   b.create<LLVM::ReturnOp>(loc, ValueRange{});
 }

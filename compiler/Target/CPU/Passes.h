@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -23,6 +24,12 @@ namespace dlc {
 
 #define GEN_PASS_REGISTRATION
 #include "compiler/Target/CPU/Passes.h.inc"
+
+/// Marks an scf.for LLVM should neither unroll nor vectorise (a unit
+/// attribute; ConvertScfToCf turns it into `llvm.loop` metadata).
+inline constexpr llvm::StringLiteral kKeptLoopAttr = "dlc.kept_loop";
+/// That metadata: unroll and vectorize disabled.
+mlir::LLVM::LoopAnnotationAttr keptLoopAnnotation(mlir::MLIRContext *ctx);
 
 /// Patterns lowering every dlc op to linalg/tensor/arith/math on tensors.
 void populateDlcToLinalgPatterns(RewritePatternSet &patterns);

@@ -180,6 +180,30 @@ def PrefetchPanelRows : Pass<"dlc-prefetch-panel-rows", "mlir::func::FuncOp"> {
   ];
 }
 
+def LowerStridedFills : Pass<"dlc-lower-strided-fills", "mlir::func::FuncOp"> {
+  let summary = "Fills of short rows that are not contiguous become kept loops of row stores";
+  let description = [{
+    After bufferization: a linalg.fill of a static memref whose unit-stride
+    rows (at most 16 elements) are all that is contiguous, a padded image's
+    left and right borders, becomes a loop nest marked dlc.kept_loop around
+    one vector.transfer_write per row, instead of scalar loops that LLVM
+    unrolls and turns into scatters. See LowerStridedFills.cpp.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def ConvertScfToCf : Pass<"dlc-convert-scf-to-cf"> {
+  let summary = "convert-scf-to-cf, with dlc.kept_loop loops annotated for LLVM";
+  let description = [{
+    Upstream's SCF to control-flow lowering, except that the back edge of an
+    scf.for marked dlc.kept_loop carries an `llvm.loop` annotation disabling
+    unrolling and vectorisation. See ConvertScfToCf.cpp.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def VectorizeTransposes : Pass<"dlc-vectorize-transposes", "mlir::func::FuncOp"> {
   let summary = "Transposes that move the innermost dim, 8x16 blocks at a time in registers";
   let description = [{

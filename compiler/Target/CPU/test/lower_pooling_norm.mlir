@@ -82,10 +82,22 @@ func.func @layer_norm(%x: tensor<3x5xf32>, %g: tensor<5xf32>) -> tensor<3x5xf32>
 
 // -----
 
+// Per channel first (scale / sqrt(var + eps), then bias - mean * that),
+// then one multiply-add per element: no square root or division per element.
 // CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2) -> (d1)>
 // CHECK-LABEL: func.func @batch_norm
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[CH]], #[[CH]], #[[CH]], #[[CH]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<3xf32>, tensor<3xf32>)
 // CHECK: math.sqrt
+// CHECK: arith.divf
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}}, %[[S]] : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+// CHECK: arith.mulf
+// CHECK: arith.subf
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[CH]], #[[CH]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}}, %[[S]], %[[T]] :
+// CHECK-NOT: math.sqrt
+// CHECK-NOT: arith.divf
+// CHECK: arith.mulf
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: linalg.yield
 func.func @batch_norm(%x: tensor<2x3x4xf32>, %p: tensor<3xf32>) -> tensor<2x3x4xf32> {
   %0 = dlc.batch_norm %x, %p, %p, %p, %p : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
