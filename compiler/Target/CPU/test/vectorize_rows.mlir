@@ -59,11 +59,12 @@ func.func @strided(%x: tensor<1x8x20x20xf32>) -> tensor<1x8x10xf32> {
 
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 
-// Left to LLVM: an i1 result (bit-packed as a vector) and rows of 64 or more.
+// Left to LLVM: an i1 result (bit-packed as a vector) and rows of 64 or more
+// that no piece from 16 to 64 divides (67).
 // CHECK-LABEL: func.func @unchanged
 // CHECK-NOT: vector.
 // CHECK-COUNT-2: linalg.generic
-func.func @unchanged(%y: tensor<1x8x10xf32>, %z: tensor<1x8x64xf32>) -> (tensor<1x8x10xi1>, tensor<1x8x64xf32>) {
+func.func @unchanged(%y: tensor<1x8x10xf32>, %z: tensor<1x8x67xf32>) -> (tensor<1x8x10xi1>, tensor<1x8x67xf32>) {
   %ei = tensor.empty() : tensor<1x8x10xi1>
   %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%y : tensor<1x8x10xf32>) outs(%ei : tensor<1x8x10xi1>) {
@@ -72,14 +73,52 @@ func.func @unchanged(%y: tensor<1x8x10xf32>, %z: tensor<1x8x64xf32>) -> (tensor<
     %s = arith.cmpf ogt, %a, %zero : f32
     linalg.yield %s : i1
   } -> tensor<1x8x10xi1>
-  %ez = tensor.empty() : tensor<1x8x64xf32>
+  %ez = tensor.empty() : tensor<1x8x67xf32>
   %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%z : tensor<1x8x64xf32>) outs(%ez : tensor<1x8x64xf32>) {
+      ins(%z : tensor<1x8x67xf32>) outs(%ez : tensor<1x8x67xf32>) {
   ^bb0(%a: f32, %o: f32):
     %s = arith.mulf %a, %a : f32
     linalg.yield %s : f32
-  } -> tensor<1x8x64xf32>
-  return %1, %2 : tensor<1x8x10xi1>, tensor<1x8x64xf32>
+  } -> tensor<1x8x67xf32>
+  return %1, %2 : tensor<1x8x10xi1>, tensor<1x8x67xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ch = affine_map<(d0, d1, d2) -> (d1)>
+
+// A long row (a 14x14 plane flattened: 196) in equal pieces, the largest
+// from 16 to 64 that divides it (49; a multiple of 8 when one divides: 784
+// goes in 56s), each one vector, in a loop over the row.
+// CHECK-LABEL: func.func @long_row
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c4 step
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c196 step %c49
+// CHECK: vector.transfer_read {{.*}} : tensor<1x1x49xf32>, vector<1x1x49xf32>
+// CHECK: arith.mulf {{.*}} : vector<1x1x49xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<1x1x49xf32>, tensor<1x1x49xf32>
+// CHECK-LABEL: func.func @rows_of_784
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c784 step %c56
+// CHECK: vector<1x1x56xf32>
+func.func @long_row(%x: tensor<1x4x196xf32>, %s: tensor<4xf32>) -> tensor<1x4x196xf32> {
+  %e = tensor.empty() : tensor<1x4x196xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %s : tensor<1x4x196xf32>, tensor<4xf32>) outs(%e : tensor<1x4x196xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x196xf32>
+  return %0 : tensor<1x4x196xf32>
+}
+func.func @rows_of_784(%x: tensor<1x2x784xf32>) -> tensor<1x2x784xf32> {
+  %e = tensor.empty() : tensor<1x2x784xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x2x784xf32>) outs(%e : tensor<1x2x784xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x784xf32>
+  return %0 : tensor<1x2x784xf32>
 }
 
 // -----
