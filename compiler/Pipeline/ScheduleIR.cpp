@@ -14,37 +14,24 @@ namespace {
 
 constexpr const char *kStepKinds[] = {"call", "copy", "record", "wait"};
 
-DictionaryAttr bufferAttr(Builder &b, const BufferInfo &buffer) {
-  SmallVector<NamedAttribute> fields;
-  fields.push_back(b.getNamedAttr("name", b.getStringAttr(buffer.name)));
-  fields.push_back(b.getNamedAttr("device", b.getI64IntegerAttr(buffer.device)));
-  if (buffer.viewOf >= 0)
-    fields.push_back(b.getNamedAttr("view_of", b.getI64IntegerAttr(buffer.viewOf)));
-  if (buffer.crossDevice)
-    fields.push_back(b.getNamedAttr("cross_device", b.getUnitAttr()));
-  if (buffer.persistent)
-    fields.push_back(b.getNamedAttr("persistent", b.getUnitAttr()));
-  if (!buffer.maxShape.empty())
-    fields.push_back(b.getNamedAttr("max_shape", b.getDenseI64ArrayAttr(buffer.maxShape)));
-  if (buffer.offset)
-    fields.push_back(b.getNamedAttr("offset", b.getI64IntegerAttr(*buffer.offset)));
-  return b.getDictionaryAttr(fields);
+dlc::BufferAttr bufferAttr(Builder &b, const BufferInfo &buffer) {
+  DenseI64ArrayAttr maxShape =
+      buffer.maxShape.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(buffer.maxShape);
+  return dlc::BufferAttr::get(b.getContext(), buffer.name, buffer.device, buffer.viewOf,
+                              buffer.crossDevice, buffer.persistent, maxShape,
+                              buffer.offset ? int64_t(*buffer.offset) : -1);
 }
 
-DictionaryAttr stepAttr(Builder &b, const aw::Step &step) {
-  SmallVector<NamedAttribute> fields;
-  fields.push_back(b.getNamedAttr("kind", b.getStringAttr(kStepKinds[int(step.kind)])));
-  if (step.kind == aw::StepKind::Call)
-    fields.push_back(b.getNamedAttr("kernel", b.getI64IntegerAttr(step.kernel)));
-  if (step.kind == aw::StepKind::Call || step.kind == aw::StepKind::Copy)
-    fields.push_back(b.getNamedAttr(
-        "buffers", b.getDenseI64ArrayAttr(SmallVector<int64_t>(step.buffers.begin(),
-                                                               step.buffers.end()))));
-  if (step.kind == aw::StepKind::Call)
-    fields.push_back(b.getNamedAttr("outputs", b.getI64IntegerAttr(step.outputCount)));
-  if (step.kind == aw::StepKind::RecordEvent || step.kind == aw::StepKind::WaitEvent)
-    fields.push_back(b.getNamedAttr("event", b.getI64IntegerAttr(step.event)));
-  return b.getDictionaryAttr(fields);
+dlc::StepAttr stepAttr(Builder &b, const aw::Step &step) {
+  bool call = step.kind == aw::StepKind::Call, copy = step.kind == aw::StepKind::Copy;
+  bool sync = step.kind == aw::StepKind::RecordEvent || step.kind == aw::StepKind::WaitEvent;
+  DenseI64ArrayAttr buffers;
+  if (call || copy)
+    buffers = b.getDenseI64ArrayAttr(SmallVector<int64_t>(step.buffers.begin(), step.buffers.end()));
+  return dlc::StepAttr::get(b.getContext(), kStepKinds[int(step.kind)],
+                            call ? int64_t(step.kernel) : -1,
+                            buffers, call ? int64_t(step.outputCount) : -1,
+                            sync ? int64_t(step.event) : -1);
 }
 
 /// Reads attributes of the schedule, reporting the first malformed one.
@@ -56,16 +43,6 @@ struct Reader {
     ok = false;
     return func.emitError() << "malformed schedule: " << what
                             << " (run dlc-schedule and dlc-plan-memory first)";
-  }
-  template <typename T> T get(DictionaryAttr dict, StringRef key, StringRef where) {
-    auto value = dict ? dict.getAs<T>(key) : T();
-    if (!value && ok)
-      fail(where + " has no valid '" + key + "'");
-    return value;
-  }
-  int64_t integer(DictionaryAttr dict, StringRef key, StringRef where) {
-    auto value = get<IntegerAttr>(dict, key, where);
-    return value ? value.getInt() : 0;
   }
 };
 
@@ -125,53 +102,47 @@ LogicalResult readDevices(Reader &r, ArrayAttr devices, Schedule &s) {
   return success();
 }
 
+// The buffers, each a #dlc.buffer (whose own verifier checked its fields),
+// against the devices and each other.
 void readBuffers(Reader &r, ArrayAttr buffers, bool needPlan, Schedule &s) {
   for (auto [i, a] : llvm::enumerate(buffers)) {
-    auto dict = dyn_cast<DictionaryAttr>(a);
     std::string where = "buffer " + std::to_string(i);
+    auto attr = dyn_cast<dlc::BufferAttr>(a);
+    if (!attr)
+      return void(r.fail(where + " is not a #dlc.buffer"));
     BufferInfo info;
-    auto name = r.get<StringAttr>(dict, "name", where);
-    info.name = name ? name.str() : "";
-    info.device = r.integer(dict, "device", where);
-    if (dict && dict.get("view_of"))
-      info.viewOf = r.integer(dict, "view_of", where);
-    info.crossDevice = dict && dict.get("cross_device");
-    info.persistent = dict && dict.get("persistent");
-    if (dict && dict.get("max_shape"))
-      if (auto shape = r.get<DenseI64ArrayAttr>(dict, "max_shape", where))
-        info.maxShape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
-    if (dict && dict.get("offset"))
-      info.offset = r.integer(dict, "offset", where);
-    else if (needPlan && r.ok)
-      r.fail(where + " has no offset");
-    if (r.ok && (info.device >= s.devices.size() || info.viewOf >= int64_t(i)))
-      r.fail(where + " names a device or buffer that does not exist");
+    info.name = attr.getName().str();
+    info.device = attr.getDevice();
+    info.viewOf = attr.getViewOf();
+    info.crossDevice = attr.getCrossDevice();
+    info.persistent = attr.getPersistent();
+    if (DenseI64ArrayAttr shape = attr.getMaxShape())
+      info.maxShape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+    if (attr.getOffset() >= 0)
+      info.offset = attr.getOffset();
+    else if (needPlan)
+      return void(r.fail(where + " has no offset"));
+    if (info.device >= s.devices.size() || info.viewOf >= int64_t(i))
+      return void(r.fail(where + " names a device or buffer that does not exist"));
     s.buffers.push_back(std::move(info));
   }
 }
 
 LogicalResult readStep(Reader &r, Attribute a, const std::string &where, Schedule &s) {
-  auto dict = dyn_cast<DictionaryAttr>(a);
-  auto kind = r.get<StringAttr>(dict, "kind", where);
-  auto known = llvm::find(kStepKinds, kind ? kind.getValue() : "");
-  if (known == std::end(kStepKinds))
-    return r.ok ? (r.fail(where + " has an unknown kind"), failure()) : failure();
+  auto attr = dyn_cast<dlc::StepAttr>(a);
+  if (!attr)
+    return r.fail(where + " is not a #dlc.step"), failure();
   aw::Step step;
-  step.kind = aw::StepKind(known - std::begin(kStepKinds));
-  if (step.kind == aw::StepKind::Call) {
-    step.kernel = r.integer(dict, "kernel", where);
-    step.outputCount = r.integer(dict, "outputs", where);
-  }
-  if (step.kind == aw::StepKind::Call || step.kind == aw::StepKind::Copy)
-    if (auto ids = r.get<DenseI64ArrayAttr>(dict, "buffers", where))
-      for (int64_t id : ids.asArrayRef()) {
-        if (id < 0 || id >= int64_t(s.buffers.size()))
-          return r.fail(where + " uses buffer " + Twine(id) + ", which does not exist"),
-                 failure();
-        step.buffers.push_back(id);
-      }
-  if (step.kind == aw::StepKind::RecordEvent || step.kind == aw::StepKind::WaitEvent)
-    step.event = r.integer(dict, "event", where);
+  step.kind = aw::StepKind(llvm::find(kStepKinds, attr.getKind()) - std::begin(kStepKinds));
+  step.kernel = uint32_t(std::max<int64_t>(attr.getKernel(), 0));
+  step.outputCount = uint32_t(std::max<int64_t>(attr.getOutputs(), 0));
+  step.event = uint32_t(std::max<int64_t>(attr.getEvent(), 0));
+  if (DenseI64ArrayAttr ids = attr.getBuffers())
+    for (int64_t id : ids.asArrayRef()) {
+      if (id >= int64_t(s.buffers.size()))
+        return r.fail(where + " uses buffer " + Twine(id) + ", which does not exist"), failure();
+      step.buffers.push_back(uint32_t(id));
+    }
   s.steps.back().push_back(std::move(step));
   return success();
 }

@@ -5,18 +5,21 @@
 //
 //   func.func @main(%x {dlc.buffer = 0}) attributes {
 //     dlc.devices = [#dlc.device<cpu>, #dlc.device<cuda:0>],
-//     dlc.buffers = [{device = 0, name = "input:0", offset = 0},
-//                    {device = 1, name = "/fc/MatMul", offset = 0, cross_device},
-//                    {device = 0, name = "/flat", view_of = 3}, ...],
-//     dlc.steps = [[{kind = "copy", buffers = array<i64: 0, 1>},
-//                   {kind = "record", event = 0}, ...],
-//                  [{kind = "wait", event = 0},
-//                   {kind = "call", kernel = 0, buffers = array<i64: 1, 2>, outputs = 1}]],
+//     dlc.buffers = [#dlc.buffer<name = "input:0", device = 0, offset = 0>,
+//                    #dlc.buffer<name = "/fc/MatMul", device = 1, cross_device = true, offset = 0>,
+//                    #dlc.buffer<name = "/flat", device = 0, view_of = 3, offset = 128>, ...],
+//     dlc.steps = [[#dlc.step<kind = "copy", buffers = [0, 1]>,
+//                   #dlc.step<kind = "record", event = 0>, ...],
+//                  [#dlc.step<kind = "wait", event = 0>,
+//                   #dlc.step<kind = "call", kernel = 0, buffers = [1, 2], outputs = 1>]],
 //     dlc.event_count = 1, dlc.arena_bytes = array<i64: ...>,
 //     dlc.peak_live_bytes = array<i64: ...>}
 //   %y = dlc.kernel on cuda:0 -> ... { dlc.matmul ...; dlc.yield ... }
 //       {dlc.buffer = array<i64: 2>}
 //
+// #dlc.buffer and #dlc.step are the dialect's (dialects/dlc/DlcBase.td):
+// their verifiers check each one's own fields when the IR is parsed or
+// built; readSchedule checks them against each other and the function.
 // A buffer is a value's bytes: its name, its device (an index into
 // dlc.devices), and either its own storage or `view_of` another buffer
 // (reshapes, copies within a device). `cross_device`: another device's stream

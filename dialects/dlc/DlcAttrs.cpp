@@ -69,6 +69,39 @@ std::string DeviceAttr::str() const {
   return getKind().str() + ":" + std::to_string(getIndex());
 }
 
+LogicalResult BufferAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef name,
+                                 int64_t device, int64_t viewOf, bool crossDevice,
+                                 bool persistent, DenseI64ArrayAttr maxShape, int64_t offset) {
+  if (device < 0 || viewOf < -1 || offset < -1)
+    return emitError() << "buffer '" << name
+                       << "': device, view_of and offset must be non-negative";
+  if (maxShape && llvm::any_of(maxShape.asArrayRef(), [](int64_t d) { return d < 0; }))
+    return emitError() << "buffer '" << name << "': max_shape must be non-negative";
+  return success();
+}
+
+LogicalResult StepAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef kind,
+                               int64_t kernel, DenseI64ArrayAttr buffers, int64_t outputs,
+                               int64_t event) {
+  bool call = kind == "call", copy = kind == "copy", sync = kind == "record" || kind == "wait";
+  if (!call && !copy && !sync)
+    return emitError() << "unknown step kind '" << kind << "': expected call, copy, record or wait";
+  if (call != (kernel >= 0) || call != (outputs >= 0) || (call || copy) != bool(buffers) ||
+      sync != (event >= 0))
+    return emitError() << "a " << kind << " step has "
+                       << (call ? "a kernel, buffers and an output count"
+                           : copy ? "buffers"
+                                  : "an event")
+                       << " and nothing else";
+  if (copy && buffers.size() != 2)
+    return emitError() << "a copy step has two buffers, got " << buffers.size();
+  if (buffers && llvm::any_of(buffers.asArrayRef(), [](int64_t id) { return id < 0; }))
+    return emitError() << "a " << kind << " step's buffers must be non-negative";
+  if (call && outputs > buffers.size())
+    return emitError() << "a call step has more outputs than buffers";
+  return success();
+}
+
 LogicalResult DeviceAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef kind, int64_t index) {
   if (!isDeviceKind(kind.str()))

@@ -60,6 +60,63 @@ def Dlc_DeviceAttr : AttrDef<Dlc_Dialect, "Device"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// The schedule: #dlc.buffer<...> and #dlc.step<...> (compiler/Pipeline/ScheduleIR.h)
+//===----------------------------------------------------------------------===//
+
+def Dlc_BufferAttr : AttrDef<Dlc_Dialect, "Buffer"> {
+  let mnemonic = "buffer";
+  let summary = "A buffer of the schedule: one value's bytes";
+  let description = [{
+    One entry of an entry function's `dlc.buffers` (dlc-schedule writes them,
+    dlc-plan-memory adds the offsets): the value's name, its device (an index
+    into `dlc.devices`), and either its own storage or `view_of` an earlier
+    buffer. `cross_device`: another device's stream writes it, so it never
+    shares bytes; `persistent`: a state argument's bytes, kept from run to
+    run; `max_shape`: the largest shape of a value with a dimension known
+    only at run time; `offset`: where it lives in its device's arena.
+
+    ```mlir
+    #dlc.buffer<name = "copy_0", device = 1, cross_device = true, offset = 64>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the value's name">:$name,
+    "int64_t":$device,
+    DefaultValuedParameter<"int64_t", "-1", "the buffer it is a view of">:$view_of,
+    DefaultValuedParameter<"bool", "false", "another device's stream writes it">:$cross_device,
+    DefaultValuedParameter<"bool", "false", "a state argument's bytes">:$persistent,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr", "the largest shape">:$max_shape,
+    DefaultValuedParameter<"int64_t", "-1", "the offset in its device's arena">:$offset);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Dlc_StepAttr : AttrDef<Dlc_Dialect, "Step"> {
+  let mnemonic = "step";
+  let summary = "A step of a device's list in the schedule";
+  let description = [{
+    One entry of a device's list in an entry function's `dlc.steps`: a
+    `call` of the `kernel`-th dlc.kernel op with its `buffers` (inputs, then
+    its `outputs` outputs), a `copy` between two `buffers`, or a `record` or
+    `wait` of an `event`. A kind carries its own fields and no other.
+
+    ```mlir
+    #dlc.step<kind = "call", kernel = 0, buffers = [1, 2], outputs = 1>
+    #dlc.step<kind = "copy", buffers = [0, 1]>
+    #dlc.step<kind = "record", event = 0>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"call, copy, record or wait">:$kind,
+    DefaultValuedParameter<"int64_t", "-1", "a call's kernel">:$kernel,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr", "a call's or copy's buffers">:$buffers,
+    DefaultValuedParameter<"int64_t", "-1", "a call's output count">:$outputs,
+    DefaultValuedParameter<"int64_t", "-1", "a record's or wait's event">:$event);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 // The optional pin every compute op carries.
 defvar DevicePin = (ins OptionalAttr<Dlc_DeviceAttr>:$device);
 

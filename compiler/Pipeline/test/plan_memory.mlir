@@ -17,12 +17,12 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 }
 
 // CHECK: dlc.arena_bytes = array<i64: 256>
-// CHECK-SAME: dlc.buffers = [{device = 0 : i64, name = "input:0", offset = [[X:[0-9]+]] : i64},
-// CHECK-SAME: {device = 0 : i64, name = "constant_0", offset = 0 : i64},
-// CHECK-SAME: {device = 0 : i64, name = "reshape_1", offset = 0 : i64, view_of = 1 : i64},
-// CHECK-SAME: {device = 0 : i64, name = "exp_2", offset = [[A:[0-9]+]] : i64},
-// CHECK-SAME: {device = 0 : i64, name = "tanh_3", offset = [[X]] : i64},
-// CHECK-SAME: {device = 0 : i64, name = "neg_4", offset = [[A]] : i64}]
+// CHECK-SAME: dlc.buffers = [#dlc.buffer<name = "input:0", device = 0, offset = [[X:[0-9]+]]>,
+// CHECK-SAME: #dlc.buffer<name = "constant_0", device = 0, offset = 0>,
+// CHECK-SAME: #dlc.buffer<name = "reshape_1", device = 0, view_of = 1, offset = 0>,
+// CHECK-SAME: #dlc.buffer<name = "exp_2", device = 0, offset = [[A:[0-9]+]]>,
+// CHECK-SAME: #dlc.buffer<name = "tanh_3", device = 0, offset = [[X]]>,
+// CHECK-SAME: #dlc.buffer<name = "neg_4", device = 0, offset = [[A]]>]
 // CHECK-SAME: dlc.peak_live_bytes = array<i64: 256>
 
 // NOSCHEDULE: error: malformed schedule: @main has no dlc.devices, dlc.buffers, dlc.steps and dlc.event_count (run dlc-schedule and dlc-plan-memory first)

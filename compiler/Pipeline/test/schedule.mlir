@@ -23,20 +23,20 @@ func.func @main(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<32xf32>) {
 
 // CHECK-LABEL: func.func @main
 // CHECK-SAME: {dlc.buffer = 0 : i64}
-// CHECK-SAME: dlc.buffers = [{device = 0 : i64, name = "input:0"},
-// CHECK-SAME: {cross_device, device = 1 : i64, name = "copy_0"},
-// CHECK-SAME: {device = 1 : i64, name = "exp_2"},
-// CHECK-SAME: {cross_device, device = 0 : i64, name = "copy_3"},
-// CHECK-SAME: {device = 0 : i64, name = "reshape_4", view_of = 3 : i64},
-// CHECK-SAME: {device = 0 : i64, name = "neg_5"}]
+// CHECK-SAME: dlc.buffers = [#dlc.buffer<name = "input:0", device = 0>,
+// CHECK-SAME: #dlc.buffer<name = "copy_0", device = 1, cross_device = true>,
+// CHECK-SAME: #dlc.buffer<name = "exp_2", device = 1>,
+// CHECK-SAME: #dlc.buffer<name = "copy_3", device = 0, cross_device = true>,
+// CHECK-SAME: #dlc.buffer<name = "reshape_4", device = 0, view_of = 3>,
+// CHECK-SAME: #dlc.buffer<name = "neg_5", device = 0>]
 // CHECK-SAME: dlc.devices = [#dlc.device<cpu>, #dlc.device<cuda:0>]
 // CHECK-SAME: dlc.event_count = 2 : i64
 // The CPU: copy in, record, wait for the copy back, the CPU kernel.
-// CHECK-SAME: dlc.steps = {{\[\[}}{buffers = array<i64: 0, 1>, kind = "copy"}, {event = 0 : i64, kind = "record"},
-// CHECK-SAME: {event = 1 : i64, kind = "wait"}, {buffers = array<i64: 3, 5>, kernel = 1 : i64, kind = "call", outputs = 1 : i64}],
+// CHECK-SAME: dlc.steps = {{\[\[}}#dlc.step<kind = "copy", buffers = [0, 1]>, #dlc.step<kind = "record", event = 0>,
+// CHECK-SAME: #dlc.step<kind = "wait", event = 1>, #dlc.step<kind = "call", kernel = 1, buffers = [3, 5], outputs = 1>],
 // The GPU: wait for the input, its kernel, the copy back on its own list.
-// CHECK-SAME: [{event = 0 : i64, kind = "wait"}, {buffers = array<i64: 1, 2>, kernel = 0 : i64, kind = "call", outputs = 1 : i64},
-// CHECK-SAME: {buffers = array<i64: 2, 3>, kind = "copy"}, {event = 1 : i64, kind = "record"}]]
+// CHECK-SAME: [#dlc.step<kind = "wait", event = 0>, #dlc.step<kind = "call", kernel = 0, buffers = [1, 2], outputs = 1>,
+// CHECK-SAME: #dlc.step<kind = "copy", buffers = [2, 3]>, #dlc.step<kind = "record", event = 1>]]
 // CHECK: dlc.copy %arg0 to cuda:0 {dlc.buffer = array<i64: 1>}
 // The relu's value stays inside kernel 0: no buffer; the kernel's result
 // has one, named after the op that makes it.

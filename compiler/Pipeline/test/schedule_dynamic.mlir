@@ -19,9 +19,9 @@ func.func @main(%x: tensor<?x4xf32> {dlc.max_shape = array<i64: 64, 4>, dlc.name
 
 // 64 x 4 f32: 1024 bytes each.
 // CHECK: dlc.arena_bytes = array<i64: 2048, 1024>
-// CHECK-SAME: dlc.buffers = [{device = 0 : i64, max_shape = array<i64: 64, 4>, name = "input:0", offset = 0 : i64},
-// CHECK-SAME: {cross_device, device = 1 : i64, max_shape = array<i64: 64, 4>, name = "copy_0", offset = 0 : i64},
-// CHECK-SAME: {cross_device, device = 0 : i64, max_shape = array<i64: 64, 4>, name = "copy_1", offset = 1024 : i64}]
+// CHECK-SAME: dlc.buffers = [#dlc.buffer<name = "input:0", device = 0, max_shape = [64, 4], offset = 0>,
+// CHECK-SAME: #dlc.buffer<name = "copy_0", device = 1, cross_device = true, max_shape = [64, 4], offset = 0>,
+// CHECK-SAME: #dlc.buffer<name = "copy_1", device = 0, cross_device = true, max_shape = [64, 4], offset = 1024>]
 
 // INSPECT: format: 0.6
 // INSPECT: input  0 'x': f32 [?,4] at most [64,4], 1024 bytes

@@ -4,6 +4,6 @@
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
-// CHECK: dlc.buffers = [{device = 0 : i64, name = "input:0", offset = 0 : i64}]
+// CHECK: dlc.buffers = [#dlc.buffer<name = "input:0", device = 0, offset = 0>]
 // CHECK-SAME: dlc.devices = [#dlc.device<cpu>]
 // CHECK-SAME: dlc.steps = {{\[}}[]]

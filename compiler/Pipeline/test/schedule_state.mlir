@@ -28,22 +28,22 @@ func.func @main(%w: tensor<4xf32> {dlc.state = "w"}, %t: tensor<1xf32> {dlc.stat
 }
 
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: dlc.buffers = [{device = 0 : i64, name = "w", offset = [[W:[0-9]+]] : i64, persistent},
-// CHECK-SAME: {device = 0 : i64, name = "t", offset = [[T:[0-9]+]] : i64, persistent},
+// CHECK-SAME: dlc.buffers = [#dlc.buffer<name = "w", device = 0, persistent = true, offset = [[W:[0-9]+]]>,
+// CHECK-SAME: #dlc.buffer<name = "t", device = 0, persistent = true, offset = [[T:[0-9]+]]>,
 // The CPU: copies out, its kernels, then waits for the GPU's result and
 // copies each next value into its state, in argument order.
-// CHECK-SAME: dlc.steps = [{{\[}}{buffers = array<i64: 0, [[WG:[0-9]+]]>, kind = "copy"},
-// CHECK-SAME: {event = [[W_EVENT:[0-9]+]] : i64, kind = "record"},
-// CHECK-SAME: {buffers = array<i64: 1, [[T1:[0-9]+]]>, kernel = 1 : i64, kind = "call", outputs = 1 : i64},
-// CHECK-SAME: {event = [[BACK_EVENT:[0-9]+]] : i64, kind = "wait"},
-// CHECK-SAME: {buffers = array<i64: [[BACK:[0-9]+]], [[LOSS:[0-9]+]]>, kernel = 2 : i64, kind = "call", outputs = 1 : i64},
-// CHECK-SAME: {buffers = array<i64: [[BACK]], 0>, kind = "copy"},
-// CHECK-SAME: {buffers = array<i64: [[T1]], 1>, kind = "copy"}],
+// CHECK-SAME: dlc.steps = [{{\[}}#dlc.step<kind = "copy", buffers = [0, [[WG:[0-9]+]]]>,
+// CHECK-SAME: #dlc.step<kind = "record", event = [[W_EVENT:[0-9]+]]>,
+// CHECK-SAME: #dlc.step<kind = "call", kernel = 1, buffers = [1, [[T1:[0-9]+]]], outputs = 1>,
+// CHECK-SAME: #dlc.step<kind = "wait", event = [[BACK_EVENT:[0-9]+]]>,
+// CHECK-SAME: #dlc.step<kind = "call", kernel = 2, buffers = [[[BACK:[0-9]+]], [[LOSS:[0-9]+]]], outputs = 1>,
+// CHECK-SAME: #dlc.step<kind = "copy", buffers = [[[BACK]], 0]>,
+// CHECK-SAME: #dlc.step<kind = "copy", buffers = [[[T1]], 1]>],
 // The GPU: the old w, then w - 0.5 g copied back.
-// CHECK-SAME: [{event = {{[0-9]+}} : i64, kind = "wait"}, {event = [[W_EVENT]] : i64, kind = "wait"},
-// CHECK-SAME: {buffers = array<i64: {{[0-9]+}}, [[WG]], [[NEXT:[0-9]+]]>, kernel = 0 : i64, kind = "call", outputs = 1 : i64},
-// CHECK-SAME: {buffers = array<i64: [[NEXT]], [[BACK]]>, kind = "copy"},
-// CHECK-SAME: {event = [[BACK_EVENT]] : i64, kind = "record"}]]
+// CHECK-SAME: [#dlc.step<kind = "wait", event = {{[0-9]+}}>, #dlc.step<kind = "wait", event = [[W_EVENT]]>,
+// CHECK-SAME: #dlc.step<kind = "call", kernel = 0, buffers = [{{[0-9]+}}, [[WG]], [[NEXT:[0-9]+]]], outputs = 1>,
+// CHECK-SAME: #dlc.step<kind = "copy", buffers = [[[NEXT]], [[BACK]]]>,
+// CHECK-SAME: #dlc.step<kind = "record", event = [[BACK_EVENT]]>]]
 
 // -----
 
@@ -54,7 +54,7 @@ func.func @main(%w: tensor<4xf32> {dlc.state = "w", dlc.initial = dense<2.0> : t
   return %y, %w : tensor<4xf32>, tensor<4xf32>
 }
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: dlc.steps = [{{\[}}{buffers = array<i64: 1, 0, 2>, kernel = 0 : i64, kind = "call", outputs = 1 : i64}]]
+// CHECK-SAME: dlc.steps = [{{\[}}#dlc.step<kind = "call", kernel = 0, buffers = [1, 0, 2], outputs = 1>]]
 
 // -----
 
@@ -66,8 +66,8 @@ func.func @main(%w: tensor<4xf32> {dlc.state = "w"}) -> (tensor<2x2xf32>, tensor
   return %old, %n : tensor<2x2xf32>, tensor<4xf32>
 }
 // CHECK-LABEL: func.func @main
-// CHECK-SAME: dlc.buffers = [{device = 0 : i64, name = "w", offset = 0 : i64, persistent},
-// CHECK-SAME: {device = 0 : i64, name = "reshape_0", offset = 64 : i64},
-// CHECK-SAME: dlc.steps = {{\[}}[{buffers = array<i64: 0, 1>, kind = "copy"},
-// CHECK-SAME: {buffers = array<i64: 0, 2>, kernel = 0 : i64, kind = "call", outputs = 1 : i64},
-// CHECK-SAME: {buffers = array<i64: 2, 0>, kind = "copy"}]]
+// CHECK-SAME: dlc.buffers = [#dlc.buffer<name = "w", device = 0, persistent = true, offset = 0>,
+// CHECK-SAME: #dlc.buffer<name = "reshape_0", device = 0, offset = 64>,
+// CHECK-SAME: dlc.steps = {{\[}}[#dlc.step<kind = "copy", buffers = [0, 1]>,
+// CHECK-SAME: #dlc.step<kind = "call", kernel = 0, buffers = [0, 2], outputs = 1>,
+// CHECK-SAME: #dlc.step<kind = "copy", buffers = [2, 0]>]]

@@ -11,13 +11,13 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<32xf32> {
   return %back : tensor<32xf32>
 }
 
-// CHECK: dlc.buffers = [{device = 0 : i64, name = "input:0"}, {cross_device, device = 1 : i64, name = "copy_0"},
-// CHECK-SAME: {device = 1 : i64, name = "reshape_1", view_of = 1 : i64}, {cross_device, device = 2 : i64, name = "copy_2"},
-// CHECK-SAME: {device = 2 : i64, name = "relu_3"}, {cross_device, device = 0 : i64, name = "copy_4"}]
+// CHECK: dlc.buffers = [#dlc.buffer<name = "input:0", device = 0>, #dlc.buffer<name = "copy_0", device = 1, cross_device = true>,
+// CHECK-SAME: #dlc.buffer<name = "reshape_1", device = 1, view_of = 1>, #dlc.buffer<name = "copy_2", device = 2, cross_device = true>,
+// CHECK-SAME: #dlc.buffer<name = "relu_3", device = 2>, #dlc.buffer<name = "copy_4", device = 0, cross_device = true>]
 // CHECK-SAME: dlc.devices = [#dlc.device<cpu>, #dlc.device<cuda:0>, #dlc.device<cuda:1>]
 // CHECK-SAME: dlc.steps = [
-// CHECK-SAME: [{buffers = array<i64: 0, 1>, kind = "copy"}, {event = 0 : i64, kind = "record"}],
+// CHECK-SAME: [#dlc.step<kind = "copy", buffers = [0, 1]>, #dlc.step<kind = "record", event = 0>],
 // cuda:0 has no kernel, only the copy of the view, after waiting for event 0.
-// CHECK-SAME: [{event = 0 : i64, kind = "wait"}, {buffers = array<i64: 2, 3>, kind = "copy"}, {event = 1 : i64, kind = "record"}],
-// CHECK-SAME: [{event = 1 : i64, kind = "wait"}, {buffers = array<i64: 3, 4>, kernel = 0 : i64, kind = "call", outputs = 1 : i64},
-// CHECK-SAME: {buffers = array<i64: 4, 5>, kind = "copy"}, {event = 2 : i64, kind = "record"}]]
+// CHECK-SAME: [#dlc.step<kind = "wait", event = 0>, #dlc.step<kind = "copy", buffers = [2, 3]>, #dlc.step<kind = "record", event = 1>],
+// CHECK-SAME: [#dlc.step<kind = "wait", event = 1>, #dlc.step<kind = "call", kernel = 0, buffers = [3, 4], outputs = 1>,
+// CHECK-SAME: #dlc.step<kind = "copy", buffers = [4, 5]>, #dlc.step<kind = "record", event = 2>]]
