@@ -302,9 +302,12 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   // Rows of output tiles become functions run on the runtime's pool.
   outlineParallelLoops(module);
   pm.clear();
-  // Loops and vectors, then the LLVM dialect: per function where a pass
-  // allows it, so that the functions go to the context's threads.
-  OpPassManager &perFunction = pm.nest<func::FuncOp>();
+  // Loops and vectors, then the LLVM dialect, each kernel in a module of its
+  // own (KernelModules.cpp) so that the conversions that take a whole module
+  // run on the context's threads too; per function where a pass allows it.
+  bool nested = nestKernelModules(module);
+  OpPassManager &perKernel = nested ? pm.nest<ModuleOp>() : pm;
+  OpPassManager &perFunction = perKernel.nest<func::FuncOp>();
   perFunction.addPass(dlc::createLowerStridedFills());
   perFunction.addPass(createConvertLinalgToLoopsPass());
   perFunction.addPass(dlc::createLowerVectors());
@@ -315,19 +318,19 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   perFunction.addPass(dlc::createExpandArith());
   perFunction.addPass(memref::createExpandStridedMetadataPass());
   perFunction.addPass(createLowerAffinePass());
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  OpPassManager &scalarsPerFunction = pm.nest<func::FuncOp>();
+  perKernel.addPass(createConvertVectorToLLVMPass());
+  perKernel.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
+  perKernel.addPass(createConvertMathToLibmPass());
+  OpPassManager &scalarsPerFunction = perKernel.nest<func::FuncOp>();
   scalarsPerFunction.addPass(createArithToLLVMConversionPass());
   scalarsPerFunction.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  perKernel.addPass(createFinalizeMemRefToLLVMConversionPass());
   ConvertFuncToLLVMPassOptions funcToLLVM;
   funcToLLVM.useBarePtrCallConv = true;
-  pm.addPass(createConvertFuncToLLVMPass(funcToLLVM));
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  if (failed(pm.run(module)))
+  perKernel.addPass(createConvertFuncToLLVMPass(funcToLLVM));
+  perKernel.addPass(createConvertControlFlowToLLVMPass());
+  perKernel.addPass(createReconcileUnrealizedCastsPass());
+  if (failed(pm.run(module)) || (nested && failed(flattenKernelModules(module))))
     return failure();
 
   finishParallelLaunches(module);

@@ -89,6 +89,16 @@ void finishParallelLaunches(mlir::ModuleOp module);
 /// Whether an (LLVM) function is an outlined loop body, not a kernel.
 bool isParallelBody(mlir::Operation *func);
 
+/// Moves each kernel, with the functions it calls and copies of the globals
+/// and declarations it uses, into a builtin.module of its own inside
+/// `module`, so that the module-level conversions to the LLVM dialect run per
+/// kernel on the context's threads (KernelModules.cpp). False, with nothing
+/// moved, when a function with a body is used by two kernels.
+bool nestKernelModules(mlir::ModuleOp module);
+/// Moves the nested modules' ops back into `module`, one copy of each
+/// global and declaration.
+mlir::LogicalResult flattenKernelModules(mlir::ModuleOp module);
+
 /// Translates an LLVM-dialect module, optimises it, and links a shared object.
 /// With `llvmIR`, also prints the optimised LLVM IR there; with `timing`,
 /// its steps are timed under it.
