@@ -169,6 +169,8 @@ private:
                               const PatternPin *pattern);
   LogicalResult fallBack(Node &node, Reason reason, StringRef why);
   LogicalResult assignPipelineStages();
+  void exactPipelineSplit(llvm::ArrayRef<int> gpus, const std::vector<double> &time,
+                          const std::vector<int64_t> &memory, std::vector<int> &stageOf);
   void computeRanks();
   Evaluation evaluate(const Node &node, int device);
   void commit(Node &node, int device, const Evaluation &eval);
@@ -375,6 +377,53 @@ LogicalResult FunctionPlacer::collect() {
 /// pipeline:N: N contiguous stages of the block order on the first N GPUs,
 /// the smallest period (the slowest stage's time) that fits, by bisection
 /// over a greedy split.
+// The placement core's exact split over `gpus` (the stages), replacing the
+// block split in `stageOf` when it is valid.
+void FunctionPlacer::exactPipelineSplit(llvm::ArrayRef<int> gpus, const std::vector<double> &time,
+                                        const std::vector<int64_t> &memory,
+                                        std::vector<int> &stageOf) {
+  int64_t stages = gpus.size();
+  placement::Graph g;
+  g.accelerators = stages;
+  g.accMemory = std::numeric_limits<double>::infinity();
+  for (int d : gpus)
+    g.accMemory = std::min<double>(g.accMemory, spec.devices[d].memoryBytes);
+  for (auto [i, node] : llvm::enumerate(nodes)) {
+    placement::Node n;
+    n.id = i;
+    n.accTime = time[i];
+    n.size = memory[i];
+    n.colorClass = i;
+    int64_t bytes = 0;
+    for (Value result : node.op->getResults())
+      bytes += values[result].bytes;
+    n.outCost = transferUs(bytes, spec.links[gpus[0]][gpus[1]]);
+    g.nodes.push_back(n);
+    for (int s : node.succs)
+      g.edges.push_back({(int)i, s});
+  }
+  std::string error;
+  if (!g.finalize(error))
+    return;
+  placement::Assignment a =
+      placement::placePipeline(g, placement::makeBlocks(g), nullptr, /*useCpu=*/false);
+  if (a.empty())
+    return;
+  // Used only if it is what it claims: every op on a stage that holds it,
+  // and values flowing forward from stage to stage. Otherwise the block
+  // split stands (a bug in the core, said, never a wrong pipeline).
+  std::string broken = placement::checkAssignment(g, a);
+  if (broken.empty() && !placement::isContiguousSplit(g, a))
+    broken = "values flow between its stages in a cycle";
+  if (!broken.empty()) {
+    func.emitWarning() << "dlc-place: the exact pipeline split is not valid (" << broken
+                       << "); the block split is used";
+    return;
+  }
+  for (size_t i = 0; i < nodes.size(); ++i)
+    stageOf[i] = a[i] - 1;
+}
+
 LogicalResult FunctionPlacer::assignPipelineStages() {
   if (policy != Policy::Pipeline)
     return success();
@@ -430,35 +479,8 @@ LogicalResult FunctionPlacer::assignPipelineStages() {
   // Graphs of up to a few thousand ops: the placement core's exact split over
   // topological orders (not only the block order) that also charges each
   // stage for the values crossing into and out of it, then its refinement.
-  if (nodes.size() <= kExactPipelineOps && stages > 1) {
-    placement::Graph g;
-    g.accelerators = stages;
-    g.accMemory = std::numeric_limits<double>::infinity();
-    for (int d : gpus)
-      g.accMemory = std::min<double>(g.accMemory, spec.devices[d].memoryBytes);
-    for (auto [i, node] : llvm::enumerate(nodes)) {
-      placement::Node n;
-      n.id = i;
-      n.accTime = time[i];
-      n.size = memory[i];
-      n.colorClass = i;
-      int64_t bytes = 0;
-      for (Value result : node.op->getResults())
-        bytes += values[result].bytes;
-      n.outCost = transferUs(bytes, spec.links[gpus[0]][gpus[1]]);
-      g.nodes.push_back(n);
-      for (int s : node.succs)
-        g.edges.push_back({(int)i, s});
-    }
-    std::string error;
-    if (g.finalize(error)) {
-      placement::Assignment a =
-          placement::placePipeline(g, placement::makeBlocks(g), nullptr, /*useCpu=*/false);
-      if (!a.empty())
-        for (size_t i = 0; i < nodes.size(); ++i)
-          stageOf[i] = a[i] - 1;
-    }
-  }
+  if (nodes.size() <= kExactPipelineOps && stages > 1)
+    exactPipelineSplit(gpus, time, memory, stageOf);
   for (auto [i, node] : llvm::enumerate(nodes)) {
     if (node.pinned || node.reason == Reason::Unsupported)
       continue;
