@@ -147,7 +147,7 @@ static void copyContiguousBlocks(OpBuilder &b, Location loc, Value from, Value t
 // blocks (above) when more than a row is contiguous in both; with unit-stride
 // rows of at most 256 elements, one vector.transfer per row in a loop nest
 // over the other dims. False (nothing emitted) otherwise.
-static bool copyByVectorRows(OpBuilder &b, Location loc, Value from, Value to) {
+static bool copyByBlocksOrRows(OpBuilder &b, Location loc, Value from, Value to) {
   auto src = dyn_cast<MemRefType>(from.getType()), dst = dyn_cast<MemRefType>(to.getType());
   if (!src || !dst || !src.hasStaticShape() || src.getShape() != dst.getShape() ||
       src.getRank() < 2 || src.getElementType() != dst.getElementType() ||
@@ -283,7 +283,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   // buffers overlap (the pad of a 144x56x56 depthwise input: 80 us of 188).
   bufferization.memCpyFn = [](OpBuilder &b, Location loc, Value from,
                               Value to) -> LogicalResult {
-    if (!copyByVectorRows(b, loc, from, to))
+    if (!copyByBlocksOrRows(b, loc, from, to))
       b.create<linalg::CopyOp>(loc, from, to);
     return success();
   };
