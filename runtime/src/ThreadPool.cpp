@@ -132,11 +132,28 @@ int ThreadPool::workerCount() {
   return static_cast<int>(threads.size());
 }
 
-void ThreadPool::work(Job &job) {
-  for (int64_t begin; (begin = job.next.fetch_add(job.grain, std::memory_order_relaxed)) < job.n;) {
-    int64_t end = std::min(begin + job.grain, job.n);
-    for (int64_t i = begin; i < end; ++i)
-      job.body(job.closure, i);
+bool ThreadPool::Job::hasWork() const {
+  for (int r = 0; r < rangeCount; ++r)
+    if (ranges[r].next.load(std::memory_order_relaxed) < ranges[r].end)
+      return true;
+  return false;
+}
+
+// Each thread works through a contiguous share of the indices before it
+// helps with the others': neighbouring indices usually write neighbouring
+// memory (a convolution's output rows), and threads taking turns along the
+// loop shared the cache lines where the rows meet (a 3x3 64-channel 56x56
+// convolution on a 2-core Xeon: 1.31x faster on two threads than on one
+// when indices were claimed in turn, 1.5x with contiguous shares).
+void ThreadPool::work(Job &job, int id) {
+  for (int k = 0; k < job.rangeCount; ++k) {
+    Range &range = job.ranges[(id + k) % job.rangeCount];
+    for (int64_t begin;
+         (begin = range.next.fetch_add(job.grain, std::memory_order_relaxed)) < range.end;) {
+      int64_t end = std::min(begin + job.grain, range.end);
+      for (int64_t i = begin; i < end; ++i)
+        job.body(job.closure, i);
+    }
   }
 }
 
@@ -146,8 +163,7 @@ ThreadPool::Job *ThreadPool::findJob() {
   if (active >= static_cast<int>(threads.size()) + 1)
     return nullptr;
   for (Job *job : jobs)
-    if (job->helpers < job->maxHelpers &&
-        job->next.load(std::memory_order_relaxed) < job->n)
+    if (job->helpers < job->maxHelpers && job->hasWork())
       return job;
   return nullptr;
 }
@@ -174,11 +190,12 @@ void ThreadPool::workerMain() {
     }
     if (stopping)
       return;
-    if (job->helpers.fetch_add(1, std::memory_order_relaxed) == 0)
+    int id = job->helpers.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (id == 1)
       shared.fetch_add(1, std::memory_order_relaxed);
     ++active;
     lock.unlock();
-    work(*job);
+    work(*job, id);
     lock.lock();
     --active;
     if (job->helpers.fetch_sub(1, std::memory_order_release) == 1)
@@ -216,6 +233,11 @@ void ThreadPool::parallelFor(int64_t n, dlc_parallel_body_t body,
   // 2-core Xeon VM), and a loop still splits into kClaimsPerThread claims
   // per thread, enough to even out a late helper.
   job.grain = std::max<int64_t>(1, n / (kClaimsPerThread * (helpers + 1)));
+  job.rangeCount = std::min(helpers + 1, kMaxRanges);
+  for (int r = 0; r < job.rangeCount; ++r) {
+    job.ranges[r].next.store(n * r / job.rangeCount, std::memory_order_relaxed);
+    job.ranges[r].end = n * (r + 1) / job.rangeCount;
+  }
   bool wakeSleepers;
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -226,7 +248,7 @@ void ThreadPool::parallelFor(int64_t n, dlc_parallel_body_t body,
   }
   if (wakeSleepers)
     wake.notify_all();
-  work(job);
+  work(job, 0);
   std::unique_lock<std::mutex> lock(mutex);
   --active;
   jobs.erase(std::find(jobs.begin(), jobs.end(), &job));

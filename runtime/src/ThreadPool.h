@@ -61,6 +61,13 @@ public:
   uint64_t sharedLoops() const { return shared.load(std::memory_order_relaxed); }
 
 private:
+  /// One thread's contiguous share of a loop's indices, [next, end): its
+  /// owner claims from the front, and so do threads done with their own.
+  struct alignas(64) Range {
+    std::atomic<int64_t> next{0};
+    int64_t end = 0;
+  };
+  static constexpr int kMaxRanges = 8;
   struct Job {
     int64_t n;
     dlc_parallel_body_t body;
@@ -68,11 +75,17 @@ private:
     int maxHelpers;
     /// Indices claimed at a time (ThreadPool.cpp, kClaimsPerThread).
     int64_t grain = 1;
-    std::atomic<int64_t> next{0};
+    /// The indices split evenly over the threads expected (the caller and
+    /// its helpers, at most kMaxRanges ranges).
+    Range ranges[kMaxRanges];
+    int rangeCount = 1;
     // Changed under `mutex`; read without it by the caller spinning.
     std::atomic<int> helpers{0};
+    bool hasWork() const;
   };
-  static void work(Job &job);
+  /// Runs indices of `job` as participant `id` (the caller is 0): its own
+  /// range first, then what is left of the others'.
+  static void work(Job &job, int id);
   Job *findJob(); // Under `mutex`.
   void workerMain();
 

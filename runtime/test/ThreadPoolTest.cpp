@@ -73,6 +73,40 @@ TEST(ThreadPool, CallerAndWorkerRunTogether) {
   EXPECT_EQ(pool.sharedLoops(), 1u);
 }
 
+// Each thread starts on its own contiguous share: the caller at index 0,
+// the helper at n / 2, not at the next index after the caller's (threads
+// taking turns along a loop share the cache lines where neighbouring rows
+// meet). Index 0 holds the caller until the helper has run an index.
+struct FirstIndices {
+  std::thread::id caller;
+  std::atomic<int64_t> helperFirst{-1};
+  std::atomic<int> helperRan{0};
+};
+void firstIndexBody(void *closure, int64_t i) {
+  auto *f = static_cast<FirstIndices *>(closure);
+  if (std::this_thread::get_id() != f->caller) {
+    int64_t none = -1;
+    f->helperFirst.compare_exchange_strong(none, i);
+    f->helperRan.fetch_add(1);
+    return;
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (i == 0 && f->helperRan.load() == 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::yield();
+}
+
+TEST(ThreadPool, ThreadsStartOnContiguousShares) {
+  ThreadPool pool(1);
+  FirstIndices f;
+  f.caller = std::this_thread::get_id();
+  pool.parallelFor(64, firstIndexBody, &f, 2);
+  EXPECT_EQ(f.helperFirst.load(), 32);
+  Counts c(64);
+  pool.parallelFor(64, countBody, &c, 2);
+  for (int64_t i = 0; i < 64; ++i)
+    ASSERT_EQ(c.hits[i].load(), 1) << "index " << i;
+}
+
 // Loops back to back (a worker still spinning from the last one picks the
 // next up) and after an idle gap well past the spin (the worker has gone to
 // sleep and is woken): each needs the worker to join, so a lost wake-up
