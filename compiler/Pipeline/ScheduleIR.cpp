@@ -12,8 +12,6 @@ namespace aw = dlc::artifact_writer;
 
 namespace {
 
-constexpr const char *kStepKinds[] = {"call", "copy", "record", "wait"};
-
 dlc::BufferAttr bufferAttr(Builder &b, const BufferInfo &buffer) {
   DenseI64ArrayAttr maxShape =
       buffer.maxShape.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(buffer.maxShape);
@@ -28,7 +26,7 @@ dlc::StepAttr stepAttr(Builder &b, const aw::Step &step) {
   DenseI64ArrayAttr buffers;
   if (call || copy)
     buffers = b.getDenseI64ArrayAttr(SmallVector<int64_t>(step.buffers.begin(), step.buffers.end()));
-  return dlc::StepAttr::get(b.getContext(), kStepKinds[int(step.kind)],
+  return dlc::StepAttr::get(b.getContext(), dlc::attrs::kStepKinds[int(step.kind)],
                             call ? int64_t(step.kernel) : -1,
                             buffers, call ? int64_t(step.outputCount) : -1,
                             sync ? int64_t(step.event) : -1);
@@ -133,7 +131,8 @@ LogicalResult readStep(Reader &r, Attribute a, const std::string &where, Schedul
   if (!attr)
     return r.fail(where + " is not a #dlc.step"), failure();
   aw::Step step;
-  step.kind = aw::StepKind(llvm::find(kStepKinds, attr.getKind()) - std::begin(kStepKinds));
+  ArrayRef<StringLiteral> kinds(dlc::attrs::kStepKinds);
+  step.kind = aw::StepKind(llvm::find(kinds, attr.getKind()) - kinds.begin());
   step.kernel = uint32_t(std::max<int64_t>(attr.getKernel(), 0));
   step.outputCount = uint32_t(std::max<int64_t>(attr.getOutputs(), 0));
   step.event = uint32_t(std::max<int64_t>(attr.getEvent(), 0));

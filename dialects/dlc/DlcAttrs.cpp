@@ -83,9 +83,10 @@ LogicalResult BufferAttr::verify(function_ref<InFlightDiagnostic()> emitError, S
 LogicalResult StepAttr::verify(function_ref<InFlightDiagnostic()> emitError, StringRef kind,
                                int64_t kernel, DenseI64ArrayAttr buffers, int64_t outputs,
                                int64_t event) {
-  bool call = kind == "call", copy = kind == "copy", sync = kind == "record" || kind == "wait";
-  if (!call && !copy && !sync)
+  if (!llvm::is_contained(attrs::kStepKinds, kind))
     return emitError() << "unknown step kind '" << kind << "': expected call, copy, record or wait";
+  bool call = kind == attrs::kStepKinds[0], copy = kind == attrs::kStepKinds[1];
+  bool sync = !call && !copy;
   if (call != (kernel >= 0) || call != (outputs >= 0) || (call || copy) != bool(buffers) ||
       sync != (event >= 0))
     return emitError() << "a " << kind << " step has "

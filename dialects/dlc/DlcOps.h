@@ -73,13 +73,15 @@ inline constexpr llvm::StringLiteral kCalibration = "dlc.calibration";
 // compiler/Pipeline/ScheduleIR.h has their layout).
 /// On the function: the artifact's devices, in order (CPU first).
 inline constexpr llvm::StringLiteral kDevices = "dlc.devices";
-/// On the function: the buffer table, one dictionary per buffer.
+/// On the function: the buffer table, one #dlc.buffer per buffer.
 inline constexpr llvm::StringLiteral kBuffers = "dlc.buffers";
 /// On ops (an array, one per result; -1: none) and arguments (an i64): the
 /// buffer holding the value.
 inline constexpr llvm::StringLiteral kBuffer = "dlc.buffer";
-/// On the function: each device's step list.
+/// On the function: each device's step list, of #dlc.step.
 inline constexpr llvm::StringLiteral kSteps = "dlc.steps";
+/// The kinds a #dlc.step may have, in the order of the artifact's StepKind.
+inline constexpr llvm::StringLiteral kStepKinds[] = {"call", "copy", "record", "wait"};
 /// On the function: how many events the steps record.
 inline constexpr llvm::StringLiteral kEventCount = "dlc.event_count";
 /// On the function: each device's arena size and its liveness lower bound.
