@@ -477,8 +477,11 @@ llvm::Expected<::dlc::CompileOptions> compileOptionsFrom(const CompileFlags &f,
   codegen.testSkipScheduleVerification = f.testNoVerifySchedule;
   if (f.progress == "always" || (f.progress == "auto" && llvm::errs().is_displayed()))
     codegen.progress = &llvm::errs();
-  // --emit=mlir prints the placed IR when placement ran, else the kernels.
+  // --emit=mlir prints the placed IR when placement ran, else the kernels;
+  // the other --emit kinds print what the codegen stage makes, and stop.
   const bool placing = options.placementRequested() || options.precisionRequested();
+  if (!f.emit.empty())
+    options.stopAfter = ::dlc::CompileStage::Codegen;
   if (f.emit == "mlir" && placing)
     options.stopAfter = ::dlc::CompileStage::Copies;
   if (f.emit == "mlir" && !placing)
@@ -518,13 +521,13 @@ int runCompile(::dlc::CompileOptions options, const std::vector<std::string> &cp
                                         : ::dlc::compileModule(*module, options);
   if (failed(artifact))
     return 1;
+  if (emitting && options.stopAfter == ::dlc::CompileStage::Codegen) {
+    llvm::outs() << emitted;
+    return 0;
+  }
   if (options.stopAfter != ::dlc::CompileStage::Artifact) {
     module->print(llvm::outs());
     llvm::outs() << "\n";
-    return 0;
-  }
-  if (emitting) {
-    llvm::outs() << emitted;
     return 0;
   }
   TimingScope writing = timing ? timing->nest("write the artifact") : TimingScope();

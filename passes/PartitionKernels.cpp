@@ -49,7 +49,7 @@ using namespace dlc;
 
 // Splats (a scale, an epsilon, a clip bound) and a few values fold into the
 // code; a per-channel vector (a bias) is a buffer, so that kernels differing
-// only in their weights share code (CompileModel.cpp).
+// only in their weights share code (compiler/Pipeline/GenerateCode.cpp).
 bool dlc::isInlinableConstant(Operation *op) {
   auto constant = dyn_cast_or_null<ConstantOp>(op);
   auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : DenseElementsAttr();

@@ -10,8 +10,8 @@
 using namespace dlc;
 
 namespace {
-constexpr const char *kStageNames[] = {"entry",   "place",   "precision", "copies",   "rewrite",
-                                       "kernels", "schedule", "memory",   "artifact"};
+constexpr const char *kStageNames[] = {"entry",   "place",    "precision", "copies",  "rewrite",
+                                       "kernels", "schedule", "memory",    "codegen", "artifact"};
 
 llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);

@@ -9,7 +9,7 @@
 #ifndef DLC_COMPILER_DRIVER_COMPILEOPTIONS_H
 #define DLC_COMPILER_DRIVER_COMPILEOPTIONS_H
 
-#include "compiler/Pipeline/CompileModel.h"
+#include "compiler/Pipeline/ArtifactStages.h"
 #include "passes/DeviceSpec.h"
 
 #include "mlir/Support/LogicalResult.h"
@@ -36,7 +36,8 @@ enum class CompileStage {
   Kernels,   // dlc-partition-kernels, dlc-split-cuda-kernels
   Schedule,  // dlc-schedule: buffers, each device's step list, events
   Memory,    // dlc-plan-memory: each device's arena
-  Artifact,  // code generation and the .dlcm bytes
+  Codegen,   // dlc-codegen: the kernels' code, as IR
+  Artifact,  // dlc-write-artifact: the .dlcm bytes
 };
 llvm::StringRef stageName(CompileStage stage);
 std::optional<CompileStage> parseStage(llvm::StringRef name);
@@ -63,7 +64,7 @@ struct CompileOptions {
   std::vector<std::string> calibrate;
   std::string modelLabel;
 
-  /// Code generation and the artifact (compiler/Pipeline/CompileModel.h).
+  /// Code generation and the artifact (compiler/Pipeline/ArtifactStages.h).
   CodegenOptions codegen;
   /// Where the artifact stage hands the artifact's bytes (not called for
   /// the --emit stages, which print instead).

@@ -3,7 +3,6 @@
 #include "compiler/Driver/CompilePipeline.h"
 #include "compiler/Driver/ArtifactFile.h"
 #include "compiler/Driver/CalibrationPasses.h"
-#include "compiler/Target/CPU/CpuPipeline.h"
 #include "compiler/Pipeline/SchedulePasses.h"
 #include "compiler/Target/CUDA/SplitCudaKernels.h"
 #include "passes/Passes.h"
@@ -16,37 +15,6 @@ using namespace mlir;
 using namespace dlc;
 
 namespace {
-
-/// The last stage: schedule, memory plan, code generation (CompileModel.h).
-struct WriteArtifactPass : PassWrapper<WriteArtifactPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WriteArtifactPass)
-  WriteArtifactPass(const CodegenOptions &options,
-                    std::function<llvm::Error(std::string &&)> sink)
-      : options(options), sink(std::move(sink)) {}
-  StringRef getArgument() const override { return "dlc-write-artifact"; }
-  // Outlining builds bufferization and memref ops; the CPU path's passes
-  // (run on the kernels' own module) need theirs loaded up front.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registerCpuPipelineDialects(registry);
-  }
-
-  void runOnOperation() override {
-    FailureOr<std::string> artifact = compileModel(getOperation(), options);
-    if (failed(artifact))
-      return signalPassFailure();
-    // The --emit stages print what they show instead of an artifact.
-    if (options.emitKernels || options.emitLLVM || options.emitCuda || options.emitPtx ||
-        !sink)
-      return;
-    if (llvm::Error error = sink(std::move(*artifact))) {
-      getOperation().emitError() << llvm::toString(std::move(error));
-      signalPassFailure();
-    }
-  }
-
-  CodegenOptions options;
-  std::function<llvm::Error(std::string &&)> sink;
-};
 
 /// Options dlc-opt could not turn into a pipeline: the pipeline fails with
 /// the message when it runs (pipeline builders cannot fail).
@@ -121,7 +89,8 @@ void addPlacementStages(OpPassManager &pm, const CompileOptions &o) {
     pm.addPass(createReportCalibrationError(calibration));
 }
 
-/// rewrite .. artifact: the backends' graph rewrites, kernels, the artifact.
+/// rewrite .. artifact: the backends' graph rewrites, kernels, schedule, memory,
+/// code and the artifact.
 void addCodegenStages(OpPassManager &pm, const CompileOptions &o) {
   if (o.runs(CompileStage::Rewrite)) {
     // Each backend's weight layouts, in registration order (the CPU's:
@@ -140,8 +109,10 @@ void addCodegenStages(OpPassManager &pm, const CompileOptions &o) {
     pm.addPass(createSchedule(o.codegen.entry));
   if (o.runs(CompileStage::Memory))
     pm.addPass(createPlanMemory(o.codegen.entry));
+  if (o.runs(CompileStage::Codegen))
+    pm.addPass(createGenerateCode(o.codegen));
   if (o.runs(CompileStage::Artifact))
-    pm.addPass(std::make_unique<WriteArtifactPass>(o.codegen, o.artifactSink));
+    pm.addPass(createWriteArtifact(o.codegen, o.artifactSink));
 }
 
 } // namespace
@@ -170,23 +141,36 @@ FailureOr<std::string> dlc::compileModule(ModuleOp module, CompileOptions option
     return llvm::Error::success();
   };
   TimingScope *timing = options.codegen.timing;
-  if (!timing || !options.runs(CompileStage::Artifact) || !options.runs(CompileStage::Memory)) {
-    if (failed(runPipeline(module, options, timing)))
+  if (!timing) {
+    if (failed(runPipeline(module, options, nullptr)))
       return failure();
     return bytes;
   }
-  // Timed (--time-stages): the graph stages pass by pass, then the artifact
-  // stage's own parts under a scope of its own (its pass is not timed as a
-  // whole beside them, which would count them twice).
-  CompileOptions graph = options;
-  graph.stopAfter = CompileStage::Memory;
-  if (failed(runPipeline(module, graph, timing)))
-    return failure();
-  options.startAfter = CompileStage::Memory;
-  TimingScope artifact = timing->nest("artifact");
-  options.codegen.timing = &artifact;
-  if (failed(runPipeline(module, options, nullptr)))
-    return failure();
+  // Timed (--time-stages): the graph stages pass by pass, then code
+  // generation and the artifact each under a scope of its own holding its
+  // parts (their passes are not timed as a whole beside them, which would
+  // count them twice).
+  struct Part {
+    std::optional<CompileStage> after;
+    CompileStage last;
+    const char *scope;
+  };
+  const Part parts[] = {{std::nullopt, CompileStage::Memory, nullptr},
+                        {CompileStage::Memory, CompileStage::Codegen, "code generation"},
+                        {CompileStage::Codegen, CompileStage::Artifact, "artifact"}};
+  for (const Part &part : parts) {
+    CompileOptions some = options;
+    if (part.after && (!some.startAfter || *some.startAfter < *part.after))
+      some.startAfter = part.after;
+    some.stopAfter = std::min(options.stopAfter, part.last);
+    if (some.startAfter && *some.startAfter >= some.stopAfter)
+      continue;
+    TimingScope scope = part.scope ? timing->nest(part.scope) : TimingScope();
+    if (part.scope)
+      some.codegen.timing = &scope;
+    if (failed(runPipeline(module, some, part.scope ? nullptr : timing)))
+      return failure();
+  }
   return bytes;
 }
 

@@ -9,7 +9,9 @@
 //   kernels    dlc-partition-kernels, dlc-split-cuda-kernels
 //   schedule   dlc-schedule: buffers, each device's step list, events
 //   memory     dlc-plan-memory: each device's arena
-//   artifact   code generation and the .dlcm bytes (compiler/Pipeline/CompileModel.h)
+//   codegen    dlc-codegen: the kernels' code (CUDA, NVRTC, the CPU path), as IR
+//   artifact   dlc-write-artifact: the .dlcm bytes, translated from the IR
+//              (both: compiler/Pipeline/ArtifactStages.h)
 //
 // The placement stages run when placement or precision was asked for. `dlc
 // compile` runs this pipeline; dlc-opt exposes it as

@@ -2,6 +2,8 @@
 
 #include "compiler/Pipeline/ScheduleIR.h"
 #include "Interpreter/Interpreter.h"
+#include "passes/CostModel.h"
+#include "passes/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -247,4 +249,101 @@ FailureOr<aw::DType> dlc::schedule::artifactDType(Type type, Location loc) {
   if (failed(dtype))
     return emitError(loc) << "unsupported element type " << type;
   return *dtype;
+}
+
+std::string KernelTable::name(Operation *op) const {
+  return dlc::opName(op, ordinals.lookup(op));
+}
+
+unsigned KernelTable::deviceOf(Value value) const {
+  Operation *op = value.getDefiningOp();
+  return op ? opDevice.lookup(op) : 0;
+}
+
+namespace {
+
+// Each op's device and ordinal; the devices the artifact has code for.
+LogicalResult readOpDevices(func::FuncOp func, const Schedule &s, KernelTable &table) {
+  // Placement takes any registered backend's devices; the artifact has code
+  // for two kinds (a backend without a code generator stops here).
+  for (dlc::DeviceAttr device : s.devices)
+    if (!device.isCpu() && !device.isCuda())
+      return func.emitError() << "device " << device.str() << ": no code generator for device kind '"
+                              << device.getKind()
+                              << "' (the artifact has code for cpu and cuda devices)";
+  unsigned ordinal = 0;
+  for (Operation *op : dlc::modelOps(func))
+    table.ordinals[op] = ordinal++;
+  auto result = func.walk([&](Operation *op) {
+    dlc::DeviceAttr device = dlc::getDevicePin(op);
+    auto known = llvm::find(s.devices, device);
+    if (device && known == s.devices.end()) {
+      op->emitError() << "malformed schedule: " << device.str() << " is not among dlc.devices";
+      return WalkResult::interrupt();
+    }
+    table.opDevice[op] = device ? known - s.devices.begin() : 0;
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+// Every kernel called once, with its inputs and outputs' buffers.
+LogicalResult checkCalls(func::FuncOp func, const Schedule &s, const KernelTable &table) {
+  llvm::DenseMap<Value, unsigned> valueBuffer;
+  for (auto [i, value] : llvm::enumerate(s.values))
+    valueBuffer[value] = i;
+  std::vector<bool> called(table.kernels.size(), false);
+  for (const auto &steps : s.steps)
+    for (const aw::Step &step : steps) {
+      if (step.kind != aw::StepKind::Call)
+        continue;
+      if (step.kernel >= table.kernels.size())
+        return func.emitError() << "malformed schedule: a Call of kernel " << step.kernel
+                                << ", but the function has " << table.kernels.size()
+                                << " dlc.kernel ops";
+      const Kernel &kernel = table.kernels[step.kernel];
+      std::vector<uint32_t> expected;
+      for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.results))
+        expected.push_back(valueBuffer.count(v) ? valueBuffer.lookup(v) : UINT32_MAX);
+      if (expected != step.buffers || step.outputCount != kernel.outputs.size())
+        return kernel.ops.front()->emitError()
+               << "malformed schedule: the Call of kernel " << step.kernel
+               << " does not pass the kernel's inputs and outputs";
+      called[step.kernel] = true;
+    }
+  for (auto [k, kernel] : llvm::enumerate(table.kernels))
+    if (!called[k])
+      return kernel.ops.front()->emitError()
+             << "malformed schedule: kernel " << k << " has no Call step";
+  return success();
+}
+
+} // namespace
+
+FailureOr<KernelTable> dlc::schedule::readKernels(func::FuncOp func, const Schedule &s) {
+  KernelTable table;
+  if (failed(readOpDevices(func, s, table)))
+    return failure();
+  for (Operation &op : func.getBody().front()) {
+    if (isa<func::ReturnOp>(op) ||
+        (isa<dlc::DlcDialect>(op.getDialect()) && !dlc::runsInKernel(&op)))
+      continue;
+    return op.emitError() << "malformed schedule: '" << table.name(&op)
+                          << "' is in no dlc.kernel (run dlc-schedule first)";
+  }
+  for (auto op : func.getBody().front().getOps<dlc::KernelOp>()) {
+    Kernel kernel;
+    kernel.op = op;
+    kernel.device = table.opDevice.lookup(op);
+    kernel.ops = dlc::computeOpsOf(op);
+    if (kernel.ops.empty())
+      return op.emitError() << "malformed schedule: a kernel with no ops";
+    kernel.inputs = dlc::kernelInputs(op);
+    kernel.outputs.assign(op.getYield().getValues().begin(), op.getYield().getValues().end());
+    kernel.results.assign(op.getResults().begin(), op.getResults().end());
+    table.kernels.push_back(std::move(kernel));
+  }
+  if (failed(checkCalls(func, s, table)))
+    return failure();
+  return table;
 }

@@ -40,6 +40,8 @@
 #include "dialects/dlc/DlcOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <string>
@@ -69,6 +71,33 @@ struct Schedule {
   unsigned owner(unsigned i) const { return buffers[i].viewOf >= 0 ? buffers[i].viewOf : i; }
   bool planned() const { return !arenaBytes.empty(); }
 };
+
+/// Kernel K, the K-th dlc.kernel op of the function: its compute ops, on one
+/// device; the values it reads and, in its body, those it yields (the op's
+/// `results` outside it).
+struct Kernel {
+  KernelOp op;
+  unsigned device = 0;
+  llvm::SmallVector<mlir::Operation *> ops;
+  llvm::SmallVector<mlir::Value> inputs, outputs, results;
+};
+
+/// The function's kernels, each op's device (an index into the schedule's
+/// devices) and the names the artifact gives ops (`<op>_<n>`).
+struct KernelTable {
+  std::vector<Kernel> kernels;
+  llvm::DenseMap<mlir::Operation *, unsigned> opDevice, ordinals;
+
+  std::string name(mlir::Operation *op) const;
+  /// The device of the op defining `value` (an argument's: the CPU).
+  unsigned deviceOf(mlir::Value value) const;
+};
+
+/// The kernels of a scheduled `func`, checked against `schedule`: every
+/// device a cpu or cuda device (the kinds with code generators), every
+/// compute op in a kernel, every kernel called once with its inputs and
+/// outputs. An error on the op at fault otherwise.
+mlir::FailureOr<KernelTable> readKernels(mlir::func::FuncOp func, const Schedule &schedule);
 
 /// Writes `schedule` onto `func` (its attributes, and each value's buffer).
 void writeSchedule(mlir::func::FuncOp func, const Schedule &schedule);

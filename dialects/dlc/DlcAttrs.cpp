@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cstdint>
 #include <mutex>
 
 using namespace mlir;
@@ -100,6 +101,63 @@ LogicalResult StepAttr::verify(function_ref<InFlightDiagnostic()> emitError, Str
     return emitError() << "a " << kind << " step's buffers must be non-negative";
   if (call && outputs > buffers.size())
     return emitError() << "a call step has more outputs than buffers";
+  return success();
+}
+
+namespace {
+/// A blob of code: bytes (i8 elements) in a resource.
+bool isByteBlob(DenseResourceElementsAttr blob) {
+  return blob && blob.getType().getRank() == 1 && blob.getElementType().isInteger(8);
+}
+bool allStrings(ArrayAttr array) {
+  return llvm::all_of(array, [](Attribute a) { return llvm::isa<StringAttr>(a); });
+}
+} // namespace
+
+LogicalResult LibraryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  DenseResourceElementsAttr code, StringRef triple, StringRef cpu,
+                                  ArrayAttr features) {
+  if (!isByteBlob(code))
+    return emitError() << "a library's code is a 1-D i8 dense_resource";
+  if (triple.empty() || cpu.empty())
+    return emitError() << "a library names its target triple and CPU";
+  if (features && !allStrings(features))
+    return emitError() << "a library's features are strings";
+  return success();
+}
+
+LogicalResult CudaModuleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     StringRef ptxArch, DenseResourceElementsAttr source,
+                                     DenseResourceElementsAttr ptx, ArrayAttr cubinArchs,
+                                     ArrayAttr cubins) {
+  if (!isByteBlob(source) || !isByteBlob(ptx) ||
+      !llvm::all_of(cubins, [](Attribute a) {
+        return isByteBlob(llvm::dyn_cast<DenseResourceElementsAttr>(a));
+      }))
+    return emitError() << "a CUDA module's source, PTX and CUBINs are 1-D i8 dense_resources";
+  if (!allStrings(cubinArchs) || cubinArchs.size() != cubins.size())
+    return emitError() << "a CUDA module has one architecture (a string) per CUBIN, got "
+                       << cubinArchs.size() << " for " << cubins.size();
+  if (ptxArch.empty())
+    return emitError() << "a CUDA module names its PTX's architecture";
+  return success();
+}
+
+LogicalResult KernelCodeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     int64_t library, StringRef symbol, int64_t cudaModule,
+                                     StringAttr cudaEntry, DenseI64ArrayAttr grid,
+                                     DenseI64ArrayAttr block, int64_t sharedBytes) {
+  if (library < 0 || symbol.empty())
+    return emitError() << "a kernel's code names its library (non-negative) and symbol";
+  bool launch = cudaModule >= 0;
+  if (cudaModule < -1 || launch != bool(cudaEntry) || launch != bool(grid) ||
+      launch != bool(block) || (!launch && sharedBytes != 0))
+    return emitError() << "a kernel's CUDA launch has a module, an entry, a grid and a block, "
+                          "or none of them";
+  if (launch && (grid.size() != 3 || block.size() != 3 || sharedBytes < 0 ||
+                 llvm::any_of(llvm::concat<const int64_t>(grid.asArrayRef(), block.asArrayRef()),
+                              [](int64_t d) { return d < 1 || d > UINT32_MAX; })))
+    return emitError() << "a kernel's CUDA grid and block are three positive sizes each";
   return success();
 }
 

@@ -117,6 +117,86 @@ def Dlc_StepAttr : AttrDef<Dlc_Dialect, "Step"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// The code: #dlc.library, #dlc.cuda_module, #dlc.kernel_code (dlc-codegen;
+// compiler/Pipeline/ArtifactStages.h)
+//===----------------------------------------------------------------------===//
+
+def Dlc_LibraryAttr : AttrDef<Dlc_Dialect, "Library"> {
+  let mnemonic = "library";
+  let summary = "A shared object of compiled kernels";
+  let description = [{
+    One entry of an entry function's `dlc.libraries` (dlc-codegen writes
+    them): the shared object's bytes as a resource blob, the target triple
+    and CPU it was compiled for, and the CPU features its code may use.
+
+    ```mlir
+    #dlc.library<code = dense_resource<dlc_library> : tensor<16384xi8>,
+                 triple = "x86_64-unknown-linux-gnu", cpu = "znver3",
+                 features = ["+avx2", "+fma"]>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::DenseResourceElementsAttr":$code,
+    StringRefParameter<"the target triple">:$triple,
+    StringRefParameter<"the target CPU">:$cpu,
+    OptionalParameter<"::mlir::ArrayAttr", "the CPU features the code may use">:$features);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Dlc_CudaModuleAttr : AttrDef<Dlc_Dialect, "CudaModule"> {
+  let mnemonic = "cuda_module";
+  let summary = "The GPU kernels' CUDA C++, PTX and CUBINs";
+  let description = [{
+    One entry of an entry function's `dlc.cuda_modules`: the kernels' CUDA
+    C++ source, NVRTC's PTX for `ptx_arch`, and a CUBIN for each of
+    `cubin_archs` (in that order), each a resource blob.
+
+    ```mlir
+    #dlc.cuda_module<ptx_arch = "compute_90", source = dense_resource<s> : tensor<900xi8>,
+                     ptx = dense_resource<p> : tensor<4000xi8>, cubin_archs = ["sm_90"],
+                     cubins = [dense_resource<c> : tensor<6000xi8>]>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the PTX's virtual architecture">:$ptx_arch,
+    "::mlir::DenseResourceElementsAttr":$source,
+    "::mlir::DenseResourceElementsAttr":$ptx,
+    "::mlir::ArrayAttr":$cubin_archs,
+    "::mlir::ArrayAttr":$cubins);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Dlc_KernelCodeAttr : AttrDef<Dlc_Dialect, "KernelCode"> {
+  let mnemonic = "kernel_code";
+  let summary = "Where a kernel's code is";
+  let description = [{
+    A `dlc.kernel` op's `dlc.code` (dlc-codegen writes it): the exported
+    `symbol` of library `library` (an index into `dlc.libraries`) that runs
+    it on the CPU or a simulated GPU, and for a kernel a real GPU runs, its
+    launch: `cuda_entry` in CUDA module `cuda_module` with its grid, block and
+    dynamic shared memory.
+
+    ```mlir
+    #dlc.kernel_code<library = 0, symbol = "k0_entry">
+    #dlc.kernel_code<library = 0, symbol = "k1_entry", cuda_module = 0, cuda_entry = "k1",
+                     grid = [64, 1, 1], block = [256, 1, 1]>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$library,
+    StringRefParameter<"the exported function">:$symbol,
+    DefaultValuedParameter<"int64_t", "-1", "the CUDA module of its launch">:$cuda_module,
+    OptionalParameter<"::mlir::StringAttr", "the __global__ function">:$cuda_entry,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr", "the launch grid">:$grid,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr", "the launch block">:$block,
+    DefaultValuedParameter<"int64_t", "0", "dynamic shared memory bytes">:$shared_bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 // The optional pin every compute op carries.
 defvar DevicePin = (ins OptionalAttr<Dlc_DeviceAttr>:$device);
 

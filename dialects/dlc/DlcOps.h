@@ -87,6 +87,14 @@ inline constexpr llvm::StringLiteral kEventCount = "dlc.event_count";
 /// On the function: each device's arena size and its liveness lower bound.
 inline constexpr llvm::StringLiteral kArenaBytes = "dlc.arena_bytes";
 inline constexpr llvm::StringLiteral kPeakLiveBytes = "dlc.peak_live_bytes";
+
+// The code (dlc-codegen; compiler/Pipeline/ArtifactStages.h).
+/// On the function: the shared objects of kernel code, of #dlc.library.
+inline constexpr llvm::StringLiteral kLibraries = "dlc.libraries";
+/// On the function: the GPU kernels' CUDA modules, of #dlc.cuda_module.
+inline constexpr llvm::StringLiteral kCudaModules = "dlc.cuda_modules";
+/// On a dlc.kernel op: where its code is, a #dlc.kernel_code.
+inline constexpr llvm::StringLiteral kCode = "dlc.code";
 } // namespace dlc::attrs
 
 namespace dlc::OpTrait {

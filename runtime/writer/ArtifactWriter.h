@@ -3,7 +3,7 @@
 // The one writer of runtime/schema/dlcm.fbs: a plain description of a
 // compiled model, serialised as the size-prefixed FlatBuffer followed by the
 // 64-byte-aligned segments, each with its CRC-32. The compiler fills it from
-// the scheduled IR (compiler/Pipeline/CompileModel.cpp); the runtime's tests
+// the scheduled IR (compiler/Pipeline/WriteArtifact.cpp); the runtime's tests
 // fill it by hand (runtime/test/ArtifactBuilder.h) and use the overrides to
 // write what a correct producer never would (a wrong CRC, offset or size,
 // an old version). No LLVM: it is part of the runtime's tree and links

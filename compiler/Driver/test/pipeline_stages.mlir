@@ -69,7 +69,7 @@ func.func @other_function_is_dropped(%x: tensor<4xf32>) -> tensor<4xf32> {
 // REPORT: matmul_1
 // REPORT-NOT: matmul_1
 
-// BADSTAGE: dlc-compile-pipeline: unknown stage 'lowering' (expected one of entry, place, precision, copies, rewrite, kernels, schedule, memory, artifact)
+// BADSTAGE: dlc-compile-pipeline: unknown stage 'lowering' (expected one of entry, place, precision, copies, rewrite, kernels, schedule, memory, codegen, artifact)
 // ORDER: dlc-compile-pipeline: start-after=kernels leaves nothing to run before stop-after=copies
 // HOSTCODE: dlc-compile-pipeline: gpu-host-code expects llvm or emulated, got 'ptx'
 // TILES: dlc-compile-pipeline: kernel-tiles: expected ROWSxCOLUMNS with rows 1..8 and columns a multiple of 16 up to 32, got '9x16'

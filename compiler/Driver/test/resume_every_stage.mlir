@@ -43,6 +43,7 @@
 // CHECK-NEXT: kernels: identical
 // CHECK-NEXT: schedule: identical
 // CHECK-NEXT: memory: identical
+// CHECK-NEXT: codegen: identical
 
 // The control: printed without locations, the IR loses the op names the
 // artifact's buffers carry, and the comparison says so.

@@ -1,7 +1,8 @@
 // dlc compile --time-stages: where the compile's time goes, as MLIR's
-// timing tree on stderr: loading, each pass of the graph stages, then the
-// artifact stage's parts (the kernels' lowering pass by pass, LLVM IR, O3
-// and machine code (in parts, one per core), linking, the schedule's proof). The artifact is written as
+// timing tree on stderr: loading, each pass of the graph stages, then code
+// generation's parts (the kernels' lowering pass by pass, LLVM IR, O3 and
+// machine code (in parts, one per core), linking) and the artifact's
+// (buffers, serializing, the schedule's proof). The artifact is written as
 // without it.
 // RUN: dlc compile %s -o %t.dlcm --time-stages 2>&1 | FileCheck %s
 // RUN: dlc compile %s -o %t.plain.dlcm
@@ -19,8 +20,7 @@
 // CHECK: PartitionKernels
 // CHECK: SchedulePass
 // CHECK: PlanMemoryPass
-// CHECK: artifact
-// CHECK-NEXT: buffers and constant segments
+// CHECK: code generation
 // CHECK-NEXT: CUDA kernels: NVRTC
 // CHECK-NEXT: CPU kernels: to the LLVM dialect
 // CHECK: EmptyTensorElimination
@@ -30,6 +30,8 @@
 // CHECK: CPU kernels: to LLVM IR
 // CHECK-NEXT: CPU kernels: LLVM O3 and machine code
 // CHECK-NEXT: CPU kernels: link
+// CHECK-NEXT: artifact
+// CHECK-NEXT: buffers and constant segments
 // CHECK-NEXT: serialize the artifact
 // CHECK-NEXT: verify the artifact's schedule
 // CHECK-NEXT: write the artifact

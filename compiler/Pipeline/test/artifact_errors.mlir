@@ -102,8 +102,6 @@ func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attri
 // -----
 
 // A wait for an event no step records is the schedule verifier's to refuse.
-// (Last: it reaches LLD, which resets LLVM's command-line options, so that
-// dlc-opt runs no pipeline on the splits after it.)
 func.func @main(%x: tensor<4xf32> {dlc.buffer = 0 : i64}) -> tensor<4xf32> attributes {
     dlc.arena_bytes = array<i64: 128>, dlc.peak_live_bytes = array<i64: 128>,
     dlc.buffers = [#dlc.buffer<name = "input:0", device = 0, offset = 0>,

@@ -71,6 +71,19 @@ LogicalResult emitError(ModuleOp module, const llvm::Twine &message) {
 /// LLD keeps global state: one link at a time per process.
 std::mutex lldMutex;
 
+/// reparseOptionsAfterLinking's arguments (guarded by lldMutex).
+std::vector<std::string> argumentsToReparse;
+
+void restoreOptionsAfterLinking() {
+  if (argumentsToReparse.empty())
+    return;
+  std::vector<const char *> argv;
+  for (const std::string &arg : argumentsToReparse)
+    argv.push_back(arg.c_str());
+  llvm::cl::ResetAllOptionOccurrences();
+  llvm::cl::ParseCommandLineOptions(argv.size(), argv.data(), "", &llvm::nulls());
+}
+
 } // namespace
 
 
@@ -334,6 +347,7 @@ FailureOr<std::string> linkSharedObject(ModuleOp module, const llvm::Triple &tri
     lld::Result result =
         lld::lldMain(args, linkStream, linkStream, {{lld::Gnu, &lld::elf::link}});
     linked = result.retCode == 0 && result.canRunAgain;
+    restoreOptionsAfterLinking();
   }
   if (!linked)
     return emitError(module, "linking the CPU kernels failed:\n" + linkLog);
@@ -433,4 +447,9 @@ dlc::compileCpuLibrary(ModuleOp module, const CpuTargetOptions &options,
     if (subtarget->checkFeatures(std::string("+") + feature))
       library.cpuFeatures.push_back(feature);
   return library;
+}
+
+void dlc::reparseOptionsAfterLinking(int argc, char **argv) {
+  std::lock_guard<std::mutex> lock(lldMutex);
+  argumentsToReparse.assign(argv, argv + argc);
 }

@@ -60,6 +60,13 @@ struct CpuLibrary {
 /// <kernel>_entry(void **buffers)`, one pointer per memref argument in order.
 inline constexpr const char *kEntrySuffix = "_entry";
 
+/// LLD resets every LLVM command-line option to its default when it links
+/// (cl::ResetAllOptionOccurrences). A tool that reads its options after code
+/// generation (dlc-opt prints the IR after dlc-codegen, with
+/// -mlir-print-debuginfo) gives its arguments here once they are parsed; they
+/// are parsed again after each link. (dlc itself copies its flags first.)
+void reparseOptionsAfterLinking(int argc, char **argv);
+
 /// The dialects and external interface models (bufferization of linalg,
 /// tensor, arith, ...) the CPU path needs; part of registerAllDlcDialects.
 void registerCpuPipelineDialects(mlir::DialectRegistry &registry);

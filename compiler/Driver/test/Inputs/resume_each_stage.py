@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-STAGES = ["entry", "place", "precision", "copies", "rewrite", "kernels", "schedule", "memory"]
+STAGES = ["entry", "place", "precision", "copies", "rewrite", "kernels", "schedule", "memory", "codegen"]
 
 
 def dlc_opt(args):

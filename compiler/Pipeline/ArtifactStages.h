@@ -1,27 +1,33 @@
-//===- CompileModel.h - scheduled dlc IR to a .dlcm artifact --------------===//
+//===- ArtifactStages.h - scheduled dlc IR to code, code to a .dlcm ---------===//
 //
-//   func @main of dlc ops, placed, rewritten, partitioned, scheduled and
-//   planned (the stages before `artifact` in compiler/Driver/CompilePipeline.h;
-//   the schedule's attributes: ScheduleIR.h)
-//     -> GPU kernels as CUDA C++, NVRTC's PTX and CUBINs
-//     -> kernels: the ops of each `dlc.kernel` op, each outlined into a
-//        func in destination-passing style on memrefs, through the CPU
-//        pipeline to one shared object
-//     -> the artifact: the IR's buffers, steps and arenas, constants in
-//        segments, links and per-op estimates
+// The compile pipeline's last two stages (compiler/Driver/CompilePipeline.h):
+//
+//   codegen   dlc-codegen: func @main, scheduled and planned (ScheduleIR.h)
+//               -> GPU kernels as CUDA C++, NVRTC's PTX and CUBINs
+//               -> every kernel outlined into a func in destination-passing
+//                  style on memrefs, through the CPU path to one shared object
+//                  (and the GPU kernels' CUDA C++ compiled for the emulation)
+//             written back as IR: the function's `dlc.libraries` and
+//             `dlc.cuda_modules` (their bytes in resource blobs) and each
+//             dlc.kernel's `dlc.code` (dialects/dlc/DlcBase.td)
+//   artifact  dlc-write-artifact: that IR to the .dlcm's bytes, a translation
+//             that compiles and decides nothing: buffers, steps, offsets and
+//             code are the IR's; the schedule verifier proves it first
 //
 //===----------------------------------------------------------------------===//
-#ifndef DLC_COMPILER_PIPELINE_COMPILEMODEL_H
-#define DLC_COMPILER_PIPELINE_COMPILEMODEL_H
+#ifndef DLC_COMPILER_PIPELINE_ARTIFACTSTAGES_H
+#define DLC_COMPILER_PIPELINE_ARTIFACTSTAGES_H
 
 #include "compiler/Target/CPU/CpuPipeline.h"
 #include "passes/DeviceSpec.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,8 +69,8 @@ struct CodegenOptions {
   /// so that tests can show that the schedule verifier, the runtime's
   /// ordering checker and the differential tests catch a missing wait.
   int testDropEventWait = -1;
-  /// `dlc compile --time-stages`: the artifact stage's parts are timed
-  /// under this scope (and the pipeline's passes, by compileModule).
+  /// `dlc compile --time-stages`: the stage's parts are timed under this
+  /// scope (and the pipeline's passes, by compileModule).
   mlir::TimingScope *timing = nullptr;
   /// A terminal's stream for progress lines (kernels lowered, parts of
   /// machine code), or none (dlc compile --progress).
@@ -74,13 +80,26 @@ struct CodegenOptions {
   bool testSkipScheduleVerification = false;
 };
 
-/// The artifact stage of the compile pipeline (compiler/Driver): the entry
-/// function of `module`, after dlc-schedule and dlc-plan-memory, into
-/// artifact bytes (a malformed schedule is an error naming what is wrong). Errors are reported as diagnostics on the offending op or
-/// function. To compile a model from the start, use dlc::compileModule.
-mlir::FailureOr<std::string> compileModel(mlir::ModuleOp module,
-                                          const CodegenOptions &options);
+/// dlc-codegen on the entry function of `module` (after dlc-schedule and
+/// dlc-plan-memory): the code, written onto the IR. With an --emit stream set
+/// it prints that and writes nothing. Errors are diagnostics on the op or
+/// function at fault.
+mlir::LogicalResult generateCode(mlir::ModuleOp module, const CodegenOptions &options);
+
+/// dlc-write-artifact: the entry function of `module`, after dlc-codegen,
+/// into artifact bytes (a malformed schedule or missing code is an error
+/// naming what is wrong). To compile a model from the start, use
+/// dlc::compileModule.
+mlir::FailureOr<std::string> translateToArtifact(mlir::ModuleOp module,
+                                                 const CodegenOptions &options);
+
+/// The two as passes on builtin.module; the artifact's bytes go to `sink`
+/// (none: made, proved and dropped).
+std::unique_ptr<mlir::Pass> createGenerateCode(const CodegenOptions &options);
+std::unique_ptr<mlir::Pass>
+createWriteArtifact(const CodegenOptions &options,
+                    std::function<llvm::Error(std::string &&)> sink);
 
 } // namespace dlc
 
-#endif // DLC_COMPILER_PIPELINE_COMPILEMODEL_H
+#endif // DLC_COMPILER_PIPELINE_ARTIFACTSTAGES_H
