@@ -435,14 +435,8 @@ bool checkCompileFlags(const CompileFlags &f, std::vector<std::string> &cpus) {
   return true;
 }
 
-/// The flags as options (copied: see CompileFlags); --emit=llvm into `llvmIR`.
-llvm::Expected<::dlc::CompileOptions> compileOptionsFrom(const CompileFlags &f,
-                                                         llvm::StringRef cpu,
-                                                         llvm::raw_ostream &llvmIR) {
-  auto flagError = [](llvm::Error error) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "--" + llvm::toString(std::move(error)));
-  };
+/// The placement and precision flags as options (copied: see CompileFlags).
+::dlc::CompileOptions placementOptionsFrom(const CompileFlags &f) {
   ::dlc::CompileOptions options;
   options.entry = f.entry;
   options.devices = f.devices;
@@ -459,6 +453,18 @@ llvm::Expected<::dlc::CompileOptions> compileOptionsFrom(const CompileFlags &f,
   options.fp16Deny.assign(f.fp16Deny.begin(), f.fp16Deny.end());
   options.calibrate.assign(f.calibrate.begin(), f.calibrate.end());
   options.modelLabel = f.model;
+  return options;
+}
+
+/// The flags as options (copied: see CompileFlags); --emit=llvm into `llvmIR`.
+llvm::Expected<::dlc::CompileOptions> compileOptionsFrom(const CompileFlags &f,
+                                                         llvm::StringRef cpu,
+                                                         llvm::raw_ostream &llvmIR) {
+  auto flagError = [](llvm::Error error) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--" + llvm::toString(std::move(error)));
+  };
+  ::dlc::CompileOptions options = placementOptionsFrom(f);
   ::dlc::CodegenOptions &codegen = options.codegen;
   codegen.entry = f.entry;
   // The first CPU; a list is compiled a variant at a time (runCompile).

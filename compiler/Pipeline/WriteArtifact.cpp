@@ -90,6 +90,8 @@ private:
   LogicalResult addKernels();
   void addSignature();
   LogicalResult addLinksAndPlacement();
+  void addPlacement(const dlc::DeviceSpec &spec, const std::vector<int> &specIndex);
+  double estimateUs(Operation *op, const dlc::DeviceSpec &spec, const std::vector<int> &specIndex);
   LogicalResult assembleContents();
   static void dropEventWait(std::vector<std::vector<aw::Step>> &schedules, int which);
   LogicalResult verifyArtifactSchedule(const std::string &artifact);
@@ -342,37 +344,46 @@ LogicalResult ArtifactTranslator::addLinksAndPlacement() {
       if (link.bandwidthBytesPerS > 0 && link.latencyUs >= 0)
         contents.links.push_back({from, to, link.bandwidthBytesPerS, link.latencyUs});
     }
-  auto estimate = [&](Operation *op) -> double {
-    unsigned device = table.opDevice.lookup(op);
-    if (specIndex[device] < 0)
-      return -1;
-    // A packed weight's view, or a transpose a batched matmul reads or
-    // writes in place, is folded into that op's lowering: it never runs.
-    const dlc::TargetBackend *backend = dlc::lookupTargetBackendOf(op);
-    if (backend && backend->foldedIntoNeighbour(op))
+  addPlacement(spec, specIndex);
+  return success();
+}
+
+// An op's estimated time on its device (-1: the spec does not know it).
+double ArtifactTranslator::estimateUs(Operation *op, const dlc::DeviceSpec &spec,
+                                      const std::vector<int> &specIndex) {
+  unsigned device = table.opDevice.lookup(op);
+  if (specIndex[device] < 0)
+    return -1;
+  // A packed weight's view, or a transpose a batched matmul reads or
+  // writes in place, is folded into that op's lowering: it never runs.
+  const dlc::TargetBackend *backend = dlc::lookupTargetBackendOf(op);
+  if (backend && backend->foldedIntoNeighbour(op))
+    return 0;
+  if (auto copy = dyn_cast<dlc::CopyOp>(op)) {
+    unsigned from = deviceOf(copy.getInput());
+    if (from == device || specIndex[from] < 0)
       return 0;
-    if (auto copy = dyn_cast<dlc::CopyOp>(op)) {
-      unsigned from = deviceOf(copy.getInput());
-      if (from == device || specIndex[from] < 0)
-        return 0;
-      return dlc::transferUs(dlc::valueBytes(copy.getInput()),
-                             spec.links[specIndex[from]][specIndex[device]]);
-    }
-    return dlc::opTimeUs(op, spec.devices[specIndex[device]]);
-  };
-  for (Operation *model : dlc::modelOps(func)) {
-    Operation &op = *model;
+    return dlc::transferUs(dlc::valueBytes(copy.getInput()),
+                           spec.links[specIndex[from]][specIndex[device]]);
+  }
+  return dlc::opTimeUs(op, spec.devices[specIndex[device]]);
+}
+
+// Each op's device, why (the placement pass records it; without it an op is
+// pinned or default; copies are the placement's consequence: "copy"), and
+// its estimate.
+void ArtifactTranslator::addPlacement(const dlc::DeviceSpec &spec,
+                                      const std::vector<int> &specIndex) {
+  for (Operation *op : dlc::modelOps(func)) {
     if (isa<func::ReturnOp>(op))
       continue;
-    // The placement pass records why; without it an op is pinned or default.
-    // Copies are the placement's consequence, not a choice: "copy".
-    std::string reason = isa<dlc::CopyOp>(op) ? "copy" : dlc::getDevicePin(&op) ? "pinned" : "default";
-    if (auto recorded = op.getAttrOfType<StringAttr>(dlc::attrs::kReason))
+    std::string reason = isa<dlc::CopyOp>(op) ? "copy" : dlc::getDevicePin(op) ? "pinned" : "default";
+    if (auto recorded = op->getAttrOfType<StringAttr>(dlc::attrs::kReason))
       reason = recorded.str();
-    contents.placement.push_back({name(&op), op.getName().getStringRef().str(),
-                                  table.opDevice.lookup(&op), reason, estimate(&op)});
+    contents.placement.push_back({name(op), op->getName().getStringRef().str(),
+                                  table.opDevice.lookup(op), reason,
+                                  estimateUs(op, spec, specIndex)});
   }
-  return success();
 }
 
 FailureOr<std::string> ArtifactTranslator::run() {
