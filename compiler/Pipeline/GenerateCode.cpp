@@ -144,7 +144,11 @@ void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, unsigne
     for (Value operand : op->getOperands())
       if (!mapping.contains(operand) && dlc::isInlinableConstant(operand.getDefiningOp()))
         builder.clone(*operand.getDefiningOp(), mapping);
-    builder.clone(*op, mapping);
+    Operation *clone = builder.clone(*op, mapping);
+    // Placement's records differ from op to op and mean nothing to the
+    // code: kept, they would keep identical kernels from sharing it.
+    clone->removeAttr(dlc::attrs::kOrder);
+    clone->removeAttr(dlc::attrs::kReason);
   }
   for (auto [i, output] : llvm::enumerate(kernel.outputs)) {
     auto store = builder.create<bufferization::MaterializeInDestinationOp>(

@@ -33,6 +33,10 @@
 
 // EMULATED: dlc.libraries = [#dlc.library<code = dense_resource<dlc_library> : tensor<{{[0-9]+}}xi8>, triple = "{{[^"]+}}", cpu = "{{[^"]+}}"
 // EMULATED-SAME: #dlc.library<code = dense_resource<dlc_emulated_gpu> : tensor<{{[0-9]+}}xi8>, triple = "{{[^"]+}}", cpu = "generic">]
+// Placement's per-op records (dlc.order, dlc.reason) do not keep the two
+// matmul+relu kernels from sharing their code.
+// EMULATED: dlc.code = #dlc.kernel_code<library = 0, symbol = "k0_entry">
+// EMULATED: dlc.code = #dlc.kernel_code<library = 0, symbol = "k0_entry">
 // EMULATED: dlc.code = #dlc.kernel_code<library = 0, symbol = "k2_entry">
 // EMULATED: dlc.copy
 // EMULATED: dlc.kernel on cuda:0
