@@ -75,16 +75,6 @@ void roundAll(Tensor &t) {
     v = roundTo(t.dtype, v);
 }
 
-int64_t toInt64(double v) {
-  if (std::isnan(v))
-    return 0;
-  if (v >= 9223372036854775808.0)
-    return std::numeric_limits<int64_t>::max();
-  if (v < -9223372036854775808.0)
-    return std::numeric_limits<int64_t>::min();
-  return static_cast<int64_t>(v);
-}
-
 } // namespace detail
 
 using namespace detail;

@@ -52,10 +52,6 @@ broadcastDims(const std::vector<int64_t> &lhs, const std::vector<int64_t> &rhs);
 /// Rounds every element of `t` in place to its dtype.
 void roundAll(Tensor &t);
 
-/// Converts an integral double to int64, saturating out-of-range values and
-/// mapping NaN to 0 (never UB, even on garbage data).
-int64_t toInt64(double v);
-
 } // namespace dlc::ref::detail
 
 #endif // DLC_INTERPRETER_REFKERNELSINTERNAL_H

@@ -137,6 +137,9 @@ int64_t wrapToInt64(double x) {
   const double two63 = std::ldexp(1.0, 63), two64 = std::ldexp(1.0, 64);
   if (t >= -two63 && t < two63)
     return static_cast<int64_t>(t);
+  // INT64_MAX as a double: kept, not wrapped to INT64_MIN.
+  if (t == two63)
+    return std::numeric_limits<int64_t>::max();
   // |t| >= 2^63, so t is a multiple of 2^11 and all of this is exact.
   double m = std::fmod(t, two64);
   if (m >= two63)
@@ -147,6 +150,16 @@ int64_t wrapToInt64(double x) {
 }
 
 } // namespace
+
+int64_t toInt64(double x) {
+  if (std::isnan(x))
+    return 0;
+  if (x >= std::ldexp(1.0, 63))
+    return std::numeric_limits<int64_t>::max();
+  if (x <= -std::ldexp(1.0, 63))
+    return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(x);
+}
 
 double roundTo(DType type, double x) {
   switch (type) {

@@ -50,6 +50,12 @@ double decodeElement(DType type, const void *bytes);
 ///  - i1: x != 0 ? 1 : 0 (NaN gives 1).
 double roundTo(DType type, double x);
 
+/// An i64 element held as a double, as an int64_t: saturated, since
+/// INT64_MAX (PyTorch's "to the end" in a Slice) decodes to 2^63, just
+/// outside the range a cast may take; NaN gives 0 (never UB, even on
+/// garbage data).
+int64_t toInt64(double x);
+
 /// Exact IEEE binary16 / bfloat16 conversions (RNE when encoding).
 uint16_t toF16Bits(double x);
 double fromF16Bits(uint16_t bits);

@@ -25,7 +25,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace mlir;
 using namespace dlc;
@@ -183,7 +185,7 @@ DenseElementsAttr dlc::onnx_import::denseFromTensor(RankedTensorType type, const
   if (isa<IntegerType>(e)) {
     SmallVector<APInt> ints;
     for (double v : t.data)
-      ints.push_back(APInt(e.getIntOrFloatBitWidth(), static_cast<int64_t>(v), true));
+      ints.push_back(APInt(e.getIntOrFloatBitWidth(), ref::toInt64(v), true));
     return DenseElementsAttr::get(type, ints);
   }
   SmallVector<APFloat> floats;
@@ -252,9 +254,10 @@ std::optional<std::vector<int64_t>> GraphImporter::constInts(size_t i, const cha
   std::optional<Tensor> t = requireConst(i, what);
   if (!t)
     return std::nullopt;
+  // Saturated: PyTorch writes `x[::2]`'s end as INT64_MAX, 2^63 as a double.
   std::vector<int64_t> out;
   for (double v : t->data)
-    out.push_back(static_cast<int64_t>(v));
+    out.push_back(ref::toInt64(v));
   return out;
 }
 

@@ -385,7 +385,7 @@ LogicalResult convertPad(GraphImporter &g, Outputs &out) {
       Attribute element = isa<FloatType>(vt.getElementType())
                               ? Attribute(g.builder.getFloatAttr(vt.getElementType(), value))
                               : Attribute(g.builder.getIntegerAttr(vt.getElementType(),
-                                                                   static_cast<int64_t>(value)));
+                                                                   ref::toInt64(value)));
       return g.builder.create<ConstantOp>(g.loc, type, DenseElementsAttr::get(type, element),
                                           DeviceAttr()).getResult();
     };

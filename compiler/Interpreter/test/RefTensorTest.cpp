@@ -158,12 +158,24 @@ TEST(RoundToTest, Integers) {
   EXPECT_EQ(roundTo(DType::I32, 4294967297.0), 1.0);
   EXPECT_EQ(roundTo(DType::I32, -2147483649.0), 2147483647.0);
   EXPECT_EQ(roundTo(DType::I64, -5.9), -5.0);
-  EXPECT_EQ(roundTo(DType::I64, p2(63)), -p2(63)); // Wraps.
+  // 2^63 is how INT64_MAX decodes (PyTorch's "to the end" in a Slice): kept,
+  // not wrapped to INT64_MIN; beyond it, values wrap.
+  EXPECT_EQ(roundTo(DType::I64, p2(63)), p2(63));
+  EXPECT_EQ(roundTo(DType::I64, p2(63) + p2(11)), -p2(63) + p2(11)); // Wraps.
   EXPECT_EQ(roundTo(DType::I64, p2(64) + p2(12)), p2(12));
   EXPECT_EQ(roundTo(DType::I64, std::nan("")), 0.0);
   EXPECT_EQ(roundTo(DType::I1, -3.0), 1.0);
   EXPECT_EQ(roundTo(DType::I1, 0.0), 0.0);
   EXPECT_EQ(roundTo(DType::I1, std::nan("")), 1.0);
+}
+
+TEST(RoundToTest, ToInt64Saturates) {
+  EXPECT_EQ(toInt64(-5.0), -5);
+  EXPECT_EQ(toInt64(p2(63)), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(toInt64(double(std::numeric_limits<int64_t>::max())),
+            std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(toInt64(-p2(64)), std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(toInt64(std::nan("")), 0);
 }
 
 TEST(TensorTest, BasicsAndValidate) {

@@ -92,3 +92,9 @@
 // PAD: %[[C2:.*]] = dlc.slice %[[C1]] {ends = array<i64: 1, 2, 6, 5>, starts = array<i64: 0, 0, 0, 0>
 // PAD: dlc.concat %[[V]], %[[C2]] {axis = 3 : i64} {{.*}} -> tensor<1x2x6x8xf32>
 // PADOK: pad: exact
+
+// A strided slice whose ends are INT64_MAX (PyTorch's x[:, :, ::2, ::2]):
+// the ends clamp to the dimensions.
+// RUN: %make-onnx strided_slice %t/strided_slice.onnx
+// RUN: dlc import %t/strided_slice.onnx | FileCheck %s --check-prefix=STRIDED
+// STRIDED: dlc.slice %{{.*}} {ends = array<i64: 1, 4, 7, 8>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 2, 2>} : tensor<1x4x7x8xf32> -> tensor<1x4x4x4xf32>

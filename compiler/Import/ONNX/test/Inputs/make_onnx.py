@@ -208,6 +208,15 @@ def undefined():
     return model(nodes, [vi("x", [4])], [vi("y", [4])])
 
 
+def strided_slice():
+    """x[:, :, ::2, ::2] as PyTorch exports it: the ends are INT64_MAX."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    nodes = [helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["y"], name="/Slice")]
+    return model(nodes, [vi("x", [1, 4, 7, 8])], [vi("y", [1, 4, 4, 4])],
+                 [i64("starts", [0, 0]), i64("ends", [9223372036854775807, 9223372036854775807]),
+                  i64("axes", [2, 3]), i64("steps", [2, 2])])
+
+
 def pad():
     """Pad in constant mode as PyTorch exports it (Inception's avg-pool
     padding, DenseNet's all-zero pads), plus a crop (negative pads) and a
@@ -232,7 +241,7 @@ def pad_reflect():
     return model(nodes, [vi("x", [2, 4])], [vi("y", [2, 6])], [pads])
 
 
-MODELS = {f.__name__: f for f in [add, mlp, dynamic, unsupported, opset18, double, pad, pad_reflect,
+MODELS = {f.__name__: f for f in [add, mlp, strided_slice, dynamic, unsupported, opset18, double, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
                                   less_broadcast, bad_stride, bad_axes]}
