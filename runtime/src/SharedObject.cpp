@@ -43,10 +43,19 @@ dlc_status_t SharedObject::load(const void *data, size_t size,
 }
 
 SharedObject::~SharedObject() {
-  if (handle)
+  bool unloaded = true;
+  if (handle) {
     ::dlclose(handle);
-  if (fd >= 0)
-    ::close(fd); // Only after dlclose: see the header.
+    // A library with GNU unique symbols (C++ inline statics: the emulated
+    // GPU code's) stays loaded after dlclose: its memfd stays open too.
+    std::string path = "/proc/self/fd/" + std::to_string(fd);
+    if (void *still = ::dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD)) {
+      ::dlclose(still);
+      unloaded = false;
+    }
+  }
+  if (fd >= 0 && unloaded)
+    ::close(fd); // Only once unloaded: see the header.
 }
 
 dlc_status_t SharedObject::lookup(const std::string &symbol,

@@ -1,9 +1,12 @@
 //===- SharedObject.h - dlopen an ELF shared object held in memory --------===//
 //
 // The bytes go into a memfd and are opened as /proc/self/fd/N: no file is
-// ever written to disk. The memfd stays open until dlclose: were it closed,
-// the number N could be reused for the next library, whose path would then
-// be the same string, and glibc would hand back the first library's handle.
+// ever written to disk. The memfd stays open until the library is unloaded:
+// were it closed, the number N could be reused for the next library, whose
+// path would then be the same string, and glibc would hand back the first
+// library's handle. A library that dlclose does not unload (one with GNU
+// unique symbols, as C++ inline statics make) keeps its memfd for the rest
+// of the process.
 //
 //===----------------------------------------------------------------------===//
 

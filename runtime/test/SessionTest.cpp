@@ -135,6 +135,40 @@ TEST(Session, LibrariesStayDistinctAcrossLoadsAndReleases) {
   }
 }
 
+#ifdef DLC_TEST_KERNELS_NODELETE
+/// The toy model's `total` output with `model`'s kernels, for 1 + 2 + 3 + 4.
+int32_t toyTotal(dlc_model_t *model) {
+  dlc_session_t *s;
+  EXPECT_EQ(dlc_session_create(model, nullptr, &s), nullptr);
+  std::vector<int32_t> idx{1, 2, 3, 4};
+  EXPECT_EQ(dlc_session_set_input(s, 2, idx.data(), 16), nullptr);
+  EXPECT_EQ(dlc_session_run(s), nullptr);
+  const void *data = nullptr;
+  size_t n = 0;
+  EXPECT_EQ(dlc_session_output(s, 2, &data, &n), nullptr);
+  int32_t total = data ? *static_cast<const int32_t *>(data) : -1;
+  dlc_session_release(s);
+  return total;
+}
+
+TEST(Session, ALibraryThatStaysLoadedKeepsItsPath) {
+  // dlclose does not unload it, so its memfd's number must not go to the
+  // next library: glibc would hand back this one's code for that path (the
+  // conformance run on simulated GPUs got every test's kernels wrong).
+  std::string sticky = buildArtifact(toyModel(DLC_TEST_KERNELS_NODELETE));
+  std::string plain = buildArtifact(toy());
+  for (int round = 0; round < 2; ++round) {
+    dlc_model_t *a, *b;
+    DLC_ASSERT_OK(loadBytes(sticky, &a));
+    EXPECT_EQ(toyTotal(a), 110);
+    dlc_model_release(a);
+    DLC_ASSERT_OK(loadBytes(plain, &b));
+    EXPECT_EQ(toyTotal(b), 10);
+    dlc_model_release(b);
+  }
+}
+#endif
+
 TEST(Session, ConcurrentSessionsOnOneModel) {
   dlc::Model model;
   std::string bytes = buildArtifact(toy());

@@ -31,9 +31,15 @@ void mul6_f32(void **b) {
     out[i] = x[i] * y[i];
 }
 
+/* The variant built to stay loaded after dlclose (-z nodelete) adds this,
+ * so that a test can tell its code from the plain library's. */
+#ifndef DLC_TEST_SUM_OFFSET
+#define DLC_TEST_SUM_OFFSET 0
+#endif
+
 /* out[1] = sum(a[4]) */
 void sum4_i32(void **b) {
   const int32_t *x = b[0];
   int32_t *out = b[1];
-  out[0] = x[0] + x[1] + x[2] + x[3];
+  out[0] = x[0] + x[1] + x[2] + x[3] + DLC_TEST_SUM_OFFSET;
 }
