@@ -167,6 +167,10 @@ public:
         .Case([&](TanhOp o) { return one(ref::tanh(in(o.getInput()))); })
         .Case([&](SigmoidOp o) { return one(ref::sigmoid(in(o.getInput()))); })
         .Case([&](ErfOp o) { return one(ref::erf(in(o.getInput()))); })
+        .Case<SinOp, CosOp, TanOp, AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp,
+              AtanhOp, CeilOp, FloorOp, RoundOp, SignOp>([&](Operation *o) {
+          return one(ref::unaryFunction(o->getName().stripDialect().str(), in(o->getOperand(0))));
+        })
         .Case([&](ReluOp o) { return one(ref::relu(in(o.getInput()))); })
         .Case([&](GeluOp o) {
           return one(ref::gelu(in(o.getInput()), o.getTanhApproximation()));

@@ -411,6 +411,32 @@ Expected<Tensor> sigmoid(const Tensor &x) {
   return unary("sigmoid", true, x,
                [](double v) { return 1.0 / (1.0 + std::exp(-v)); });
 }
+Expected<Tensor> unaryFunction(std::string_view name, const Tensor &x) {
+  using Fn = double (*)(double);
+  static const std::pair<const char *, Fn> kFunctions[] = {
+      {"sin", [](double v) { return std::sin(v); }},
+      {"cos", [](double v) { return std::cos(v); }},
+      {"tan", [](double v) { return std::tan(v); }},
+      {"asin", [](double v) { return std::asin(v); }},
+      {"acos", [](double v) { return std::acos(v); }},
+      {"atan", [](double v) { return std::atan(v); }},
+      {"sinh", [](double v) { return std::sinh(v); }},
+      {"cosh", [](double v) { return std::cosh(v); }},
+      {"asinh", [](double v) { return std::asinh(v); }},
+      {"acosh", [](double v) { return std::acosh(v); }},
+      {"atanh", [](double v) { return std::atanh(v); }},
+      {"ceil", [](double v) { return std::ceil(v); }},
+      {"floor", [](double v) { return std::floor(v); }},
+      {"round", [](double v) { return std::nearbyint(v); }}, // ties to even (the default mode)
+  };
+  if (name == "sign")
+    return unary("sign", false, x, [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : v; });
+  for (const auto &[known, fn] : kFunctions)
+    if (name == known)
+      return unary(known, true, x, fn);
+  return makeError("no elementwise function '", std::string(name), "'");
+}
+
 Expected<Tensor> erf(const Tensor &x) {
   return unary("erf", true, x, [](double v) { return std::erf(v); });
 }

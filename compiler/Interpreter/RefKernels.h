@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlc::ref {
@@ -61,6 +62,10 @@ Expected<Tensor> rsqrt(const Tensor &x);
 Expected<Tensor> tanh(const Tensor &x);
 Expected<Tensor> sigmoid(const Tensor &x);
 Expected<Tensor> erf(const Tensor &x);
+/// The elementwise functions named by their dlc mnemonic: sin, cos, tan,
+/// asin, acos, atan, sinh, cosh, asinh, acosh, atanh, ceil, floor, round
+/// (ties to even) on floats; sign on any numeric type (NaN stays NaN).
+Expected<Tensor> unaryFunction(std::string_view name, const Tensor &x);
 Expected<Tensor> relu(const Tensor &x);
 /// Exact: 0.5x(1+erf(x/sqrt2)); approximateTanh:
 /// 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))).

@@ -212,6 +212,27 @@ def Dlc_TanhOp : Dlc_UnaryOp<"tanh", "Infer", "tanh(x)", 6>;
 def Dlc_SigmoidOp : Dlc_UnaryOp<"sigmoid", "Infer", "1 / (1 + e^-x)", 6>;
 def Dlc_ErfOp : Dlc_UnaryOp<"erf", "Infer", "erf(x)", 8>;
 def Dlc_ReluOp : Dlc_UnaryOp<"relu", "Clear", "max(x, 0)", 1, Dlc_NumericTensor>;
+// The trigonometric and hyperbolic functions and their inverses (NaN outside
+// their domains); fp32 under mixed precision: few models use them, and those
+// that do (positional encodings) need the digits.
+def Dlc_SinOp : Dlc_UnaryOp<"sin", "Deny", "sin(x)", 8>;
+def Dlc_CosOp : Dlc_UnaryOp<"cos", "Deny", "cos(x)", 8>;
+def Dlc_TanOp : Dlc_UnaryOp<"tan", "Deny", "tan(x)", 8>;
+def Dlc_AsinOp : Dlc_UnaryOp<"asin", "Deny", "asin(x)", 8>;
+def Dlc_AcosOp : Dlc_UnaryOp<"acos", "Deny", "acos(x)", 8>;
+def Dlc_AtanOp : Dlc_UnaryOp<"atan", "Deny", "atan(x)", 8>;
+def Dlc_SinhOp : Dlc_UnaryOp<"sinh", "Deny", "sinh(x)", 8>;
+def Dlc_CoshOp : Dlc_UnaryOp<"cosh", "Deny", "cosh(x)", 8>;
+def Dlc_AsinhOp : Dlc_UnaryOp<"asinh", "Deny", "asinh(x)", 8>;
+def Dlc_AcoshOp : Dlc_UnaryOp<"acosh", "Deny", "acosh(x)", 8>;
+def Dlc_AtanhOp : Dlc_UnaryOp<"atanh", "Deny", "atanh(x)", 8>;
+// Rounding: to the integers toward +inf, toward -inf, and to the nearest with
+// ties to even (ONNX's Round).
+def Dlc_CeilOp : Dlc_UnaryOp<"ceil", "Infer", "ceil(x)", 1>;
+def Dlc_FloorOp : Dlc_UnaryOp<"floor", "Infer", "floor(x)", 1>;
+def Dlc_RoundOp : Dlc_UnaryOp<"round", "Infer", "x rounded to the nearest integer, ties to even", 1>;
+def Dlc_SignOp : Dlc_UnaryOp<"sign", "Infer", "-1, 0 or 1 by the sign of x (NaN stays NaN)", 1,
+                             Dlc_NumericTensor>;
 
 def Dlc_GeluOp : Dlc_Op<"gelu", [Dlc_Elementwise, SameOperandsAndResultType]> {
   let summary = "Gaussian error linear unit";

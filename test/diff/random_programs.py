@@ -20,15 +20,22 @@ import random
 
 F32, F16, I1, I64 = "f32", "f16", "i1", "i64"
 
-UNARY = ["neg", "abs", "exp", "tanh", "sigmoid", "erf", "relu", "gelu", "clip"]
-POSITIVE_UNARY = ["log", "sqrt", "rsqrt"]  # on abs(x) + 1
+UNARY = ["neg", "abs", "exp", "tanh", "sigmoid", "erf", "relu", "gelu", "clip",
+         "sin", "cos", "atan", "sinh", "cosh", "asinh"]
+POSITIVE_UNARY = ["log", "sqrt", "rsqrt", "acosh"]  # on abs(x) + 1
+# Defined (and well conditioned) on (-1, 1), or short of tan's poles: on
+# clip(x, -0.9, 0.9).
+BOUNDED_UNARY = ["asin", "acos", "atanh", "tan"]
+# Results that jump (to the next integer, or the sign): never fed fp16
+# (discontinuous_consumers) and never painted themselves.
+STEP_UNARY = ["ceil", "floor", "round", "sign"]
 # Printed with one type (`: T`); other one-operand ops print `: A -> B`.
-ONE_TYPE = set(UNARY + POSITIVE_UNARY + ["softmax"])
+ONE_TYPE = set(UNARY + POSITIVE_UNARY + BOUNDED_UNARY + STEP_UNARY + ["softmax"])
 BINARY = ["add", "sub", "mul", "max", "min"]
 COMPARE = ["eq", "ne", "lt", "le", "gt", "ge"]
 # Op kinds whose fp16 paint the reference models (a result of the op's own
 # type); the others stay f32.
-PAINTABLE = set(UNARY + POSITIVE_UNARY + BINARY + ["div", "pow", "matmul", "linear",
+PAINTABLE = set(UNARY + POSITIVE_UNARY + BOUNDED_UNARY + BINARY + ["div", "pow", "matmul", "linear",
                 "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool", "softmax",
                 "layer_norm", "reduce_sum", "reduce_mean", "reduce_max", "transpose",
                 "reshape", "concat", "slice"])
@@ -159,6 +166,15 @@ class Generator:
     def gen_positive_unary(self):
         x = self.positive(self.pick())
         return self.emit_node(self.r.choice(POSITIVE_UNARY), [x], [self.p.shape(x)])
+
+    def gen_bounded_unary(self):
+        x = self.pick()
+        c = self.emit_node("clip", [x], [self.p.shape(x)], "min = -0.9, max = 0.9")[0]
+        return self.emit_node(self.r.choice(BOUNDED_UNARY), [c], [self.p.shape(x)])
+
+    def gen_step_unary(self):
+        x = self.pick()
+        return self.emit_node(self.r.choice(STEP_UNARY), [x], [self.p.shape(x)])
 
     def gen_binary(self):
         x = self.pick()
@@ -386,7 +402,8 @@ class Generator:
         self.p.nodes[-1].copy_to = self.r.choice(self.p.devices)
         return results
 
-    GENERATORS = [("unary", 4), ("positive_unary", 1), ("binary", 5), ("compare_select", 1),
+    GENERATORS = [("unary", 4), ("positive_unary", 1), ("bounded_unary", 1), ("step_unary", 1),
+                  ("binary", 5), ("compare_select", 1),
                   ("matmul", 2), ("linear", 2), ("conv", 2), ("pool", 1), ("batch_norm", 1),
                   ("norm", 2), ("reduce", 2), ("view", 4), ("transpose", 2), ("slice", 2),
                   ("concat", 1), ("split", 1), ("gather", 1), ("cast", 1), ("copy", 1)]
@@ -456,7 +473,7 @@ def discontinuous_consumers(p):
     """Values read, directly or not, by an op whose result jumps (a compare, a
     float-to-int cast): fp16 there could flip it, which no tolerance covers."""
     prod = p.producer()
-    seeds = [o for n in p.nodes if n.kind == "compare" or
+    seeds = [o for n in p.nodes if n.kind == "compare" or n.kind in STEP_UNARY or
              (n.kind == "cast" and p.dtype(n.results[0]) == "i32") for o in n.operands]
     seen = set()
     while seeds:

@@ -75,7 +75,9 @@ def run_case(seed, runs, work):
     shape = p.shape(p.args[i])
     count = math.prod(shape)
     state = [round(r.uniform(-1, 1), 4) for _ in range(count)]
-    initial = (rp.nested(["%g" % x for x in state], shape), rp.ttype(shape, rp.F32))
+    # repr keeps a decimal point: a state drawn as 0 printed "0", which MLIR
+    # parses as an integer, no f32 element.
+    initial = (rp.nested([repr(float(x)) for x in state], shape), rp.ttype(shape, rp.F32))
     placed = os.path.join(work, "placed.mlir")
     with open(placed, "w") as f:
         f.write(with_state(rp.emit(p), i, j, initial))

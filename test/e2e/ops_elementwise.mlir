@@ -15,6 +15,13 @@
 // RUN: %check-e2e %s bf16_chain %t
 // RUN: %check-e2e %s int_ops %t
 // RUN: %check-e2e %s casts %t
+// The trigonometric, hyperbolic and rounding functions, native and as CUDA
+// C++ run by the emulation on a simulated GPU.
+// RUN: %check-e2e %s trig_hyperbolic %t | FileCheck %s --check-prefix=TRIG
+// RUN: %check-e2e %s rounding_sign %t
+// RUN: %check-e2e %s trig_hyperbolic %t/gpu --devices=cpu,cuda:0 --placement=gpu --no-cuda --gpu-host-code=emulated --gpu=sim | FileCheck %s --check-prefix=TRIG
+// RUN: %check-e2e %s rounding_sign %t/gpu --devices=cpu,cuda:0 --placement=gpu --no-cuda --gpu-host-code=emulated --gpu=sim
+// TRIG-COUNT-11: ok (rel-L2
 // ADD: add y: ok (rel-L2
 
 func.func @add(%a: tensor<3x5x7xf32>, %b: tensor<3x5x7xf32>) -> (tensor<3x5x7xf32> {dlc.name = "y"}) {
@@ -116,4 +123,37 @@ func.func @casts(%a: tensor<3x7xf32>) -> (tensor<3x7xf16>, tensor<3x7xbf16>, ten
   %2 = dlc.cast %x : tensor<3x7xf32> -> tensor<3x7xi32>
   %3 = dlc.cast %2 : tensor<3x7xi32> -> tensor<3x7xf32>
   return %0, %1, %2, %3 : tensor<3x7xf16>, tensor<3x7xbf16>, tensor<3x7xi32>, tensor<3x7xf32>
+}
+
+// Each function on its domain: asin, acos and atanh on (-1, 1), acosh from 1.
+func.func @trig_hyperbolic(%a: tensor<6x17xf32>) -> (tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>) {
+  %s = dlc.constant dense<3.0> : tensor<f32>
+  %x = dlc.mul %a, %s : (tensor<6x17xf32>, tensor<f32>) -> tensor<6x17xf32>
+  %u = dlc.clip %a {min = -0.99, max = 0.99} : tensor<6x17xf32>
+  %one = dlc.constant dense<1.0> : tensor<f32>
+  %ax = dlc.abs %x : tensor<6x17xf32>
+  %g = dlc.add %ax, %one : (tensor<6x17xf32>, tensor<f32>) -> tensor<6x17xf32>
+  %0 = dlc.sin %x : tensor<6x17xf32>
+  %1 = dlc.cos %x : tensor<6x17xf32>
+  %2 = dlc.tan %u : tensor<6x17xf32>
+  %3 = dlc.asin %u : tensor<6x17xf32>
+  %4 = dlc.acos %u : tensor<6x17xf32>
+  %5 = dlc.atan %x : tensor<6x17xf32>
+  %6 = dlc.sinh %x : tensor<6x17xf32>
+  %7 = dlc.cosh %x : tensor<6x17xf32>
+  %8 = dlc.asinh %x : tensor<6x17xf32>
+  %9 = dlc.acosh %g : tensor<6x17xf32>
+  %10 = dlc.atanh %u : tensor<6x17xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>
+}
+
+func.func @rounding_sign(%a: tensor<6x17xf32>, %i: tensor<9xi32>) -> (tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<9xi32>) {
+  %s = dlc.constant dense<4.0> : tensor<f32>
+  %x = dlc.mul %a, %s : (tensor<6x17xf32>, tensor<f32>) -> tensor<6x17xf32>
+  %0 = dlc.ceil %x : tensor<6x17xf32>
+  %1 = dlc.floor %x : tensor<6x17xf32>
+  %2 = dlc.round %x : tensor<6x17xf32>
+  %3 = dlc.sign %x : tensor<6x17xf32>
+  %4 = dlc.sign %i : tensor<9xi32>
+  return %0, %1, %2, %3, %4 : tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<6x17xf32>, tensor<9xi32>
 }

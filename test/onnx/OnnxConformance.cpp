@@ -1,7 +1,7 @@
 //===- OnnxConformance.cpp - ONNX's backend node tests through dlc --------===//
 //
 //   dlc-onnx-conformance DATA_DIR [--jobs=N] [--known=FILE] [--min-pass=N]
-//                        [--filter=SUBSTRING] [--verbose]
+//                        [--filter=SUBSTRING] [--gpu-placement] [--verbose]
 //
 // For every DATA_DIR/<test>/ (model.onnx, test_data_set_*/input_*.pb and
 // output_*.pb as TensorProto): import, compile for this CPU, run with the
@@ -104,11 +104,30 @@ std::string statusMessage(dlc_status_t status) {
   return m;
 }
 
+/// --gpu-placement: every op the CUDA backend has a kernel for placed on
+/// cuda:0 (--devices=cpu,cuda:0 --placement=gpu), its CUDA C++ run by the
+/// host emulation on a simulated GPU (--gpu-host-code=emulated --gpu=sim).
+bool gpuPlacement = false;
+
+CompileOptions compileOptions() {
+  CompileOptions options;
+  if (gpuPlacement) {
+    options.devices = "cpu,cuda:0";
+    options.policy = "gpu";
+    options.codegen.cuda = false;
+    options.codegen.emulatedGpuHostCode = true;
+  }
+  return options;
+}
+
 /// Runs one data set; empty string on success, else what went wrong.
 std::string runDataSet(dlc_model_t *model, const std::vector<std::string> &inputNames,
                        const std::string &dir, const std::vector<std::string> &outputNames) {
   dlc_session_t *session = nullptr;
-  if (dlc_status_t s = dlc_session_create(model, nullptr, &session))
+  dlc_session_options_t options;
+  dlc_session_options_initialize(&options);
+  options.gpu_binding = gpuPlacement ? DLC_GPU_BINDING_SIM : DLC_GPU_BINDING_REAL;
+  if (dlc_status_t s = dlc_session_create(model, &options, &session))
     return "session: " + statusMessage(s);
   std::string problem;
   std::string err;
@@ -250,7 +269,7 @@ Result runTest(mlir::MLIRContext &context, const std::string &dir, const std::st
       diag = d.str();
     return mlir::success();
   });
-  mlir::FailureOr<std::string> artifact = compileModule(*module, CompileOptions());
+  mlir::FailureOr<std::string> artifact = compileModule(*module, compileOptions());
   if (mlir::failed(artifact)) {
     r.detail = "compile: " + diag;
     return r;
@@ -341,11 +360,13 @@ int main(int argc, char **argv) {
       filter = a.str();
     else if (a == "--verbose")
       verbose = true;
+    else if (a == "--gpu-placement")
+      gpuPlacement = true;
     else if (!a.starts_with("-") && dataDir.empty())
       dataDir = a.str();
     else {
       llvm::errs() << "usage: dlc-onnx-conformance DATA_DIR [--jobs=N] [--known=FILE] "
-                      "[--min-pass=N] [--filter=SUBSTRING] [--verbose]\n";
+                      "[--min-pass=N] [--filter=SUBSTRING] [--gpu-placement] [--verbose]\n";
       return 2;
     }
   }

@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Target/CPU/LoweringUtils.h"
+#include "compiler/Target/CPU/MathExpansions.h"
 #include "dialects/dlc/DlcOps.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -194,6 +195,29 @@ Value unaryKernel(Operation *op, OpBuilder &b, Location loc, Value x) {
       .Case([&](RsqrtOp) { return b.create<math::RsqrtOp>(loc, x); })
       .Case([&](TanhOp) { return b.create<math::TanhOp>(loc, x); })
       .Case([&](ErfOp) { return b.create<math::ErfOp>(loc, x); })
+      .Case([&](SinOp) { return b.create<math::SinOp>(loc, x); })
+      .Case([&](CosOp) { return b.create<math::CosOp>(loc, x); })
+      .Case([&](AtanOp) { return b.create<math::AtanOp>(loc, x); })
+      .Case<TanOp, AsinOp, AcosOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp>(
+          [&](Operation *op) {
+            return dlc::expandMathFunction(b, loc, op->getName().stripDialect(), x);
+          })
+      .Case([&](CeilOp) { return b.create<math::CeilOp>(loc, x); })
+      .Case([&](FloorOp) { return b.create<math::FloorOp>(loc, x); })
+      .Case([&](RoundOp) { return b.create<math::RoundEvenOp>(loc, x); })
+      .Case([&](SignOp) -> Value {
+        // x > 0: 1, x < 0: -1, else x (zero, or NaN, stays).
+        Value pos, neg;
+        if (isFloat) {
+          pos = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OGT, x, cst(0.0));
+          neg = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x, cst(0.0));
+        } else {
+          pos = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x, cst(0));
+          neg = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x, cst(0));
+        }
+        return b.create<arith::SelectOp>(
+            loc, pos, cst(1), b.create<arith::SelectOp>(loc, neg, cst(-1), x));
+      })
       .Case([&](SigmoidOp) -> Value {
         if (t.isF32())
           return sigmoidF32(b, loc, x);
@@ -370,6 +394,11 @@ void populateElementwisePatterns(RewritePatternSet &patterns) {
                UnaryLowering<TanhOp>, UnaryLowering<SigmoidOp>,
                UnaryLowering<ErfOp>, UnaryLowering<ReluOp>,
                UnaryLowering<GeluOp>, UnaryLowering<ClipOp>>(ctx);
+  patterns.add<UnaryLowering<SinOp>, UnaryLowering<CosOp>, UnaryLowering<TanOp>,
+               UnaryLowering<AsinOp>, UnaryLowering<AcosOp>, UnaryLowering<AtanOp>,
+               UnaryLowering<SinhOp>, UnaryLowering<CoshOp>, UnaryLowering<AsinhOp>,
+               UnaryLowering<AcoshOp>, UnaryLowering<AtanhOp>, UnaryLowering<CeilOp>,
+               UnaryLowering<FloorOp>, UnaryLowering<RoundOp>, UnaryLowering<SignOp>>(ctx);
   patterns.add<CastLowering, ConstantLowering, CopyLowering, CompareLowering,
                SelectLowering>(ctx);
 }

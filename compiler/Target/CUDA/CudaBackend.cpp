@@ -24,6 +24,8 @@ namespace {
 const char *const kCudaKinds[] = {
     "add", "sub", "mul", "div", "pow", "max", "min", "neg", "abs", "exp", "log",
     "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "relu", "gelu", "clip", "cast",
+    "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
+    "ceil", "floor", "round", "sign",
     "compare", "select",
     "matmul", "linear", "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool",
     "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max",

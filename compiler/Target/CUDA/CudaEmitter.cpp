@@ -110,6 +110,24 @@ std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
       .Case([&](TanhOp) { return "tanhf(" + x + ")"; })
       .Case([&](SigmoidOp) { return "1.0f / (1.0f + expf(-" + x + "))"; })
       .Case([&](ErfOp) { return "erff(" + x + ")"; })
+      .Case([&](SinOp) { return "sinf(" + x + ")"; })
+      .Case([&](CosOp) { return "cosf(" + x + ")"; })
+      .Case([&](TanOp) { return "tanf(" + x + ")"; })
+      .Case([&](AsinOp) { return "asinf(" + x + ")"; })
+      .Case([&](AcosOp) { return "acosf(" + x + ")"; })
+      .Case([&](AtanOp) { return "atanf(" + x + ")"; })
+      .Case([&](SinhOp) { return "sinhf(" + x + ")"; })
+      .Case([&](CoshOp) { return "coshf(" + x + ")"; })
+      .Case([&](AsinhOp) { return "asinhf(" + x + ")"; })
+      .Case([&](AcoshOp) { return "acoshf(" + x + ")"; })
+      .Case([&](AtanhOp) { return "atanhf(" + x + ")"; })
+      .Case([&](CeilOp) { return "ceilf(" + x + ")"; })
+      .Case([&](FloorOp) { return "floorf(" + x + ")"; })
+      .Case([&](RoundOp) { return "rintf(" + x + ")"; }) // ties to even
+      .Case([&](SignOp) {
+        // NaN (and a float zero, with its sign) stays as it is.
+        return "(" + x + " > 0 ? 1 : (" + x + " < 0 ? -1 : " + x + "))";
+      })
       .Case([&](ReluOp) { return "(" + x + " > 0 ? " + x + " : 0)"; })
       .Case([&](GeluOp g) {
         if (g.getTanhApproximation())

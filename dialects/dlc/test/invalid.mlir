@@ -17,6 +17,22 @@ func.func @exp_of_int(%x: tensor<4xi32>) -> tensor<4xi32> {
 
 // -----
 
+func.func @floor_of_int(%x: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{'dlc.floor' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi64>'}}
+  %0 = dlc.floor %x : tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+func.func @sign_of_bool(%x: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'dlc.sign' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
+  %0 = dlc.sign %x : tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
 // Shapes must be static.
 func.func @dynamic_shape(%x: tensor<?xf32>) -> tensor<?xf32> {
   // expected-error @+1 {{'dlc.relu' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<?xf32>'}}

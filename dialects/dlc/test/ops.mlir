@@ -177,6 +177,45 @@ func.func @unary_element_types(%i: tensor<5xi32>, %l: tensor<5xi64>, %h: tensor<
   return %0, %1, %2, %3, %4 : tensor<5xi32>, tensor<5xi64>, tensor<5xi32>, tensor<5xf16>, tensor<5xbf16>
 }
 
+// The trigonometric, hyperbolic and rounding functions (floats); sign also
+// on integers.
+// CHECK-LABEL: func.func @functions
+// CHECK: dlc.sin %{{.*}} : tensor<4xf32>
+// CHECK: dlc.cos %{{.*}} : tensor<4xf32>
+// CHECK: dlc.tan %{{.*}} : tensor<4xf32>
+// CHECK: dlc.asin %{{.*}} : tensor<4xf32>
+// CHECK: dlc.acos %{{.*}} : tensor<4xf32>
+// CHECK: dlc.atan %{{.*}} : tensor<4xf32>
+// CHECK: dlc.sinh %{{.*}} : tensor<4xf32>
+// CHECK: dlc.cosh %{{.*}} : tensor<4xf32>
+// CHECK: dlc.asinh %{{.*}} : tensor<4xf32>
+// CHECK: dlc.acosh %{{.*}} : tensor<4xf16>
+// CHECK: dlc.atanh %{{.*}} : tensor<4xbf16>
+// CHECK: dlc.ceil %{{.*}} : tensor<4xf32>
+// CHECK: dlc.floor %{{.*}} : tensor<4xf32>
+// CHECK: dlc.round %{{.*}} : tensor<4xf32>
+// CHECK: dlc.sign %{{.*}} : tensor<4xf32>
+// CHECK: dlc.sign %{{.*}} : tensor<4xi64>
+func.func @functions(%x: tensor<4xf32>, %h: tensor<4xf16>, %b: tensor<4xbf16>, %l: tensor<4xi64>) {
+  %0 = dlc.sin %x : tensor<4xf32>
+  %1 = dlc.cos %x : tensor<4xf32>
+  %2 = dlc.tan %x : tensor<4xf32>
+  %3 = dlc.asin %x : tensor<4xf32>
+  %4 = dlc.acos %x : tensor<4xf32>
+  %5 = dlc.atan %x : tensor<4xf32>
+  %6 = dlc.sinh %x : tensor<4xf32>
+  %7 = dlc.cosh %x : tensor<4xf32>
+  %8 = dlc.asinh %x : tensor<4xf32>
+  %9 = dlc.acosh %h : tensor<4xf16>
+  %10 = dlc.atanh %b : tensor<4xbf16>
+  %11 = dlc.ceil %x : tensor<4xf32>
+  %12 = dlc.floor %x : tensor<4xf32>
+  %13 = dlc.round %x : tensor<4xf32>
+  %14 = dlc.sign %x : tensor<4xf32>
+  %15 = dlc.sign %l : tensor<4xi64>
+  return
+}
+
 // gelu: the exact form (tanh_approximation = false is the default and is not
 // printed) and the tanh approximation; clip with its two bounds, also on ints.
 // CHECK-LABEL: func.func @gelu_clip

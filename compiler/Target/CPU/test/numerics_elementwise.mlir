@@ -132,3 +132,95 @@ func.func @constants_copy(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<3xi64
   %1 = dlc.copy %0 to cuda:1 : tensor<2x3xf32>
   return %1, %i, %b : tensor<2x3xf32>, tensor<3xi64>, tensor<2xi1>
 }
+
+// -----
+
+// The trigonometric and hyperbolic functions (tan, asin, acos, sinh, cosh,
+// asinh, acosh and atanh written out in MathExpansions.cpp) on wide ranges.
+// CHECK: OK trig_hyperbolic:
+// RANGE: %x -6.0 6.0
+func.func @trig_hyperbolic(%x: tensor<3x11xf32>) -> (tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>) {
+  %0 = dlc.sin %x : tensor<3x11xf32>
+  %1 = dlc.cos %x : tensor<3x11xf32>
+  %2 = dlc.atan %x : tensor<3x11xf32>
+  %3 = dlc.sinh %x : tensor<3x11xf32>
+  %4 = dlc.cosh %x : tensor<3x11xf32>
+  %5 = dlc.asinh %x : tensor<3x11xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>
+}
+
+// -----
+
+// CHECK: OK tan:
+// RANGE: %x -1.5 1.5
+func.func @tan(%x: tensor<3x11xf32>) -> tensor<3x11xf32> {
+  %0 = dlc.tan %x : tensor<3x11xf32>
+  return %0 : tensor<3x11xf32>
+}
+
+// -----
+
+// On (-1, 1), their ends included by the range's spread: asin and acos near
+// +-1, where a polynomial was 1% off (ONNX's test_asin), atanh's poles.
+// CHECK: OK inverse_unit:
+// RANGE: %x -0.9999 0.9999
+func.func @inverse_unit(%x: tensor<5x13xf32>) -> (tensor<5x13xf32>, tensor<5x13xf32>, tensor<5x13xf32>) {
+  %0 = dlc.asin %x : tensor<5x13xf32>
+  %1 = dlc.acos %x : tensor<5x13xf32>
+  %2 = dlc.atanh %x : tensor<5x13xf32>
+  return %0, %1, %2 : tensor<5x13xf32>, tensor<5x13xf32>, tensor<5x13xf32>
+}
+
+// -----
+
+// Near 0, where e^x - e^-x, log(x + sqrt(x^2 + 1)) and log((1 + x) / (1 - x))
+// cancel: relative accuracy kept.
+// CHECK: OK near_zero:
+// RANGE: %x -0.001 0.001
+func.func @near_zero(%x: tensor<3x11xf32>) -> (tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>) {
+  %0 = dlc.sinh %x : tensor<3x11xf32>
+  %1 = dlc.asinh %x : tensor<3x11xf32>
+  %2 = dlc.atanh %x : tensor<3x11xf32>
+  %3 = dlc.asin %x : tensor<3x11xf32>
+  %4 = dlc.tan %x : tensor<3x11xf32>
+  return %0, %1, %2, %3, %4 : tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>
+}
+
+// -----
+
+// acosh from 1 (where it is sqrt(2(x - 1))) to where x^2 would overflow;
+// asinh as far.
+// CHECK: OK large_arguments:
+// RANGE: %x 1.0 1.0e30
+func.func @large_arguments(%x: tensor<3x11xf32>) -> (tensor<3x11xf32>, tensor<3x11xf32>) {
+  %0 = dlc.acosh %x : tensor<3x11xf32>
+  %1 = dlc.asinh %x : tensor<3x11xf32>
+  return %0, %1 : tensor<3x11xf32>, tensor<3x11xf32>
+}
+
+// -----
+
+// CHECK: OK acosh_near_one:
+// RANGE: %x 1.0 1.01
+func.func @acosh_near_one(%x: tensor<3x11xf32>) -> tensor<3x11xf32> {
+  %0 = dlc.acosh %x : tensor<3x11xf32>
+  return %0 : tensor<3x11xf32>
+}
+
+// -----
+
+// Rounding, halves included (round: ties to even), and sign on floats
+// (zero keeps its sign) and integers.
+// CHECK: OK rounding:
+// RANGE: %x -5.0 5.0
+func.func @rounding(%x: tensor<3x11xf32>, %i: tensor<7xi32>) -> (tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<8xf32>, tensor<8xf32>, tensor<7xi32>) {
+  %0 = dlc.ceil %x : tensor<3x11xf32>
+  %1 = dlc.floor %x : tensor<3x11xf32>
+  %2 = dlc.round %x : tensor<3x11xf32>
+  %3 = dlc.sign %x : tensor<3x11xf32>
+  %h = dlc.constant dense<[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.0, -0.0]> : tensor<8xf32>
+  %4 = dlc.round %h : tensor<8xf32>
+  %5 = dlc.sign %h : tensor<8xf32>
+  %6 = dlc.sign %i : tensor<7xi32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<8xf32>, tensor<8xf32>, tensor<7xi32>
+}

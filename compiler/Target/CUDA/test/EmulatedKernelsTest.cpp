@@ -28,6 +28,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <map>
+#include <set>
 #include <random>
 
 using namespace mlir;
@@ -489,3 +490,23 @@ TEST(Nvrtc, ErrorsNameTheKernelAndItsOps) {
 }
 
 } // namespace
+
+// Every op of the dialect has a CUDA kernel, or is structure that never runs
+// as one: a new op cannot quietly fall back to the CPU on GPU placements.
+TEST(CudaBackend, CoversEveryOpOfTheDialect) {
+  MLIRContext ctx;
+  ctx.loadDialect<dlc::DlcDialect>();
+  const std::set<std::string> structure = {"kernel", "yield"};
+  int ops = 0;
+  for (RegisteredOperationName op : ctx.getRegisteredOperations()) {
+    if (op.getDialectNamespace() != "dlc")
+      continue;
+    ++ops;
+    std::string kind = op.getStringRef().drop_front(4).str(); // "dlc."
+    if (structure.count(kind))
+      EXPECT_FALSE(dlc::cuda::supportsOpKind(kind)) << kind;
+    else
+      EXPECT_TRUE(dlc::cuda::supportsOpKind(kind)) << "dlc." << kind << " has no CUDA kernel";
+  }
+  EXPECT_GT(ops, 50);
+}
