@@ -597,7 +597,10 @@ LogicalResult convertBatchNorm(GraphImporter &g, Outputs &out) {
   return success();
 }
 
-Value reduce(GraphImporter &g, StringRef kind, Value x, ArrayRef<int64_t> axes, bool keep) {
+} // namespace
+
+Value dlc::onnx_import::reduce(GraphImporter &g, StringRef kind, Value x, ArrayRef<int64_t> axes,
+                               bool keep) {
   RankedTensorType t = GraphImporter::typeOf(x);
   FailureOr<Shape> shape = reduceShape(t.getShape(), axes, keep, nullptr);
   auto type = g.tensorType(*shape, t.getElementType());
@@ -609,6 +612,14 @@ Value reduce(GraphImporter &g, StringRef kind, Value x, ArrayRef<int64_t> axes, 
     return g.make<ReduceMeanOp>(type, x, axesAttr, keepAttr, DeviceAttr());
   return g.make<ReduceMaxOp>(type, x, axesAttr, keepAttr, DeviceAttr());
 }
+
+Value dlc::onnx_import::logSoftmax(GraphImporter &g, Value x, int64_t axis) {
+  Value shifted = g.make<SubOp>(x, reduce(g, "max", x, {axis}, true));
+  Value lse = g.make<LogOp>(reduce(g, "sum", g.make<ExpOp>(shifted), {axis}, true));
+  return g.make<SubOp>(shifted, lse);
+}
+
+namespace {
 
 LogicalResult convertLayerNorm(GraphImporter &g, Outputs &out) {
   if (failed(requireFloat(g, 0)))
@@ -667,9 +678,7 @@ LogicalResult convertSoftmax(GraphImporter &g, Outputs &out) {
   if (!log) {
     y = g.make<SoftmaxOp>(GraphImporter::typeOf(x), x, g.builder.getI64IntegerAttr(axis), DeviceAttr());
   } else {
-    Value shifted = g.make<SubOp>(x, reduce(g, "max", x, {axis}, true));
-    Value lse = g.make<LogOp>(reduce(g, "sum", g.make<ExpOp>(shifted), {axis}, true));
-    y = g.make<SubOp>(shifted, lse);
+    y = logSoftmax(g, x, axis);
   }
   out.push_back(g.reshape(y, t.getShape()));
   return success();
@@ -795,6 +804,7 @@ const llvm::StringMap<Converter> &converters() {
                           "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp"})
       t[r] = convertReduce;
     addShapeConverters(t);
+    addLossConverters(t);
     t["Identity"] = passThrough;
     t["Dropout"] = passThrough;
     return t;

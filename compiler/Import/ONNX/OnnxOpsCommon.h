@@ -1,8 +1,8 @@
 //===- OnnxOpsCommon.h - shared by the op converters ---------*- C++ -*-===//
 //
 // Private to compiler/Import/ONNX: OnnxOps.cpp (arithmetic, activations,
-// contractions, normalisation, reductions) and OnnxShapeOps.cpp (shapes,
-// constants, comparisons folded at import time).
+// contractions, normalisation, reductions), OnnxShapeOps.cpp (shapes,
+// constants, comparisons folded at import time) and OnnxLossOps.cpp (losses).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
@@ -28,6 +28,14 @@ inline int64_t product(llvm::ArrayRef<int64_t> dims) {
 
 /// Adds the converters of OnnxShapeOps.cpp to `table`.
 void addShapeConverters(llvm::StringMap<Converter> &table);
+/// Adds the converters of OnnxLossOps.cpp to `table`.
+void addLossConverters(llvm::StringMap<Converter> &table);
+
+/// dlc.reduce_{sum,mean,max} ("sum", "mean", anything else: max) of `x`.
+mlir::Value reduce(GraphImporter &g, llvm::StringRef kind, mlir::Value x,
+                   llvm::ArrayRef<int64_t> axes, bool keep);
+/// log(softmax(x)) along `axis`, shifted by the maximum against overflow.
+mlir::Value logSoftmax(GraphImporter &g, mlir::Value x, int64_t axis);
 
 } // namespace dlc::onnx_import
 

@@ -4,8 +4,10 @@
 // Split, Gather, Cast -> the dlc op; Expand -> x + zeros(shape); Tile ->
 // concat of copies; Constant, Shape, Size, ConstantOfShape, Range ->
 // constants (shapes are static); Equal ... Where -> constants when their
-// operands are known at import time, else dlc.compare and dlc.select. Inputs that give shapes or axes must be
-// known at import time (constants, folded shape arithmetic, or --bind).
+// operands are known at import time, else dlc.compare and dlc.select; IsNaN,
+// IsInf, ThresholdedRelu, Shrink as compares and selects; Trilu as a select
+// with a constant mask. Inputs that give shapes or axes (and Trilu's k) must
+// be known at import time (constants, folded shape arithmetic, or --bind).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace dlc;
@@ -590,9 +593,84 @@ LogicalResult convertLogical(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// IsNaN: x != x. IsInf: x == +inf, x == -inf or either (detect_positive,
+/// detect_negative).
+LogicalResult convertIsNanOrInf(GraphImporter &g, Outputs &out) {
+  Value x = g.input(0);
+  if (!isa<FloatType>(g.type(0).getElementType()))
+    return g.unsupported("an input that is not a float");
+  if (g.node->op_type() == "IsNaN") {
+    out.push_back(g.make<CompareOp>(StringRef("ne"), x, x));
+    return success();
+  }
+  bool positive = g.attrInt("detect_positive", 1) != 0;
+  bool negative = g.attrInt("detect_negative", 1) != 0;
+  Value pos = g.make<CompareOp>(StringRef("eq"), x, g.scalarLike(x, INFINITY));
+  Value neg = g.make<CompareOp>(StringRef("eq"), x, g.scalarLike(x, -INFINITY));
+  if (positive && negative)
+    out.push_back(g.make<SelectOp>(pos, g.scalarLike(pos, 1), neg));
+  else if (positive || negative)
+    out.push_back(positive ? pos : neg);
+  else // Neither: false everywhere (x < x is false, for NaN too).
+    out.push_back(g.make<CompareOp>(StringRef("lt"), x, x));
+  return success();
+}
+
+/// ThresholdedRelu: x > alpha ? x : 0. Shrink: x < -lambd ? x + bias :
+/// x > lambd ? x - bias : 0.
+LogicalResult convertThresholds(GraphImporter &g, Outputs &out) {
+  Value x = g.input(0);
+  Value zero = g.scalarLike(x, 0);
+  if (g.node->op_type() == "ThresholdedRelu") {
+    Value above = g.make<CompareOp>(StringRef("gt"), x, g.scalarLike(x, g.attrFloat("alpha", 1.0)));
+    out.push_back(g.make<SelectOp>(above, x, zero));
+    return success();
+  }
+  double lambd = g.attrFloat("lambd", 0.5), bias = g.attrFloat("bias", 0.0);
+  Value below = g.make<CompareOp>(StringRef("lt"), x, g.scalarLike(x, -lambd));
+  Value above = g.make<CompareOp>(StringRef("gt"), x, g.scalarLike(x, lambd));
+  Value high = g.make<SelectOp>(above, g.make<SubOp>(x, g.scalarLike(x, bias)), zero);
+  out.push_back(g.make<SelectOp>(below, g.make<AddOp>(x, g.scalarLike(x, bias)), high));
+  return success();
+}
+
+/// Trilu: select(mask, x, 0) with the triangle's mask a constant over the
+/// last two dimensions (j - i >= k for the upper triangle, <= k for the
+/// lower), broadcast over the others.
+LogicalResult convertTrilu(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  if (t.getRank() < 2)
+    return g.fail("the input has fewer than 2 dimensions");
+  int64_t k = 0;
+  if (g.has(1)) {
+    std::optional<std::vector<int64_t>> ks = g.constInts(1, "k");
+    if (!ks)
+      return failure();
+    if (ks->size() != 1)
+      return g.fail("k is not one value");
+    k = ks->front();
+  }
+  int64_t rows = t.getDimSize(t.getRank() - 2), columns = t.getDimSize(t.getRank() - 1);
+  if (t.getNumElements() == 0)
+    return g.unsupported("an empty result");
+  bool upper = g.attrInt("upper", 1) != 0;
+  std::vector<double> mask(rows * columns);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < columns; ++j)
+      mask[i * columns + j] = upper ? (j - i >= k) : (j - i <= k);
+  Value m = g.constant(Tensor::fromValues(ref::DType::I1, {rows, columns}, mask));
+  out.push_back(g.make<SelectOp>(m, g.input(0), g.scalarLike(g.input(0), 0)));
+  return success();
+}
+
 } // namespace
 
 void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
+  t["Trilu"] = convertTrilu;
+  t["IsNaN"] = convertIsNanOrInf;
+  t["IsInf"] = convertIsNanOrInf;
+  t["ThresholdedRelu"] = convertThresholds;
+  t["Shrink"] = convertThresholds;
   t["Transpose"] = convertTranspose;
   t["Reshape"] = convertReshape;
   t["Flatten"] = convertFlatten;

@@ -82,3 +82,7 @@
 // RUN: %make-onnx pad_reflect %t/reflect.onnx
 // RUN: not dlc import %t/reflect.onnx 2>&1 | FileCheck %s --check-prefix=REFLECT
 // REFLECT: error: {{.*}}reflect.onnx: unsupported op 'Pad' (node '/r/Pad', opset 13): mode 'reflect' (dlc pads with a constant)
+
+// RUN: %make-onnx nll_bad_target %t/nll_bad_target.onnx
+// RUN: not dlc import %t/nll_bad_target.onnx 2>&1 | FileCheck %s --check-prefix=NLLTARGET
+// NLLTARGET: error: {{.*}}nll_bad_target.onnx: node '/nll' (NegativeLogLikelihoodLoss): the target's shape is not the input's without its class dimension

@@ -98,3 +98,41 @@
 // RUN: %make-onnx strided_slice %t/strided_slice.onnx
 // RUN: dlc import %t/strided_slice.onnx | FileCheck %s --check-prefix=STRIDED
 // STRIDED: dlc.slice %{{.*}} {ends = array<i64: 1, 4, 7, 8>, starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 2, 2>} : tensor<1x4x7x8xf32> -> tensor<1x4x4x4xf32>
+
+// NegativeLogLikelihoodLoss as dlc ops on the run-time target: the class
+// picked by a comparison with [0, C), the weight likewise, ignore_index a
+// mask, the mean over the kept weights (OnnxLossOps.cpp).
+// RUN: %make-onnx nll_loss %t/nll.onnx
+// RUN: dlc import %t/nll.onnx | FileCheck %s --check-prefix=NLL
+// NLL: %[[IOTA:.*]] = dlc.constant dense<{{\[\[}}0, 1, 2, 3, 4]]> : tensor<1x5xi64>
+// NLL: %[[T:.*]] = dlc.reshape %arg1 : tensor<3xi64> -> tensor<3x1xi64>
+// NLL: %[[HOT:.*]] = dlc.compare "eq", %[[T]], %[[IOTA]]
+// NLL: dlc.select %[[HOT]], %arg0
+// NLL: dlc.compare "ne", %arg1
+// NLL: dlc.neg
+// NLL: %[[LOSS:.*]] = dlc.div {{.*}} : tensor<f32>
+// NLL: return %[[LOSS]]
+
+// SoftmaxCrossEntropyLoss: log_softmax over the classes (axis 1), then the
+// same; its second output is the log-probabilities.
+// RUN: %make-onnx sce_loss %t/sce.onnx
+// RUN: dlc import %t/sce.onnx | FileCheck %s --check-prefix=SCE
+// SCE: dlc.reduce_max %arg0 {axes = array<i64: 1>, keepdims = true}
+// SCE: dlc.log
+// SCE: %[[LOGP:.*]] = dlc.sub {{.*}} -> tensor<2x4x3xf32>
+// SCE: dlc.compare "eq", {{.*}} : (tensor<2x1x3xi64>, tensor<1x4x1xi64>) -> tensor<2x4x3xi1>
+// SCE: %[[LOSS:.*]] = dlc.neg {{.*}} : tensor<2x3xf32>
+// SCE: return %[[LOSS]], %[[LOGP]]
+
+// Trilu: a constant mask over the last two dimensions, broadcast.
+// RUN: %make-onnx trilu %t/trilu.onnx
+// RUN: dlc import %t/trilu.onnx | FileCheck %s --check-prefix=TRILU
+// TRILU: dlc.constant dense<{{\[\[}}true, true, false, false], [true, true, true, false], [true, true, true, true]]> : tensor<3x4xi1>
+// TRILU: dlc.select {{.*}} : tensor<3x4xi1>, tensor<2x3x4xf32>, tensor<1x1x1xf32> -> tensor<2x3x4xf32>
+
+// IsInf (here +inf only) and IsNaN as comparisons.
+// RUN: %make-onnx is_inf_nan %t/is_inf_nan.onnx
+// RUN: dlc import %t/is_inf_nan.onnx | FileCheck %s --check-prefix=ISINF
+// ISINF: %[[INF:.*]] = dlc.constant dense<0x7F800000> : tensor<1xf32>
+// ISINF: dlc.compare "eq", %arg0, %[[INF]]
+// ISINF: dlc.compare "ne", %arg0, %arg0

@@ -13,6 +13,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 F = TensorProto.FLOAT
+I64 = TensorProto.INT64
 rng = np.random.default_rng(7)
 
 
@@ -241,7 +242,42 @@ def pad_reflect():
     return model(nodes, [vi("x", [2, 4])], [vi("y", [2, 6])], [pads])
 
 
-MODELS = {f.__name__: f for f in [add, mlp, strided_slice, dynamic, unsupported, opset18, double, pad, pad_reflect,
+def nll_loss(target_shape=(3,)):
+    """NegativeLogLikelihoodLoss with a class weight, ignore_index 2, mean."""
+    w = numpy_helper.from_array(np.array([1.0, 2.0, 0.5, 1.5, 1.0], dtype=np.float32), "w")
+    nodes = [helper.make_node("NegativeLogLikelihoodLoss", ["x", "t", "w"], ["loss"], name="/nll",
+                              reduction="mean", ignore_index=2)]
+    return model(nodes, [vi("x", [3, 5]), vi("t", list(target_shape), I64)], [vi("loss", [])], [w])
+
+
+def nll_bad_target():
+    return nll_loss((4,))
+
+
+def sce_loss():
+    """SoftmaxCrossEntropyLoss on [N, C, d1] with its log_prob output, no reduction."""
+    nodes = [helper.make_node("SoftmaxCrossEntropyLoss", ["x", "t"], ["loss", "logp"], name="/sce",
+                              reduction="none")]
+    return model(nodes, [vi("x", [2, 4, 3]), vi("t", [2, 3], I64)],
+                 [vi("loss", [2, 3]), vi("logp", [2, 4, 3])])
+
+
+def trilu():
+    """The lower triangle (upper=0) from one diagonal above the main (k=1)."""
+    k = numpy_helper.from_array(np.array(1, dtype=np.int64), "k")
+    nodes = [helper.make_node("Trilu", ["x", "k"], ["y"], name="/tril", upper=0)]
+    return model(nodes, [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], [k], opset=14)
+
+
+def is_inf_nan():
+    nodes = [helper.make_node("IsInf", ["x"], ["inf"], name="/isinf", detect_negative=0),
+             helper.make_node("IsNaN", ["x"], ["nan"], name="/isnan")]
+    B = TensorProto.BOOL
+    return model(nodes, [vi("x", [6])], [vi("inf", [6], B), vi("nan", [6], B)])
+
+
+MODELS = {f.__name__: f for f in [add, mlp, strided_slice, nll_loss, nll_bad_target, sce_loss,
+                                  trilu, is_inf_nan, dynamic, unsupported, opset18, double, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
                                   less_broadcast, bad_stride, bad_axes]}

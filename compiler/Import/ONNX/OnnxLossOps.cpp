@@ -1,0 +1,123 @@
+//===- OnnxLossOps.cpp - NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss -===//
+//
+// Both as decompositions into dlc ops at import, on run-time targets:
+//
+//   onehot = compare eq (reshape(target, [N, 1, d..]), iota [1, C, 1..])
+//   picked = reduce_sum(select(onehot, input, 0), axis 1)        [N, d..]
+//   w      = reduce_sum(select(onehot, weight [1, C, 1..], 0), 1) (or 1)
+//            * (target != ignore_index)                          (with one)
+//   loss   = -picked * w;  none: loss, sum: sum(loss), mean: sum(loss) / sum(w)
+//
+// The class is picked by a comparison, not an index, so an ignored target
+// outside [0, C) reads nothing. SoftmaxCrossEntropyLoss is that on
+// log_softmax(scores, axis 1), its optional second output the log-probs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/ONNX/OnnxOpsCommon.h"
+#include "dialects/dlc/DlcOps.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::onnx_import;
+
+namespace {
+
+/// [1, C, 1, ..] of rank `rank` holding `values` along axis 1.
+Value alongClasses(GraphImporter &g, ref::DType dtype, int64_t rank, std::vector<double> values) {
+  std::vector<int64_t> shape(rank, 1);
+  shape[1] = values.size();
+  return g.constant(Tensor::fromValues(dtype, shape, std::move(values)));
+}
+
+/// The negative log-likelihood of `logProbs` [N, C, d..] at `target`
+/// [N, d..] (integers), weighted and reduced as the node says.
+FailureOr<Value> negativeLogLikelihood(GraphImporter &g, Value logProbs, Value target,
+                                       Value weight) {
+  RankedTensorType x = GraphImporter::typeOf(logProbs);
+  RankedTensorType t = GraphImporter::typeOf(target);
+  int64_t rank = x.getRank();
+  if (rank < 2)
+    return g.fail("the input has fewer than 2 dimensions (N, C)");
+  SmallVector<int64_t> targetShape(x.getShape());
+  targetShape.erase(targetShape.begin() + 1);
+  if (t.getShape() != ArrayRef<int64_t>(targetShape))
+    return g.fail("the target's shape is not the input's without its class dimension");
+  if (!t.getElementType().isSignlessInteger(32) && !t.getElementType().isSignlessInteger(64))
+    return g.unsupported("a target that is not int32 or int64");
+  int64_t classes = x.getDimSize(1);
+  ref::DType index = t.getElementType().isInteger(32) ? ref::DType::I32 : ref::DType::I64;
+  std::vector<double> iota(classes);
+  for (int64_t c = 0; c < classes; ++c)
+    iota[c] = double(c);
+  SmallVector<int64_t> expanded(targetShape);
+  expanded.insert(expanded.begin() + 1, 1);
+  Value onehot = g.make<CompareOp>(StringRef("eq"), g.reshape(target, expanded),
+                                   alongClasses(g, index, rank, iota));
+  Value zero = g.scalarLike(logProbs, 0);
+  Value picked = reduce(g, "sum", g.make<SelectOp>(onehot, logProbs, zero), {1}, false);
+  Value w; // the weight of each element's target (null: every one 1)
+  if (weight) {
+    RankedTensorType wt = GraphImporter::typeOf(weight);
+    if (wt.getShape() != ArrayRef<int64_t>{classes} || wt.getElementType() != x.getElementType())
+      return g.fail("the weight is not one value of the input's type per class");
+    SmallVector<int64_t> classShape(rank, 1);
+    classShape[1] = classes;
+    Value perClass = g.reshape(weight, classShape);
+    w = reduce(g, "sum", g.make<SelectOp>(onehot, perClass, zero), {1}, false);
+  }
+  if (const onnx::AttributeProto *ignore = g.attr("ignore_index")) {
+    Value kept = g.make<CompareOp>(StringRef("ne"), target, g.scalarLike(target, ignore->i()));
+    Value mask = g.castTo(kept, x.getElementType());
+    w = w ? g.make<MulOp>(w, mask) : mask;
+  }
+  Value loss = g.make<NegOp>(w ? g.make<MulOp>(picked, w) : picked);
+  std::string reduction = g.attrString("reduction", "mean");
+  std::vector<int64_t> all(targetShape.size());
+  for (size_t i = 0; i < all.size(); ++i)
+    all[i] = i;
+  if (reduction == "none")
+    return loss;
+  if (reduction == "sum")
+    return reduce(g, "sum", loss, all, false);
+  if (reduction != "mean")
+    return g.fail("reduction '" + reduction + "' (expected none, sum or mean)");
+  if (!w)
+    return reduce(g, "mean", loss, all, false);
+  return g.make<DivOp>(reduce(g, "sum", loss, all, false), reduce(g, "sum", w, all, false));
+}
+
+LogicalResult convertNegativeLogLikelihoodLoss(GraphImporter &g, Outputs &out) {
+  if (!isa<FloatType>(g.type(0).getElementType()))
+    return g.unsupported("an input that is not a float");
+  FailureOr<Value> loss =
+      negativeLogLikelihood(g, g.input(0), g.input(1), g.has(2) ? g.input(2) : Value());
+  if (failed(loss))
+    return failure();
+  out.push_back(*loss);
+  return success();
+}
+
+LogicalResult convertSoftmaxCrossEntropyLoss(GraphImporter &g, Outputs &out) {
+  if (!isa<FloatType>(g.type(0).getElementType()))
+    return g.unsupported("scores that are not floats");
+  if (g.type(0).getRank() < 2)
+    return g.fail("the scores have fewer than 2 dimensions (N, C)");
+  Value logProbs = logSoftmax(g, g.input(0), 1);
+  FailureOr<Value> loss =
+      negativeLogLikelihood(g, logProbs, g.input(1), g.has(2) ? g.input(2) : Value());
+  if (failed(loss))
+    return failure();
+  out.push_back(*loss);
+  out.push_back(logProbs); // the optional log_prob output
+  return success();
+}
+
+} // namespace
+
+void dlc::onnx_import::addLossConverters(llvm::StringMap<Converter> &t) {
+  t["NegativeLogLikelihoodLoss"] = convertNegativeLogLikelihoodLoss;
+  t["SoftmaxCrossEntropyLoss"] = convertSoftmaxCrossEntropyLoss;
+}
