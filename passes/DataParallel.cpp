@@ -151,6 +151,13 @@ std::string whyOpMixesRows(Operation *op, const llvm::DenseSet<Value> &batched) 
       return "it gathers along the batch dimension";
     return "";
   }
+  if (auto gather = dyn_cast<GatherElementsOp>(op)) {
+    // Batched together, row n of the indices picks from row n of the data.
+    if (normAxis(gather.getAxis(), rankOf(gather.getData())) == 0 ||
+        isBatched(gather.getIndices()) != isBatched(gather.getData()))
+      return "it gathers along the batch dimension";
+    return "";
+  }
   if (auto slice = dyn_cast<SliceOp>(op))
     return slice.getStarts()[0] != 0 || slice.getEnds()[0] != dim0(slice.getInput()) ||
                    slice.getSteps()[0] != 1

@@ -246,6 +246,9 @@ public:
         .Case([&](GatherOp o) {
           return one(ref::gather(in(o.getData()), in(o.getIndices()), o.getAxis()));
         })
+        .Case([&](GatherElementsOp o) {
+          return one(ref::gatherElements(in(o.getData()), in(o.getIndices()), o.getAxis()));
+        })
         .Case([&](CastOp o) -> ref::Status {
           FailureOr<DType> to = dlc::refDTypeOf(o.getType().getElementType());
           if (failed(to))

@@ -151,6 +151,10 @@ Expected<std::vector<Tensor>> split(const Tensor &x, int64_t axis,
 /// ONNX Gather: out shape = data.shape[:axis] + indices.shape +
 /// data.shape[axis+1:]. indices are i32/i64; negative indices count from the
 /// end; an index outside [-dim, dim) is an error.
+/// ONNX GatherElements: out has the indices' shape; out[i..j..k] =
+/// data[i..indices[i..j..k]..k] at `axis`; an index outside [-dim, dim) is
+/// an error.
+Expected<Tensor> gatherElements(const Tensor &data, const Tensor &indices, int64_t axis);
 Expected<Tensor> gather(const Tensor &data, const Tensor &indices,
                         int64_t axis);
 /// Rounds every element to `to`. Float -> i32/i64 truncates toward zero

@@ -276,6 +276,44 @@ Expected<std::vector<Tensor>> split(const Tensor &x, int64_t axis,
   return outs;
 }
 
+Expected<Tensor> gatherElements(const Tensor &data, const Tensor &indices, int64_t axis) {
+  for (const Status &s : {checkTensor("gather_elements", "data", data),
+                          checkTensor("gather_elements", "indices", indices)})
+    if (!s.ok())
+      return s;
+  if (indices.dtype != DType::I32 && indices.dtype != DType::I64)
+    return makeError("gather_elements: expected i32 or i64 indices, got ",
+                     dtypeName(indices.dtype));
+  if (Status s = normalizeAxis("gather_elements", axis, data.rank()); !s.ok())
+    return s;
+  if (indices.rank() != data.rank())
+    return makeError("gather_elements: indices of rank ", indices.rank(), " for data of rank ",
+                     data.rank());
+  for (int64_t d = 0; d < data.rank(); ++d)
+    if (d != axis && indices.shape[d] > data.shape[d])
+      return makeError("gather_elements: indices dimension ", d, " is larger than the data's");
+  Tensor out = Tensor::zeros(data.dtype, indices.shape);
+  std::vector<int64_t> dataStrides = rowMajorStrides(data.shape), at(data.rank(), 0);
+  int64_t dim = data.shape[axis];
+  for (size_t e = 0; e < out.data.size(); ++e) {
+    // at: the output element's coordinates (row-major).
+    int64_t rest = int64_t(e), offset = 0;
+    for (int64_t d = data.rank() - 1; d >= 0; --d) {
+      at[d] = rest % indices.shape[d];
+      rest /= indices.shape[d];
+    }
+    int64_t i = toInt64(indices.data[e]);
+    if (i < -dim || i >= dim)
+      return makeError("gather_elements: index ", i, " is out of range [", -dim, ", ", dim,
+                       ") for axis ", axis, " of size ", dim);
+    at[axis] = i < 0 ? i + dim : i;
+    for (int64_t d = 0; d < data.rank(); ++d)
+      offset += at[d] * dataStrides[d];
+    out.data[e] = data.data[offset];
+  }
+  return out;
+}
+
 Expected<Tensor> gather(const Tensor &data, const Tensor &indices,
                         int64_t axis) {
   for (const Status &s : {checkTensor("gather", "data", data),

@@ -620,6 +620,22 @@ LogicalResult GatherOp::verify() {
   return verifyResultShape(*this, expected, getResult());
 }
 
+LogicalResult GatherElementsOp::verify() {
+  ArrayRef<int64_t> data = shapeOf(getData()), indices = shapeOf(getIndices());
+  auto emit = [&] { return emitOpError(); };
+  FailureOr<int64_t> axis = normalizeAxis(getAxis(), data.size(), emit);
+  if (failed(axis))
+    return failure();
+  if (indices.size() != data.size())
+    return emitOpError() << "indices of rank " << indices.size() << " for data of rank "
+                         << data.size() << " (they must be equal)";
+  for (size_t d = 0; d < data.size(); ++d)
+    if (int64_t(d) != *axis && indices[d] > data[d])
+      return emitOpError() << "indices dimension " << d << " (" << indices[d]
+                           << ") is larger than the data's (" << data[d] << ")";
+  return verifyResultShape(*this, Shape(indices.begin(), indices.end()), getResult());
+}
+
 // Placement may route an index input through copies (to a GPU) or slices
 // (data-parallel batch shards) before its gather: ops that only move values
 // are looked through, so the bound does not depend on where the gather runs.
@@ -634,6 +650,11 @@ int64_t dlc::gatherIndexBound(Value value) {
       int64_t axis = gather.getAxis() < 0 ? gather.getAxis() + data.size()
                                           : gather.getAxis();
       userBound = data[axis];
+    } else if (auto gather = dyn_cast<GatherElementsOp>(user)) {
+      if (gather.getIndices() != value)
+        continue;
+      ArrayRef<int64_t> data = shapeOf(gather.getData());
+      userBound = data[gather.getAxis() < 0 ? gather.getAxis() + data.size() : gather.getAxis()];
     } else if (isa<CopyOp, ReshapeOp, SliceOp, TransposeOp>(user)) {
       userBound = gatherIndexBound(user->getResult(0));
     }

@@ -646,6 +646,27 @@ def Dlc_GatherOp : Dlc_Op<"gather", [AllElementTypesMatch<["data", "result"]>]> 
   let flopsPerElement = 0;
 }
 
+def Dlc_GatherElementsOp : Dlc_Op<"gather_elements", [AllElementTypesMatch<["data", "result"]>]> {
+  let summary = "Picks one element of `data` per index, along `axis` (ONNX GatherElements)";
+  let description = [{
+    `result[i..., j, k...] = data[i..., indices[i..., j, k...], k...]` with
+    the index at `axis`: the result has the indices' shape, which is the
+    data's rank and no larger than the data's on the other axes. Negative
+    indices count from the end.
+
+    ```mlir
+    %p = dlc.gather_elements %logits, %ids {axis = 1 : i64} : (tensor<8x10xf32>, tensor<8x1xi64>) -> tensor<8x1xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_Tensor:$data, Dlc_IndexTensor:$indices,
+                        DefaultValuedAttr<I64Attr, "0">:$axis), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let fp16Policy = "Clear";
+  let flopsPerElement = 0;
+}
+
 def Dlc_CastOp : Dlc_Op<"cast", [Dlc_Elementwise, SameOperandsAndResultShape]> {
   let summary = "Converts the element type";
   let description = [{

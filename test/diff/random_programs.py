@@ -382,6 +382,15 @@ class Generator:
         out = shape[:axis] + (k,) + shape[axis + 1:]
         return self.emit_node("gather", [x, idx], [out], "axis = %d : i64" % axis)
 
+    def gen_gather_elements(self):
+        x = self.pick()
+        shape = self.p.shape(x)
+        axis = self.r.randint(0, len(shape) - 1)
+        out = tuple(self.r.randint(1, d) for d in shape)
+        out = out[:axis] + (self.r.randint(1, 4),) + out[axis + 1:]
+        idx = self.constant(out, -shape[axis], shape[axis] - 1, dtype=I64)
+        return self.emit_node("gather_elements", [x, idx], [out], "axis = %d : i64" % axis)
+
     def gen_cast(self):
         """f32 -> f16 -> f32 (a rounding), or f32 -> i32 -> f32 of a clipped value."""
         x = self.pick()
@@ -406,7 +415,7 @@ class Generator:
                   ("binary", 5), ("compare_select", 1),
                   ("matmul", 2), ("linear", 2), ("conv", 2), ("pool", 1), ("batch_norm", 1),
                   ("norm", 2), ("reduce", 2), ("view", 4), ("transpose", 2), ("slice", 2),
-                  ("concat", 1), ("split", 1), ("gather", 1), ("cast", 1), ("copy", 1)]
+                  ("concat", 1), ("split", 1), ("gather", 1), ("gather_elements", 1), ("cast", 1), ("copy", 1)]
 
     # -- whole programs ------------------------------------------------------
     def program(self):

@@ -634,6 +634,26 @@ LogicalResult convertThresholds(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+LogicalResult convertGatherElements(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0), it = g.type(1);
+  int64_t axis = normAxis(g.attrInt("axis", 0), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  if (it.getRank() != t.getRank())
+    return g.fail("the indices' rank is not the data's");
+  if (!it.getElementType().isSignlessInteger(32) && !it.getElementType().isSignlessInteger(64))
+    return g.unsupported("indices that are not int32 or int64");
+  if (it.getNumElements() == 0)
+    return g.unsupported("an empty result");
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (d != axis && it.getDimSize(d) > t.getDimSize(d))
+      return g.fail("the indices are larger than the data on axis " + llvm::Twine(d));
+  out.push_back(g.make<GatherElementsOp>(g.tensorType(it.getShape(), t.getElementType()),
+                                         g.input(0), g.input(1), g.builder.getI64IntegerAttr(axis),
+                                         DeviceAttr()));
+  return success();
+}
+
 /// Trilu: select(mask, x, 0) with the triangle's mask a constant over the
 /// last two dimensions (j - i >= k for the upper triangle, <= k for the
 /// lower), broadcast over the others.
@@ -667,6 +687,7 @@ LogicalResult convertTrilu(GraphImporter &g, Outputs &out) {
 
 void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["Trilu"] = convertTrilu;
+  t["GatherElements"] = convertGatherElements;
   t["IsNaN"] = convertIsNanOrInf;
   t["IsInf"] = convertIsNanOrInf;
   t["ThresholdedRelu"] = convertThresholds;

@@ -163,11 +163,47 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   }
 };
 
+/// result[c] = data[c with c[axis] = indices[c]], the index normalised and
+/// clamped as the gather's.
+struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GatherElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value data = adaptor.getData(), indices = adaptor.getIndices();
+    auto dataType = cast<RankedTensorType>(data.getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank();
+    int64_t axis = normalizedAxis(static_cast<int64_t>(op.getAxis()), rank);
+    int64_t dim = dataType.getDimSize(axis);
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, rewriter.getContext());
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), {indices}, {identity}, type,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Type it = args[0].getType();
+          auto cst = [&](int64_t v) { return scalarConstant(b, l, it, v); };
+          Value i = args[0];
+          Value neg = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, cst(0));
+          i = b.create<arith::SelectOp>(l, neg, b.create<arith::AddIOp>(l, i, cst(dim)), i);
+          i = b.create<arith::MaxSIOp>(l, i, cst(0));
+          i = b.create<arith::MinSIOp>(l, i, cst(std::max<int64_t>(dim - 1, 0)));
+          SmallVector<Value> coords;
+          for (int64_t d = 0; d < rank; ++d)
+            coords.push_back(d == axis ? b.create<arith::IndexCastOp>(l, b.getIndexType(), i)
+                                             .getResult()
+                                       : b.create<linalg::IndexOp>(l, d).getResult());
+          return b.create<tensor::ExtractOp>(l, data, coords);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateDataMovementPatterns(RewritePatternSet &patterns) {
   patterns.add<TransposeLowering, ReshapeLowering, ConcatLowering,
-               SliceLowering, SplitLowering, GatherLowering>(
+               SliceLowering, SplitLowering, GatherLowering, GatherElementsLowering>(
       patterns.getContext());
 }
 

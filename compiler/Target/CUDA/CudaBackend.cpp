@@ -29,7 +29,7 @@ const char *const kCudaKinds[] = {
     "compare", "select",
     "matmul", "linear", "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool",
     "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max",
-    "transpose", "reshape", "concat", "slice", "split", "gather", "copy", "constant"};
+    "transpose", "reshape", "concat", "slice", "split", "gather", "gather_elements", "copy", "constant"};
 
 class CudaBackend : public TargetBackend {
 public:

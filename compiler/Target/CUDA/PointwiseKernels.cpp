@@ -110,6 +110,21 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
     line("const " + ct + " " + v + " = " + valueAt(g.getData(), dc) + ";");
     return v;
   }
+  if (auto g = dyn_cast<GatherElementsOp>(op)) {
+    result.kind = "pointwise";
+    ArrayRef<int64_t> data = shapeOf(g.getData());
+    int64_t axis = normalized(g.getAxis(), data.size());
+    std::string index = fresh("index");
+    line("long long " + index + " = (long long)" + valueAt(g.getIndices(), c) +
+         ";  // dlc.gather_elements");
+    line("if (" + index + " < 0) " + index + " += " + num(data[axis]) + ";");
+    line(index + " = " + index + " < 0 ? 0 : (" + index + " >= " + num(data[axis]) + " ? " +
+         num(data[axis] - 1) + " : " + index + ");  // out of range: clamped");
+    Coords dc = c;
+    dc[axis] = index;
+    line("const " + ct + " " + v + " = " + valueAt(g.getData(), dc) + ";");
+    return v;
+  }
   auto window = [&](ArrayRef<int64_t> kernel, ArrayRef<int64_t> st, ArrayRef<int64_t> pads,
                     ArrayRef<int64_t> dil, Value input, auto accumulate) {
     ArrayRef<int64_t> is = shapeOf(input);

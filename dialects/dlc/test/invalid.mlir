@@ -1243,3 +1243,19 @@ func.func @yield_outside_kernel(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'dlc.yield' op expects parent op 'dlc.kernel'}}
   dlc.yield %x : tensor<4xf32>
 }
+
+// -----
+
+func.func @gather_elements_rank(%d: tensor<3x5xf32>, %i: tensor<4xi64>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dlc.gather_elements' op indices of rank 1 for data of rank 2 (they must be equal)}}
+  %0 = dlc.gather_elements %d, %i : (tensor<3x5xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @gather_elements_wide(%d: tensor<3x5xf32>, %i: tensor<2x6xi64>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{'dlc.gather_elements' op indices dimension 1 (6) is larger than the data's (5)}}
+  %0 = dlc.gather_elements %d, %i : (tensor<3x5xf32>, tensor<2x6xi64>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}

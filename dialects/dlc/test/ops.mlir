@@ -439,6 +439,16 @@ func.func @gather(%t: tensor<10x4xf32>, %ids: tensor<2x3xi64>, %x: tensor<2x5x6x
   return %0, %1, %2 : tensor<2x3x4xf32>, tensor<2x3x6xi1>, tensor<2x5xi1>
 }
 
+// gather_elements: the indices' shape, no larger than the data's off the axis.
+// CHECK-LABEL: func.func @gather_elements
+// CHECK: dlc.gather_elements %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<3x5xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+// CHECK: dlc.gather_elements %{{.*}}, %{{.*}} : (tensor<3x5xf32>, tensor<6x5xi32>) -> tensor<6x5xf32>
+func.func @gather_elements(%d: tensor<3x5xf32>, %i: tensor<2x4xi64>, %j: tensor<6x5xi32>) -> (tensor<2x4xf32>, tensor<6x5xf32>) {
+  %0 = dlc.gather_elements %d, %i {axis = 1 : i64} : (tensor<3x5xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  %1 = dlc.gather_elements %d, %j {axis = 0 : i64} : (tensor<3x5xf32>, tensor<6x5xi32>) -> tensor<6x5xf32>
+  return %0, %1 : tensor<2x4xf32>, tensor<6x5xf32>
+}
+
 // cast between every element type; copy to cpu and to a GPU.
 // CHECK-LABEL: func.func @cast_copy
 // CHECK-SAME: (%[[X:.*]]: tensor<2x3xf32>)

@@ -1,4 +1,4 @@
-// transpose, reshape, concat, slice, split and gather, run by the reference
+// transpose, reshape, concat, slice, split, gather and gather_elements, run by the reference
 // interpreter and as lowered code (Inputs/check_numerics.py).
 // RUN: %python %S/Inputs/check_numerics.py %s | FileCheck %s
 
@@ -15,6 +15,19 @@ func.func @movement(%x: tensor<2x3x4xf32>, %y: tensor<2x1x4xf32>, %b: tensor<3x2
   %7 = dlc.transpose %b {perm = array<i64: 1, 0>} : tensor<3x2xi1> -> tensor<2x3xi1>
   %8 = dlc.reshape %b : tensor<3x2xi1> -> tensor<6x1xi1>
   return %0, %1, %2, %3, %4, %5, %6#0, %6#1, %7, %8 : tensor<4x2x3xf32>, tensor<3x8xf32>, tensor<4x6xf32>, tensor<f32>, tensor<2x4x4xf32>, tensor<1x2x2xf32>, tensor<2x1x4xf32>, tensor<2x2x4xf32>, tensor<2x3xi1>, tensor<6x1xi1>
+}
+
+// -----
+
+// gather_elements along each axis, negative indices, f16 data, i32 indices.
+// CHECK: OK gather_elements:
+// RANGE: %rows -3 2
+// RANGE: %cols -5 4
+func.func @gather_elements(%t: tensor<3x5xf32>, %rows: tensor<4x5xi64>, %cols: tensor<3x7xi32>, %h: tensor<3x5xf16>) -> (tensor<4x5xf32>, tensor<3x7xf32>, tensor<3x7xf16>) {
+  %0 = dlc.gather_elements %t, %rows {axis = 0 : i64} : (tensor<3x5xf32>, tensor<4x5xi64>) -> tensor<4x5xf32>
+  %1 = dlc.gather_elements %t, %cols {axis = -1 : i64} : (tensor<3x5xf32>, tensor<3x7xi32>) -> tensor<3x7xf32>
+  %2 = dlc.gather_elements %h, %cols {axis = 1 : i64} : (tensor<3x5xf16>, tensor<3x7xi32>) -> tensor<3x7xf16>
+  return %0, %1, %2 : tensor<4x5xf32>, tensor<3x7xf32>, tensor<3x7xf16>
 }
 
 // -----
