@@ -1,6 +1,11 @@
-//===- OnnxLossOps.cpp - NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss -===//
+//===- OnnxLossOps.cpp - losses and the index-picking reductions -----------===//
 //
-// Both as decompositions into dlc ops at import, on run-time targets:
+// NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss, ArgMax, ArgMin and
+// Hardmax: each picks by class or position, and each is a decomposition
+// into dlc ops that compares with a constant [0, D) instead of reading an
+// index.
+//
+// The losses, on run-time targets:
 //
 //   onehot = compare eq (reshape(target, [N, 1, d..]), iota [1, C, 1..])
 //   picked = reduce_sum(select(onehot, input, 0), axis 1)        [N, d..]
@@ -115,9 +120,83 @@ LogicalResult convertSoftmaxCrossEntropyLoss(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// The index (i64) of the first (or, with `last`, the last) largest (or,
+/// with `smallest`, smallest) element of `x` along `axis`, NumPy's rule for
+/// NaN (a NaN counts as the extreme): the positions that hit the extreme
+/// select their index from a constant [0, D), a reduction picks the first or
+/// the last of them.
+Value argExtreme(GraphImporter &g, Value x, int64_t axis, bool smallest, bool last, bool keep) {
+  RankedTensorType t = GraphImporter::typeOf(x);
+  int64_t dim = t.getDimSize(axis);
+  Value extreme = smallest ? g.make<NegOp>(reduce(g, "max", g.make<NegOp>(x), {axis}, true))
+                           : reduce(g, "max", x, {axis}, true);
+  Value hit = g.make<CompareOp>(StringRef("eq"), x, extreme);
+  if (isa<FloatType>(t.getElementType())) {
+    Value nan = g.make<CompareOp>(StringRef("ne"), x, x);
+    hit = g.make<SelectOp>(hit, g.scalarLike(hit, 1), nan);
+  }
+  std::vector<int64_t> shape(t.getRank(), 1);
+  shape[axis] = dim;
+  std::vector<double> iota(dim);
+  for (int64_t i = 0; i < dim; ++i)
+    iota[i] = double(i);
+  Value index = g.constant(Tensor::fromValues(ref::DType::I64, shape, iota));
+  if (last)
+    return reduce(g, "max", g.make<SelectOp>(hit, index, g.scalarLike(index, -1)), {axis}, keep);
+  // The first: -max(-i) over the hits (misses count as D, after any index).
+  Value candidates = g.make<SelectOp>(hit, index, g.scalarLike(index, dim));
+  return g.make<NegOp>(reduce(g, "max", g.make<NegOp>(candidates), {axis}, keep));
+}
+
+LogicalResult convertArgMinMax(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  if (t.getElementType().isInteger(1))
+    return g.unsupported("boolean input");
+  int64_t axis = normAxis(g.attrInt("axis", 0), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  if (t.getNumElements() == 0)
+    return g.unsupported("an empty input");
+  out.push_back(argExtreme(g, g.input(0), axis, g.node->op_type() == "ArgMin",
+                           g.attrInt("select_last_index", 0) != 0,
+                           g.attrInt("keepdims", 1) != 0));
+  return success();
+}
+
+/// Hardmax: 1 at the first largest element along `axis`, 0 elsewhere (opset
+/// 13's per-axis form; before it, the input is coerced to 2-D at `axis`).
+LogicalResult convertHardmax(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  if (!isa<FloatType>(t.getElementType()))
+    return g.unsupported("an input that is not a float");
+  int64_t axis = normAxis(g.attrInt("axis", g.opset < 13 ? 1 : -1), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  Value x = g.input(0);
+  if (g.opset < 13 && axis != t.getRank() - 1) {
+    int64_t outer = product(t.getShape().take_front(axis));
+    x = g.reshape(x, {outer, t.getNumElements() / std::max<int64_t>(outer, 1)});
+    axis = 1;
+  }
+  RankedTensorType xt = GraphImporter::typeOf(x);
+  Value first = argExtreme(g, x, axis, /*smallest=*/false, /*last=*/false, /*keep=*/true);
+  std::vector<int64_t> shape(xt.getRank(), 1);
+  shape[axis] = xt.getDimSize(axis);
+  std::vector<double> iota(shape[axis]);
+  for (size_t i = 0; i < iota.size(); ++i)
+    iota[i] = double(i);
+  Value index = g.constant(Tensor::fromValues(ref::DType::I64, shape, iota));
+  Value onehot = g.make<CompareOp>(StringRef("eq"), index, first);
+  out.push_back(g.reshape(g.castTo(onehot, t.getElementType()), t.getShape()));
+  return success();
+}
+
 } // namespace
 
 void dlc::onnx_import::addLossConverters(llvm::StringMap<Converter> &t) {
+  t["ArgMax"] = convertArgMinMax;
+  t["ArgMin"] = convertArgMinMax;
+  t["Hardmax"] = convertHardmax;
   t["NegativeLogLikelihoodLoss"] = convertNegativeLogLikelihoodLoss;
   t["SoftmaxCrossEntropyLoss"] = convertSoftmaxCrossEntropyLoss;
 }

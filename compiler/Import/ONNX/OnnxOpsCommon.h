@@ -2,7 +2,8 @@
 //
 // Private to compiler/Import/ONNX: OnnxOps.cpp (arithmetic, activations,
 // contractions, normalisation, reductions), OnnxShapeOps.cpp (shapes,
-// constants, comparisons folded at import time) and OnnxLossOps.cpp (losses).
+// constants, comparisons folded at import time) and OnnxLossOps.cpp (losses,
+// ArgMax/ArgMin/Hardmax).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
@@ -28,7 +29,7 @@ inline int64_t product(llvm::ArrayRef<int64_t> dims) {
 
 /// Adds the converters of OnnxShapeOps.cpp to `table`.
 void addShapeConverters(llvm::StringMap<Converter> &table);
-/// Adds the converters of OnnxLossOps.cpp to `table`.
+/// Adds the converters of OnnxLossOps.cpp (losses, ArgMax/ArgMin/Hardmax) to `table`.
 void addLossConverters(llvm::StringMap<Converter> &table);
 
 /// dlc.reduce_{sum,mean,max} ("sum", "mean", anything else: max) of `x`.

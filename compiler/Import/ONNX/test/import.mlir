@@ -136,3 +136,14 @@
 // ISINF: %[[INF:.*]] = dlc.constant dense<0x7F800000> : tensor<1xf32>
 // ISINF: dlc.compare "eq", %arg0, %[[INF]]
 // ISINF: dlc.compare "ne", %arg0, %arg0
+
+// ArgMax: the positions equal to the maximum (or NaN) select their index from
+// a constant [0, D); select_last_index takes the largest of them.
+// RUN: %make-onnx argmax_last %t/argmax.onnx
+// RUN: dlc import %t/argmax.onnx | FileCheck %s --check-prefix=ARGMAX
+// ARGMAX: %[[MAX:.*]] = dlc.reduce_max %arg0 {axes = array<i64: 1>, keepdims = true}
+// ARGMAX: %[[HIT:.*]] = dlc.compare "eq", %arg0, %[[MAX]]
+// ARGMAX: %[[NAN:.*]] = dlc.compare "ne", %arg0, %arg0
+// ARGMAX: %[[EITHER:.*]] = dlc.select %[[HIT]], %{{.*}}, %[[NAN]]
+// ARGMAX: %[[IDX:.*]] = dlc.select %[[EITHER]], %{{.*}}, %{{.*}} : tensor<2x5xi1>, tensor<1x5xi64>, tensor<1x1xi64> -> tensor<2x5xi64>
+// ARGMAX: dlc.reduce_max %[[IDX]] {axes = array<i64: 1>} : tensor<2x5xi64> -> tensor<2xi64>

@@ -276,7 +276,14 @@ def is_inf_nan():
     return model(nodes, [vi("x", [6])], [vi("inf", [6], B), vi("nan", [6], B)])
 
 
-MODELS = {f.__name__: f for f in [add, mlp, strided_slice, nll_loss, nll_bad_target, sce_loss,
+def argmax_last():
+    """ArgMax along axis 1, the last of equal maxima, dims dropped."""
+    nodes = [helper.make_node("ArgMax", ["x"], ["i"], name="/argmax", axis=1, keepdims=0,
+                              select_last_index=1)]
+    return model(nodes, [vi("x", [2, 5])], [vi("i", [2], I64)])
+
+
+MODELS = {f.__name__: f for f in [add, mlp, strided_slice, argmax_last, nll_loss, nll_bad_target, sce_loss,
                                   trilu, is_inf_nan, dynamic, unsupported, opset18, double, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
