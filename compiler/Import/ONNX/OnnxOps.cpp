@@ -271,17 +271,28 @@ LogicalResult convertMean(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// Identity, and Dropout where it keeps every element: in inference, or in
+/// training with a ratio of 0 (the mask output then all true).
 LogicalResult passThrough(GraphImporter &g, Outputs &out) {
   if (g.node->op_type() == "Dropout") {
     if (g.has(2)) {
       std::optional<Tensor> training = g.requireConst(2, "training_mode");
       if (!training)
         return failure();
-      if (training->data[0] != 0)
-        return g.unsupported("training mode");
+      std::optional<Tensor> ratio = g.has(1) ? g.requireConst(1, "ratio") : std::nullopt;
+      if (g.has(1) && !ratio)
+        return failure();
+      double dropped = ratio ? ratio->data[0] : 0.5;
+      if (training->data[0] != 0 && dropped != 0)
+        return g.unsupported("training mode with a ratio above 0 (random)");
     }
-    if (g.node->output_size() > 1 && !g.node->output(1).empty())
-      return g.unsupported("the mask output");
+    out.push_back(g.input(0));
+    if (g.node->output_size() > 1 && !g.node->output(1).empty()) {
+      auto type = g.tensorType(g.type(0).getShape(), g.builder.getI1Type());
+      out.push_back(g.builder.create<ConstantOp>(
+          g.loc, type, DenseElementsAttr::get(type, true), DeviceAttr()));
+    }
+    return success();
   }
   out.push_back(g.input(0));
   return success();

@@ -86,3 +86,7 @@
 // RUN: %make-onnx nll_bad_target %t/nll_bad_target.onnx
 // RUN: not dlc import %t/nll_bad_target.onnx 2>&1 | FileCheck %s --check-prefix=NLLTARGET
 // NLLTARGET: error: {{.*}}nll_bad_target.onnx: node '/nll' (NegativeLogLikelihoodLoss): the target's shape is not the input's without its class dimension
+
+// RUN: %make-onnx dropout_training %t/dropout_training.onnx
+// RUN: not dlc import %t/dropout_training.onnx 2>&1 | FileCheck %s --check-prefix=DROPOUT
+// DROPOUT: error: {{.*}}dropout_training.onnx: unsupported op 'Dropout' (node '/drop', opset 13): training mode with a ratio above 0 (random)

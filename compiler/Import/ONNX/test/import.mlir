@@ -147,3 +147,10 @@
 // ARGMAX: %[[EITHER:.*]] = dlc.select %[[HIT]], %{{.*}}, %[[NAN]]
 // ARGMAX: %[[IDX:.*]] = dlc.select %[[EITHER]], %{{.*}}, %{{.*}} : tensor<2x5xi1>, tensor<1x5xi64>, tensor<1x1xi64> -> tensor<2x5xi64>
 // ARGMAX: dlc.reduce_max %[[IDX]] {axes = array<i64: 1>} : tensor<2x5xi64> -> tensor<2xi64>
+
+// Dropout in training mode with a ratio of 0 keeps everything: the input,
+// and a mask that is all true.
+// RUN: %make-onnx dropout_training_zero %t/dropout_zero.onnx
+// RUN: dlc import %t/dropout_zero.onnx | FileCheck %s --check-prefix=DROPZERO
+// DROPZERO: %[[MASK:.*]] = dlc.constant dense<true> : tensor<2x3xi1>
+// DROPZERO: return %arg0, %[[MASK]]

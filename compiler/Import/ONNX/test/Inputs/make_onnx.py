@@ -276,6 +276,19 @@ def is_inf_nan():
     return model(nodes, [vi("x", [6])], [vi("inf", [6], B), vi("nan", [6], B)])
 
 
+def dropout_training(ratio=0.3):
+    """Dropout in training mode: random unless the ratio is 0."""
+    c = lambda name, v, dt: numpy_helper.from_array(np.array(v, dtype=dt), name)
+    nodes = [helper.make_node("Dropout", ["x", "r", "t"], ["y", "m"], name="/drop")]
+    B = TensorProto.BOOL
+    return model(nodes, [vi("x", [2, 3])], [vi("y", [2, 3]), vi("m", [2, 3], B)],
+                 [c("r", ratio, np.float32), c("t", True, np.bool_)])
+
+
+def dropout_training_zero():
+    return dropout_training(0.0)
+
+
 def argmax_last():
     """ArgMax along axis 1, the last of equal maxima, dims dropped."""
     nodes = [helper.make_node("ArgMax", ["x"], ["i"], name="/argmax", axis=1, keepdims=0,
@@ -283,7 +296,8 @@ def argmax_last():
     return model(nodes, [vi("x", [2, 5])], [vi("i", [2], I64)])
 
 
-MODELS = {f.__name__: f for f in [add, mlp, strided_slice, argmax_last, nll_loss, nll_bad_target, sce_loss,
+MODELS = {f.__name__: f for f in [add, mlp, strided_slice, argmax_last, dropout_training,
+                                  dropout_training_zero, nll_loss, nll_bad_target, sce_loss,
                                   trilu, is_inf_nan, dynamic, unsupported, opset18, double, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
