@@ -148,6 +148,8 @@ public:
         .Case([&](SubOp o) { return one(ref::sub(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](MulOp o) { return one(ref::mul(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](DivOp o) { return one(ref::div(in(o.getLhs()), in(o.getRhs()))); })
+        .Case([&](RemOp o) { return one(ref::rem(in(o.getLhs()), in(o.getRhs()))); })
+        .Case([&](ModOp o) { return one(ref::mod(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](PowOp o) { return one(ref::pow(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](MaxOp o) { return one(ref::max(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](MinOp o) { return one(ref::min(in(o.getLhs()), in(o.getRhs()))); })

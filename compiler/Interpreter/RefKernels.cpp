@@ -138,7 +138,12 @@ std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &shape,
   return out;
 }
 
-enum class BinOp { Add, Sub, Mul, Div, Pow, Max, Min };
+enum class BinOp { Add, Sub, Mul, Div, Pow, Max, Min, Rem, Mod };
+
+/// a mod b with the sign of b (Python's %), from the truncated remainder.
+template <typename T> T flooredRemainder(T r, T b) {
+  return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+}
 
 double floatBinOp(BinOp op, double a, double b) {
   switch (op) {
@@ -156,6 +161,10 @@ double floatBinOp(BinOp op, double a, double b) {
     return std::isnan(a) || std::isnan(b) ? std::nan("") : std::max(a, b);
   case BinOp::Min:
     return std::isnan(a) || std::isnan(b) ? std::nan("") : std::min(a, b);
+  case BinOp::Rem:
+    return std::fmod(a, b);
+  case BinOp::Mod:
+    return flooredRemainder(std::fmod(a, b), b);
   }
   return 0.0;
 }
@@ -198,6 +207,14 @@ bool intBinOp(BinOp op, int64_t a, int64_t b, int64_t &res) {
   case BinOp::Min:
     res = std::min(a, b);
     return true;
+  case BinOp::Rem:
+  case BinOp::Mod:
+    if (b == 0)
+      return false;
+    res = b == -1 ? 0 : a % b; // INT64_MIN % -1 overflows in C++.
+    if (op == BinOp::Mod)
+      res = flooredRemainder(res, b);
+    return true;
   }
   return false;
 }
@@ -234,7 +251,7 @@ Expected<Tensor> binary(const char *name, BinOp op, const Tensor &lhs,
     if (isInt) {
       int64_t r;
       if (!intBinOp(op, toInt64(a), toInt64(b), r))
-        return op == BinOp::Div
+        return op == BinOp::Div || op == BinOp::Rem || op == BinOp::Mod
                    ? makeError(name, ": integer division by zero at output "
                                      "element ",
                                i)
@@ -274,6 +291,12 @@ Expected<Tensor> div(const Tensor &lhs, const Tensor &rhs) {
 }
 Expected<Tensor> pow(const Tensor &lhs, const Tensor &rhs) {
   return binary("pow", BinOp::Pow, lhs, rhs);
+}
+Expected<Tensor> rem(const Tensor &lhs, const Tensor &rhs) {
+  return binary("rem", BinOp::Rem, lhs, rhs);
+}
+Expected<Tensor> mod(const Tensor &lhs, const Tensor &rhs) {
+  return binary("mod", BinOp::Mod, lhs, rhs);
 }
 Expected<Tensor> max(const Tensor &lhs, const Tensor &rhs) {
   return binary("max", BinOp::Max, lhs, rhs);

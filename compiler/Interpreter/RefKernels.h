@@ -62,6 +62,11 @@ Expected<Tensor> rsqrt(const Tensor &x);
 Expected<Tensor> tanh(const Tensor &x);
 Expected<Tensor> sigmoid(const Tensor &x);
 Expected<Tensor> erf(const Tensor &x);
+/// The remainders of lhs / rhs (broadcast): truncated (C's fmod and %, the
+/// sign of lhs) and floored (Python's %, the sign of rhs); an integer rhs of
+/// 0 is an error.
+Expected<Tensor> rem(const Tensor &lhs, const Tensor &rhs);
+Expected<Tensor> mod(const Tensor &lhs, const Tensor &rhs);
 /// The elementwise functions named by their dlc mnemonic: sin, cos, tan,
 /// asin, acos, atan, sinh, cosh, asinh, acosh, atanh, ceil, floor, round
 /// (ties to even) on floats; sign on any numeric type (NaN stays NaN).

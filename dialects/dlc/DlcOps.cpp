@@ -171,6 +171,8 @@ LogicalResult AddOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult SubOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult MulOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult DivOp::verify() { return verifyBroadcastOp(*this); }
+LogicalResult RemOp::verify() { return verifyBroadcastOp(*this); }
+LogicalResult ModOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult PowOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult MaxOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult MinOp::verify() { return verifyBroadcastOp(*this); }

@@ -106,6 +106,11 @@ def Dlc_PowOp : Dlc_BinaryOp<"pow", "Deny", "lhs ^ rhs", Dlc_FloatTensor> {
   let flopsPerElement = 8;
 }
 def Dlc_MaxOp : Dlc_BinaryOp<"max", "Infer", "max(lhs, rhs)">;
+// The remainders of lhs / rhs: `rem` truncated (C's fmod and %: the sign of
+// lhs), `mod` floored (Python's %: the sign of rhs). An integer rhs of 0 is
+// undefined behaviour on the CPU, as C's %.
+def Dlc_RemOp : Dlc_BinaryOp<"rem", "Deny", "lhs - trunc(lhs / rhs) * rhs">;
+def Dlc_ModOp : Dlc_BinaryOp<"mod", "Deny", "lhs - floor(lhs / rhs) * rhs">;
 def Dlc_MinOp : Dlc_BinaryOp<"min", "Infer", "min(lhs, rhs)">;
 
 //===----------------------------------------------------------------------===//

@@ -29,6 +29,8 @@ BOUNDED_UNARY = ["asin", "acos", "atanh", "tan"]
 # Results that jump (to the next integer, or the sign): never fed fp16
 # (discontinuous_consumers) and never painted themselves.
 STEP_UNARY = ["ceil", "floor", "round", "sign"]
+# Remainders: jump at multiples of the divisor (kept away from 0 as for div).
+REMAINDER = ["rem", "mod"]
 # Printed with one type (`: T`); other one-operand ops print `: A -> B`.
 ONE_TYPE = set(UNARY + POSITIVE_UNARY + BOUNDED_UNARY + STEP_UNARY + ["softmax"])
 BINARY = ["add", "sub", "mul", "max", "min"]
@@ -182,9 +184,13 @@ class Generator:
         if self.r.random() < 0.5:
             x, y = y, x
         out = broadcast(self.p.shape(x), self.p.shape(y))
-        kind = self.r.choice(BINARY + ["div", "pow"])
+        kind = self.r.choice(BINARY + ["div", "pow"] + REMAINDER)
         if kind == "div":
             y = self.positive(y)
+        if kind in REMAINDER:  # |y| >= 1, either sign
+            y = self.positive(y)
+            if self.r.random() < 0.5:
+                y = self.emit_node("neg", [y], [self.p.shape(y)])[0]
         if kind == "pow":
             x = self.positive(x)
             y = self.emit_node("clip", [y], [self.p.shape(y)], "min = -2.0, max = 2.0")[0]
@@ -482,7 +488,7 @@ def discontinuous_consumers(p):
     """Values read, directly or not, by an op whose result jumps (a compare, a
     float-to-int cast): fp16 there could flip it, which no tolerance covers."""
     prod = p.producer()
-    seeds = [o for n in p.nodes if n.kind == "compare" or n.kind in STEP_UNARY or
+    seeds = [o for n in p.nodes if n.kind == "compare" or n.kind in STEP_UNARY + REMAINDER or
              (n.kind == "cast" and p.dtype(n.results[0]) == "i32") for o in n.operands]
     seen = set()
     while seeds:

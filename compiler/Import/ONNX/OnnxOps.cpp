@@ -271,6 +271,21 @@ LogicalResult convertMean(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// Mod: fmod = 1 the truncated remainder (`rem`), 0 the floored (`mod`),
+/// which the spec allows on integers only.
+LogicalResult convertMod(GraphImporter &g, Outputs &out) {
+  Value lhs = g.input(0), rhs = g.input(1);
+  if (g.type(0).getElementType() != g.type(1).getElementType())
+    return g.fail("operands have different element types");
+  if (!broadcasts(g, lhs, rhs))
+    return failure();
+  bool fmod = g.attrInt("fmod", 0) != 0;
+  if (!fmod && isFloatType(g.type(0).getElementType()))
+    return g.fail("fmod = 0 on floats (the spec asks for fmod = 1)");
+  out.push_back(fmod ? g.make<RemOp>(lhs, rhs) : g.make<ModOp>(lhs, rhs));
+  return success();
+}
+
 /// Identity, and Dropout where it keeps every element: in inference, or in
 /// training with a ratio of 0 (the mask output then all true).
 LogicalResult passThrough(GraphImporter &g, Outputs &out) {
@@ -759,6 +774,7 @@ const llvm::StringMap<Converter> &converters() {
     t["Sub"] = binary<SubOp>();
     t["Mul"] = binary<MulOp>();
     t["Div"] = binary<DivOp>();
+    t["Mod"] = convertMod;
     t["Pow"] = convertPow;
     t["Max"] = variadic<MaxOp>();
     t["Min"] = variadic<MinOp>();

@@ -59,7 +59,32 @@ DLC_BINARY(DivOp, arith::DivFOp, arith::DivSIOp)
 DLC_BINARY(PowOp, math::PowFOp, math::IPowIOp)
 DLC_BINARY(MaxOp, arith::MaximumFOp, arith::MaxSIOp)
 DLC_BINARY(MinOp, arith::MinimumFOp, arith::MinSIOp)
+DLC_BINARY(RemOp, arith::RemFOp, arith::RemSIOp)
 #undef DLC_BINARY
+
+/// Floored: the truncated remainder, plus rhs where it is not 0 and its sign
+/// differs from rhs's.
+template <> struct BinaryKernel<ModOp> {
+  static Value build(OpBuilder &b, Location loc, Value l, Value r) {
+    Value rem = BinaryKernel<RemOp>::build(b, loc, l, r);
+    Value zero = scalarConstant(b, loc, l.getType(), 0);
+    Value nonzero, remNegative, rhsNegative, sum;
+    if (isa<FloatType>(l.getType())) {
+      nonzero = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::ONE, rem, zero);
+      remNegative = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, rem, zero);
+      rhsNegative = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, r, zero);
+      sum = b.create<arith::AddFOp>(loc, rem, r);
+    } else {
+      nonzero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, rem, zero);
+      remNegative = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, rem, zero);
+      rhsNegative = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, r, zero);
+      sum = b.create<arith::AddIOp>(loc, rem, r);
+    }
+    Value differ = b.create<arith::XOrIOp>(loc, remNegative, rhsNegative);
+    Value adjust = b.create<arith::AndIOp>(loc, nonzero, differ);
+    return b.create<arith::SelectOp>(loc, adjust, sum, rem);
+  }
+};
 
 template <typename DlcOp>
 struct BinaryLowering : OpConversionPattern<DlcOp> {
@@ -387,7 +412,7 @@ void populateElementwisePatterns(RewritePatternSet &patterns) {
   patterns.add<BinaryLowering<AddOp>, BinaryLowering<SubOp>,
                BinaryLowering<MulOp>, BinaryLowering<DivOp>,
                BinaryLowering<PowOp>, BinaryLowering<MaxOp>,
-               BinaryLowering<MinOp>>(ctx);
+               BinaryLowering<MinOp>, BinaryLowering<RemOp>, BinaryLowering<ModOp>>(ctx);
   patterns.add<UnaryLowering<NegOp>, UnaryLowering<AbsOp>,
                UnaryLowering<ExpOp>, UnaryLowering<LogOp>,
                UnaryLowering<SqrtOp>, UnaryLowering<RsqrtOp>,

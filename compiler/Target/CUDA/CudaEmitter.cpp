@@ -98,6 +98,11 @@ std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
       .Case([&](SubOp) { return x + " - " + y; })
       .Case([&](MulOp) { return x + " * " + y; })
       .Case([&](DivOp) { return x + " / " + y; })
+      .Case([&](RemOp) { return f ? "fmodf(" + x + ", " + y + ")" : "(" + x + " % " + y + ")"; })
+      .Case([&](ModOp) {
+        return f ? "dlc_mod(" + x + ", " + y + ")"
+                 : "dlc_mod((long long)(" + x + "), (long long)(" + y + "))";
+      })
       .Case([&](PowOp) { return "powf(" + x + ", " + y + ")"; })
       .Case([&](MaxOp) { return f ? "dlc_max(" + x + ", " + y + ")" : "(" + x + " > " + y + " ? " + x + " : " + y + ")"; })
       .Case([&](MinOp) { return f ? "dlc_min(" + x + ", " + y + ")" : "(" + x + " < " + y + " ? " + x + " : " + y + ")"; })

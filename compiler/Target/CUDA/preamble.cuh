@@ -27,6 +27,15 @@ __device__ __forceinline__ bool dlc_isfinite(float x) { return x - x == 0.0f; }
 // max/min that propagate NaN (fmaxf drops it).
 __device__ __forceinline__ float dlc_max(float a, float b) { return (a != a || b != b) ? a + b : (a > b ? a : b); }
 __device__ __forceinline__ float dlc_min(float a, float b) { return (a != a || b != b) ? a + b : (a < b ? a : b); }
+// The floored remainder (Python's %, the sign of b).
+__device__ __forceinline__ float dlc_mod(float a, float b) {
+  float r = fmodf(a, b);
+  return r != 0.0f && ((r < 0.0f) != (b < 0.0f)) ? r + b : r;
+}
+__device__ __forceinline__ long long dlc_mod(long long a, long long b) {
+  long long r = b == -1 ? 0 : a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
 // Two f16/bf16 bit patterns in one register, the lower index in the low half.
 __device__ __forceinline__ unsigned dlc_pack(unsigned short lo, unsigned short hi) {
   return (unsigned)lo | ((unsigned)hi << 16);

@@ -55,8 +55,12 @@ func.func @binary_same_type(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<
   %5 = dlc.max %4, %b : tensor<4x8xf32>
   // CHECK: %[[MIN:.*]] = dlc.min %[[MAX]], %[[B]] : tensor<4x8xf32>
   %6 = dlc.min %5, %b : tensor<4x8xf32>
-  // CHECK: return %[[MIN]]
-  return %6 : tensor<4x8xf32>
+  // CHECK: %[[REM:.*]] = dlc.rem %[[MIN]], %[[B]] : tensor<4x8xf32>
+  %7 = dlc.rem %6, %b : tensor<4x8xf32>
+  // CHECK: %[[MOD:.*]] = dlc.mod %[[REM]], %[[B]] : tensor<4x8xf32>
+  %8 = dlc.mod %7, %b : tensor<4x8xf32>
+  // CHECK: return %[[MOD]]
+  return %8 : tensor<4x8xf32>
 }
 
 // Broadcasting operands: the long form `(A, B) -> C`, both ways round, with

@@ -5,7 +5,11 @@
 // RUN: %make-onnx unsupported %t/unsupported.onnx
 // RUN: not dlc import %t/unsupported.onnx 2>&1 | FileCheck %s --check-prefix=UNSUP
 // RUN: not dlc compile %t/unsupported.onnx -o %t/u.dlcm 2>&1 | FileCheck %s --check-prefix=UNSUP
-// UNSUP: error: {{.*}}unsupported.onnx: unsupported op 'Mod' (node '/m/Mod', opset 13)
+// UNSUP: error: {{.*}}unsupported.onnx: unsupported op 'Det' (node '/m/Det', opset 13)
+
+// RUN: %make-onnx mod_float %t/mod_float.onnx
+// RUN: not dlc import %t/mod_float.onnx 2>&1 | FileCheck %s --check-prefix=MODFLOAT
+// MODFLOAT: error: {{.*}}mod_float.onnx: node '/m/Mod' (Mod): fmod = 0 on floats (the spec asks for fmod = 1)
 
 // RUN: %make-onnx corrupt %t/corrupt.onnx
 // RUN: not dlc import %t/corrupt.onnx 2>&1 | FileCheck %s --check-prefix=CORRUPT

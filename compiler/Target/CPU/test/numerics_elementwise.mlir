@@ -224,3 +224,24 @@ func.func @rounding(%x: tensor<3x11xf32>, %i: tensor<7xi32>) -> (tensor<3x11xf32
   %6 = dlc.sign %i : tensor<7xi32>
   return %0, %1, %2, %3, %4, %5, %6 : tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<3x11xf32>, tensor<8xf32>, tensor<8xf32>, tensor<7xi32>
 }
+
+// -----
+
+// The remainders, every sign combination: rem truncated (the sign of lhs),
+// mod floored (the sign of rhs); floats and integers, broadcast.
+// CHECK: OK remainders:
+// RANGE: %a -20.0 20.0
+// RANGE: %b -7.0 7.0
+// RANGE: %i -50 50
+// RANGE: %j 1 9
+func.func @remainders(%a: tensor<3x11xf32>, %b: tensor<11xf32>, %i: tensor<4x6xi32>, %j: tensor<6xi32>, %l: tensor<4x6xi64>) -> (tensor<3x11xf32>, tensor<3x11xf32>, tensor<4x6xi32>, tensor<4x6xi32>, tensor<4x6xi32>, tensor<4x6xi64>) {
+  %0 = dlc.rem %a, %b : (tensor<3x11xf32>, tensor<11xf32>) -> tensor<3x11xf32>
+  %1 = dlc.mod %a, %b : (tensor<3x11xf32>, tensor<11xf32>) -> tensor<3x11xf32>
+  %2 = dlc.rem %i, %j : (tensor<4x6xi32>, tensor<6xi32>) -> tensor<4x6xi32>
+  %3 = dlc.mod %i, %j : (tensor<4x6xi32>, tensor<6xi32>) -> tensor<4x6xi32>
+  %n = dlc.neg %j : tensor<6xi32>
+  %4 = dlc.mod %i, %n : (tensor<4x6xi32>, tensor<6xi32>) -> tensor<4x6xi32>
+  %k = dlc.constant dense<-3> : tensor<i64>
+  %5 = dlc.mod %l, %k : (tensor<4x6xi64>, tensor<i64>) -> tensor<4x6xi64>
+  return %0, %1, %2, %3, %4, %5 : tensor<3x11xf32>, tensor<3x11xf32>, tensor<4x6xi32>, tensor<4x6xi32>, tensor<4x6xi32>, tensor<4x6xi64>
+}

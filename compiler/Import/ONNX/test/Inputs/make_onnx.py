@@ -53,6 +53,12 @@ def dynamic():
 
 
 def unsupported():
+    nodes = [helper.make_node("Det", ["x"], ["d"], name="/m/Det")]
+    return model(nodes, [vi("x", [2, 3, 3])], [vi("d", [2])])
+
+
+def mod_float():
+    """Mod on floats with fmod = 0, which the spec does not allow."""
     nodes = [helper.make_node("Mod", ["x", "y"], ["z"], name="/m/Mod")]
     return model(nodes, [vi("x", [4]), vi("y", [4])], [vi("z", [4])])
 
@@ -296,7 +302,7 @@ def argmax_last():
     return model(nodes, [vi("x", [2, 5])], [vi("i", [2], I64)])
 
 
-MODELS = {f.__name__: f for f in [add, mlp, strided_slice, argmax_last, dropout_training,
+MODELS = {f.__name__: f for f in [add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss,
                                   trilu, is_inf_nan, dynamic, unsupported, opset18, double, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
