@@ -30,10 +30,14 @@ using namespace dlc::onnx_import;
 
 namespace {
 
-/// [1, C, 1, ..] of rank `rank` holding `values` along axis 1.
-Value alongClasses(GraphImporter &g, ref::DType dtype, int64_t rank, std::vector<double> values) {
+/// 0, 1, .., count - 1 along `axis` of a rank-`rank` constant whose other
+/// dimensions are 1 (it broadcasts against a tensor with `count` there).
+Value iotaAlong(GraphImporter &g, ref::DType dtype, int64_t rank, int64_t axis, int64_t count) {
   std::vector<int64_t> shape(rank, 1);
-  shape[1] = values.size();
+  shape[axis] = count;
+  std::vector<double> values(count);
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = double(i);
   return g.constant(Tensor::fromValues(dtype, shape, std::move(values)));
 }
 
@@ -54,13 +58,10 @@ FailureOr<Value> negativeLogLikelihood(GraphImporter &g, Value logProbs, Value t
     return g.unsupported("a target that is not int32 or int64");
   int64_t classes = x.getDimSize(1);
   ref::DType index = t.getElementType().isInteger(32) ? ref::DType::I32 : ref::DType::I64;
-  std::vector<double> iota(classes);
-  for (int64_t c = 0; c < classes; ++c)
-    iota[c] = double(c);
   SmallVector<int64_t> expanded(targetShape);
   expanded.insert(expanded.begin() + 1, 1);
   Value onehot = g.make<CompareOp>(StringRef("eq"), g.reshape(target, expanded),
-                                   alongClasses(g, index, rank, iota));
+                                   iotaAlong(g, index, rank, 1, classes));
   Value zero = g.scalarLike(logProbs, 0);
   Value picked = reduce(g, "sum", g.make<SelectOp>(onehot, logProbs, zero), {1}, false);
   Value w; // the weight of each element's target (null: every one 1)
@@ -135,12 +136,7 @@ Value argExtreme(GraphImporter &g, Value x, int64_t axis, bool smallest, bool la
     Value nan = g.make<CompareOp>(StringRef("ne"), x, x);
     hit = g.make<SelectOp>(hit, g.scalarLike(hit, 1), nan);
   }
-  std::vector<int64_t> shape(t.getRank(), 1);
-  shape[axis] = dim;
-  std::vector<double> iota(dim);
-  for (int64_t i = 0; i < dim; ++i)
-    iota[i] = double(i);
-  Value index = g.constant(Tensor::fromValues(ref::DType::I64, shape, iota));
+  Value index = iotaAlong(g, ref::DType::I64, t.getRank(), axis, dim);
   if (last)
     return reduce(g, "max", g.make<SelectOp>(hit, index, g.scalarLike(index, -1)), {axis}, keep);
   // The first: -max(-i) over the hits (misses count as D, after any index).
@@ -172,20 +168,10 @@ LogicalResult convertHardmax(GraphImporter &g, Outputs &out) {
   int64_t axis = normAxis(g.attrInt("axis", g.opset < 13 ? 1 : -1), t.getRank());
   if (axis < 0 || axis >= t.getRank())
     return g.fail("axis out of range");
-  Value x = g.input(0);
-  if (g.opset < 13 && axis != t.getRank() - 1) {
-    int64_t outer = product(t.getShape().take_front(axis));
-    x = g.reshape(x, {outer, t.getNumElements() / std::max<int64_t>(outer, 1)});
-    axis = 1;
-  }
+  Value x = g.opset < 13 ? coerceTo2D(g, g.input(0), axis) : g.input(0);
   RankedTensorType xt = GraphImporter::typeOf(x);
   Value first = argExtreme(g, x, axis, /*smallest=*/false, /*last=*/false, /*keep=*/true);
-  std::vector<int64_t> shape(xt.getRank(), 1);
-  shape[axis] = xt.getDimSize(axis);
-  std::vector<double> iota(shape[axis]);
-  for (size_t i = 0; i < iota.size(); ++i)
-    iota[i] = double(i);
-  Value index = g.constant(Tensor::fromValues(ref::DType::I64, shape, iota));
+  Value index = iotaAlong(g, ref::DType::I64, xt.getRank(), axis, xt.getDimSize(axis));
   Value onehot = g.make<CompareOp>(StringRef("eq"), index, first);
   out.push_back(g.reshape(g.castTo(onehot, t.getElementType()), t.getShape()));
   return success();

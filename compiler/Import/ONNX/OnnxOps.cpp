@@ -639,6 +639,15 @@ Value dlc::onnx_import::reduce(GraphImporter &g, StringRef kind, Value x, ArrayR
   return g.make<ReduceMaxOp>(type, x, axesAttr, keepAttr, DeviceAttr());
 }
 
+Value dlc::onnx_import::coerceTo2D(GraphImporter &g, Value x, int64_t &axis) {
+  RankedTensorType t = GraphImporter::typeOf(x);
+  if (axis == t.getRank() - 1)
+    return x;
+  int64_t outer = product(t.getShape().take_front(axis));
+  axis = 1;
+  return g.reshape(x, {outer, t.getNumElements() / std::max<int64_t>(outer, 1)});
+}
+
 Value dlc::onnx_import::logSoftmax(GraphImporter &g, Value x, int64_t axis) {
   Value shifted = g.make<SubOp>(x, reduce(g, "max", x, {axis}, true));
   Value lse = g.make<LogOp>(reduce(g, "sum", g.make<ExpOp>(shifted), {axis}, true));
@@ -694,12 +703,7 @@ LogicalResult convertSoftmax(GraphImporter &g, Outputs &out) {
   int64_t axis = normAxis(g.attrInt("axis", g.opset < 13 ? 1 : -1), t.getRank());
   if (axis < 0 || axis >= t.getRank())
     return g.fail("axis out of range");
-  Value x = g.input(0);
-  if (g.opset < 13 && axis != t.getRank() - 1) {
-    int64_t outer = product(t.getShape().take_front(axis));
-    x = g.reshape(x, {outer, t.getNumElements() / std::max<int64_t>(outer, 1)});
-    axis = 1;
-  }
+  Value x = g.opset < 13 ? coerceTo2D(g, g.input(0), axis) : g.input(0);
   Value y;
   if (!log) {
     y = g.make<SoftmaxOp>(GraphImporter::typeOf(x), x, g.builder.getI64IntegerAttr(axis), DeviceAttr());

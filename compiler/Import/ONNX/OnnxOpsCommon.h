@@ -35,6 +35,10 @@ void addLossConverters(llvm::StringMap<Converter> &table);
 /// dlc.reduce_{sum,mean,max} ("sum", "mean", anything else: max) of `x`.
 mlir::Value reduce(GraphImporter &g, llvm::StringRef kind, mlir::Value x,
                    llvm::ArrayRef<int64_t> axes, bool keep);
+/// Softmax, LogSoftmax and Hardmax before opset 13: `x` coerced to 2-D at
+/// `axis` (normalised over all trailing dimensions), `axis` then 1; as it is
+/// when `axis` is already the last.
+mlir::Value coerceTo2D(GraphImporter &g, mlir::Value x, int64_t &axis);
 /// log(softmax(x)) along `axis`, shifted by the maximum against overflow.
 mlir::Value logSoftmax(GraphImporter &g, mlir::Value x, int64_t axis);
 

@@ -119,6 +119,18 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
   }
 };
 
+/// A gather index as an `index`: negative counts from the end of `dim`, and
+/// one out of range is clamped (the interpreter refuses it).
+Value clampedIndex(OpBuilder &b, Location l, Value i, int64_t dim) {
+  Type it = i.getType();
+  auto cst = [&](int64_t v) { return scalarConstant(b, l, it, v); };
+  Value neg = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, cst(0));
+  i = b.create<arith::SelectOp>(l, neg, b.create<arith::AddIOp>(l, i, cst(dim)), i);
+  i = b.create<arith::MaxSIOp>(l, i, cst(0));
+  i = b.create<arith::MinSIOp>(l, i, cst(std::max<int64_t>(dim - 1, 0)));
+  return b.create<arith::IndexCastOp>(l, b.getIndexType(), i);
+}
+
 struct GatherLowering : OpConversionPattern<GatherOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -140,16 +152,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     Value result = buildElementwise(
         rewriter, op.getLoc(), {indices}, {idxMap}, type,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Type it = args[0].getType();
-          auto cst = [&](int64_t v) { return scalarConstant(b, l, it, v); };
-          Value i = args[0];
-          Value neg = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i,
-                                              cst(0));
-          i = b.create<arith::SelectOp>(
-              l, neg, b.create<arith::AddIOp>(l, i, cst(dim)), i);
-          i = b.create<arith::MaxSIOp>(l, i, cst(0));
-          i = b.create<arith::MinSIOp>(l, i, cst(std::max<int64_t>(dim - 1, 0)));
-          Value at = b.create<arith::IndexCastOp>(l, b.getIndexType(), i);
+          Value at = clampedIndex(b, l, args[0], dim);
           SmallVector<Value> coords;
           for (int64_t d = 0; d < axis; ++d)
             coords.push_back(b.create<linalg::IndexOp>(l, d));
@@ -180,18 +183,10 @@ struct GatherElementsLowering : OpConversionPattern<GatherElementsOp> {
     Value result = buildElementwise(
         rewriter, op.getLoc(), {indices}, {identity}, type,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Type it = args[0].getType();
-          auto cst = [&](int64_t v) { return scalarConstant(b, l, it, v); };
-          Value i = args[0];
-          Value neg = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, cst(0));
-          i = b.create<arith::SelectOp>(l, neg, b.create<arith::AddIOp>(l, i, cst(dim)), i);
-          i = b.create<arith::MaxSIOp>(l, i, cst(0));
-          i = b.create<arith::MinSIOp>(l, i, cst(std::max<int64_t>(dim - 1, 0)));
+          Value at = clampedIndex(b, l, args[0], dim);
           SmallVector<Value> coords;
           for (int64_t d = 0; d < rank; ++d)
-            coords.push_back(d == axis ? b.create<arith::IndexCastOp>(l, b.getIndexType(), i)
-                                             .getResult()
-                                       : b.create<linalg::IndexOp>(l, d).getResult());
+            coords.push_back(d == axis ? at : b.create<linalg::IndexOp>(l, d).getResult());
           return b.create<tensor::ExtractOp>(l, data, coords);
         });
     rewriter.replaceOp(op, result);

@@ -155,6 +155,9 @@ private:
   void close(const std::string &tail = "") { --indent; line("}" + tail); }
   std::string fresh(StringRef base) { return identifier(base) + "_" + std::to_string(temp++); }
   Coords coordsOf(const std::string &linear, ArrayRef<int64_t> shape, StringRef prefix);
+  /// A variable holding the gather index `value` for an axis of `dim`:
+  /// negative counts from the end, out of range is clamped.
+  std::string clampedIndex(const std::string &value, int64_t dim, StringRef opName);
   InFlightDiagnostic error(Operation *op) { hadError = true; return op->emitError(); }
 
   // The chain.

@@ -51,6 +51,15 @@ LogicalResult KernelEmitter::emitSplit() {
 }
 
 /// The anchor's value at output coordinates `c`, computed by this thread.
+std::string KernelEmitter::clampedIndex(const std::string &value, int64_t dim, StringRef opName) {
+  std::string index = fresh("index");
+  line("long long " + index + " = (long long)" + value + ";  // " + opName.str());
+  line("if (" + index + " < 0) " + index + " += " + num(dim) + ";");
+  line(index + " = " + index + " < 0 ? 0 : (" + index + " >= " + num(dim) + " ? " + num(dim - 1) +
+       " : " + index + ");  // out of range: clamped");
+  return index;
+}
+
 std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
   Value res = op->getResult(0);
   Type rt = elemOf(res);
@@ -99,11 +108,7 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
     ArrayRef<int64_t> data = shapeOf(g.getData()), idx = shapeOf(g.getIndices());
     int64_t axis = normalized(g.getAxis(), data.size());
     Coords ic(c.begin() + axis, c.begin() + axis + idx.size());
-    std::string index = fresh("index");
-    line("long long " + index + " = (long long)" + valueAt(g.getIndices(), ic) + ";  // dlc.gather");
-    line("if (" + index + " < 0) " + index + " += " + num(data[axis]) + ";");
-    line(index + " = " + index + " < 0 ? 0 : (" + index + " >= " + num(data[axis]) + " ? " +
-         num(data[axis] - 1) + " : " + index + ");  // out of range: clamped");
+    std::string index = clampedIndex(valueAt(g.getIndices(), ic), data[axis], "dlc.gather");
     Coords dc(c.begin(), c.begin() + axis);
     dc.push_back(index);
     dc.insert(dc.end(), c.begin() + axis + idx.size(), c.end());
@@ -114,12 +119,8 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
     result.kind = "pointwise";
     ArrayRef<int64_t> data = shapeOf(g.getData());
     int64_t axis = normalized(g.getAxis(), data.size());
-    std::string index = fresh("index");
-    line("long long " + index + " = (long long)" + valueAt(g.getIndices(), c) +
-         ";  // dlc.gather_elements");
-    line("if (" + index + " < 0) " + index + " += " + num(data[axis]) + ";");
-    line(index + " = " + index + " < 0 ? 0 : (" + index + " >= " + num(data[axis]) + " ? " +
-         num(data[axis] - 1) + " : " + index + ");  // out of range: clamped");
+    std::string index =
+        clampedIndex(valueAt(g.getIndices(), c), data[axis], "dlc.gather_elements");
     Coords dc = c;
     dc[axis] = index;
     line("const " + ct + " " + v + " = " + valueAt(g.getData(), dc) + ";");
