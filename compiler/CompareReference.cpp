@@ -23,7 +23,7 @@ namespace {
 /// One line of steps.jsonl.
 struct StepOutput {
   int64_t sequence = 0, step = 0, buffer = 0;
-  std::string device, kind, kernel, name, copiedFrom, dtype, file;
+  std::string device, kind, kernel, name, copiedFrom, dtype, elementType, file;
   std::vector<std::string> ops;
 };
 
@@ -56,6 +56,7 @@ llvm::Expected<std::vector<StepOutput>> readManifest(const std::string &dir) {
     }
     str("kernel", s.kernel);
     str("dtype", s.dtype);
+    str("element_type", s.elementType);
     str("copied_from", s.copiedFrom);
     s.sequence = *o->getInteger("sequence");
     s.step = *o->getInteger("step");
@@ -161,7 +162,7 @@ int dlc::compareWithReference(func::FuncOp source, const std::vector<ref::Tensor
   double tolerance = options.tolerance;
   if (tolerance <= 0) {
     bool half = llvm::any_of(*steps, [](const StepOutput &s) {
-      return s.dtype == "<f2" || s.dtype == "<u2"; // f16, bf16
+      return s.elementType == "f16" || s.elementType == "bf16";
     });
     tolerance = half ? 3e-2 : 1e-4;
   }
@@ -174,7 +175,7 @@ int dlc::compareWithReference(func::FuncOp source, const std::vector<ref::Tensor
       it = reference.find(sourceName(s.copiedFrom, result));
     llvm::SmallString<256> path(dumpDir);
     llvm::sys::path::append(path, s.file);
-    if (s.dtype == "<u2") { // bf16 bits: the reader takes bf16 as <f4 only.
+    if (s.elementType == "bf16") { // Raw bits as <u2: the reader takes bf16 as <f4 only.
       ++unmatched;
       continue;
     }

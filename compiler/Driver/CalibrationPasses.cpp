@@ -41,6 +41,9 @@ LogicalResult readCalibrationInputs(func::FuncOp func, const std::vector<std::st
                    << "\n";
       return failure();
     }
+    auto argType = cast<RankedTensorType>(func.getArgumentTypes()[i]);
+    if (FailureOr<ref::DType> want = refDTypeOf(argType.getElementType()); succeeded(want))
+      *tensor = ref::convertForInput(std::move(*tensor), *want);
     inputs.push_back(std::move(*tensor));
     given.erase(it);
   }

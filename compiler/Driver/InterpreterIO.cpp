@@ -148,6 +148,9 @@ bool dlc::interpreterInputs(func::FuncOp func, llvm::StringRef entry,
       llvm::errs() << "error: input '" << name << "': " << tensor.message() << "\n";
       return false;
     }
+    auto argType = cast<RankedTensorType>(func.getArgumentTypes()[i]);
+    if (FailureOr<ref::DType> want = refDTypeOf(argType.getElementType()); succeeded(want))
+      *tensor = ref::convertForInput(std::move(*tensor), *want);
     inputs.push_back(std::move(*tensor));
     given.erase(it);
     // As dlc run does: a given input still consumes its share of the random

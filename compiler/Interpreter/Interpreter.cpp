@@ -25,19 +25,26 @@ using dlc::ref::Expected;
 using dlc::ref::Tensor;
 
 FailureOr<DType> dlc::refDTypeOf(Type type) {
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF16())
-    return DType::F16;
-  if (type.isBF16())
-    return DType::BF16;
-  if (type.isSignlessInteger(32))
-    return DType::I32;
-  if (type.isSignlessInteger(64))
-    return DType::I64;
-  if (type.isSignlessInteger(1))
-    return DType::I1;
+  for (DType dtype : ref::kAllDTypes)
+    if (mlirTypeOf(type.getContext(), dtype) == type)
+      return dtype;
   return failure();
+}
+
+Type dlc::mlirTypeOf(MLIRContext *context, DType dtype) {
+  Builder b(context);
+  switch (dtype) {
+  case DType::F32: return b.getF32Type();
+  case DType::F16: return b.getF16Type();
+  case DType::BF16: return b.getBF16Type();
+  case DType::F64: return b.getF64Type();
+  case DType::I1: return b.getI1Type();
+  case DType::I8: case DType::I16: case DType::I32: case DType::I64:
+    return b.getIntegerType(ref::integerBits(dtype));
+  case DType::U8: case DType::U16: case DType::U32: case DType::U64:
+    return b.getIntegerType(ref::integerBits(dtype), /*isSigned=*/false);
+  }
+  return nullptr;
 }
 
 FailureOr<Tensor> dlc::tensorFromElements(ElementsAttr attr, Location loc) {
@@ -58,9 +65,9 @@ FailureOr<Tensor> dlc::tensorFromElements(ElementsAttr attr, Location loc) {
         tensor.data.push_back(v.convertToDouble());
     } else {
       for (const APInt &v : dense.getValues<APInt>())
-        tensor.data.push_back(*dtype == DType::I1
-                                  ? static_cast<double>(v.getBoolValue())
-                                  : static_cast<double>(v.getSExtValue()));
+        tensor.data.push_back(*dtype == DType::I1     ? static_cast<double>(v.getBoolValue())
+                              : ref::isUnsigned(*dtype) ? static_cast<double>(v.getZExtValue())
+                                                        : static_cast<double>(v.getSExtValue()));
     }
     return tensor;
   }

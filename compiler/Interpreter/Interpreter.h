@@ -21,7 +21,10 @@
 namespace dlc {
 
 /// The reference dtype of an MLIR element type, or failure for other types.
+/// Signed integers are signless (i8 ... i64), unsigned ones ui8 ... ui64.
 mlir::FailureOr<ref::DType> refDTypeOf(mlir::Type elementType);
+/// The MLIR element type of a reference dtype (the inverse of refDTypeOf).
+mlir::Type mlirTypeOf(mlir::MLIRContext *context, ref::DType dtype);
 
 /// The values of a dense or dense_resource constant.
 mlir::FailureOr<ref::Tensor> tensorFromElements(mlir::ElementsAttr attr,

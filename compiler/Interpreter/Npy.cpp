@@ -16,22 +16,32 @@ namespace dlc::ref {
 
 namespace {
 
-// What the interpreter reads, in the order its error message lists them.
-const std::vector<npy::Descr> kAccepted = {
-    {"<f4", 4}, {"<f2", 2}, {"<f8", 8}, {"<i4", 4},
-    {"<i8", 8}, {"|b1", 1}, {"|u1", 1},
+struct DescrType {
+  npy::Descr descr;
+  DType dtype;
+};
+
+// What the interpreter reads and writes, in the order its error message
+// lists them (bf16 has no descr of its own: it is written as <f4).
+const DescrType kDescrs[] = {
+    {{"<f4", 4}, DType::F32}, {{"<f2", 2}, DType::F16}, {{"<f8", 8}, DType::F64},
+    {{"<i4", 4}, DType::I32}, {{"<i8", 8}, DType::I64}, {{"|b1", 1}, DType::I1},
+    {{"|i1", 1}, DType::I8},  {{"|u1", 1}, DType::U8},  {{"<i2", 2}, DType::I16},
+    {{"<u2", 2}, DType::U16}, {{"<u4", 4}, DType::U32}, {{"<u8", 8}, DType::U64},
 };
 
 DType dtypeOf(std::string_view descr) {
-  if (descr == "<f4" || descr == "<f8")
-    return DType::F32;
-  if (descr == "<f2")
-    return DType::F16;
-  if (descr == "<i4")
-    return DType::I32;
-  if (descr == "<i8")
-    return DType::I64;
-  return DType::I1; // |b1, |u1
+  for (const DescrType &d : kDescrs)
+    if (descr == d.descr.descr)
+      return d.dtype;
+  return DType::I1;
+}
+
+const char *descrOf(DType dtype) {
+  for (const DescrType &d : kDescrs)
+    if (d.dtype == dtype)
+      return d.descr.descr;
+  return "<f4"; // bf16
 }
 
 void storeLE(std::string &out, uint64_t v, size_t n) {
@@ -39,31 +49,57 @@ void storeLE(std::string &out, uint64_t v, size_t n) {
     out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
-/// Decodes one element stored with `descr` into a double of the tensor
-/// dtype: ref::decodeElement for the descrs that are a dtype's storage, f64
-/// rounded to the f32 it is read as, u1 as a boolean.
-double decodeElement(std::string_view d, const unsigned char *p) {
-  if (d == "<f8") {
-    double f;
-    std::memcpy(&f, p, 8);
-    return roundTo(DType::F32, f);
+/// The bits of `r` (a value of `dtype`, already rounded to it) as stored.
+uint64_t encodeElement(DType dtype, double r) {
+  switch (dtype) {
+  case DType::F32: {
+    float f = static_cast<float>(r);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
   }
-  if (d == "<f4" || d == "<f2" || d == "<i4" || d == "<i8")
-    return ref::decodeElement(dtypeOf(d), p);
-  return p[0] != 0 ? 1.0 : 0.0; // |b1, |u1
+  case DType::F64: {
+    uint64_t b;
+    std::memcpy(&b, &r, 8);
+    return b;
+  }
+  case DType::F16:
+    return toF16Bits(r);
+  case DType::I1:
+    return r != 0.0;
+  case DType::U64: // r may be 2^64 after rounding to double: clamp.
+    return r >= 18446744073709551616.0 ? std::numeric_limits<uint64_t>::max()
+                                       : static_cast<uint64_t>(r);
+  default: // The signed and narrower integers: r may be 2^63 (i64): clamp.
+    return static_cast<uint64_t>(toInt64(r));
+  }
 }
 
 } // namespace
 
+Tensor convertForInput(Tensor t, DType want) {
+  bool toFloat = t.dtype == DType::F64 && isFloat(want);
+  bool toBool = t.dtype == DType::U8 && want == DType::I1;
+  if (toFloat || toBool) {
+    t.dtype = want;
+    for (double &v : t.data)
+      v = roundTo(want, v);
+  }
+  return t;
+}
+
 Expected<Tensor> parseNpy(std::string_view bytes, const std::string &name) {
   npy::Array array;
   std::string error;
-  if (!npy::parse(bytes, name, kAccepted, array, error))
+  std::vector<npy::Descr> accepted;
+  for (const DescrType &d : kDescrs)
+    accepted.push_back(d.descr);
+  if (!npy::parse(bytes, name, accepted, array, error))
     return Status::error(error);
   Tensor t = Tensor::zeros(dtypeOf(array.descr), array.shape);
   const auto *p = reinterpret_cast<const unsigned char *>(array.data.data());
   for (size_t i = 0; i < t.data.size(); ++i, p += array.itemSize)
-    t.data[i] = decodeElement(array.descr, p);
+    t.data[i] = t.dtype == DType::I1 ? double(p[0] != 0) : decodeElement(t.dtype, p);
   return t;
 }
 
@@ -72,43 +108,12 @@ Expected<std::string> encodeNpy(const Tensor &tensor) {
     return Status::error("npy: cannot encode: " + s.message());
   // bf16 is written as <f4: its values are exact in f32.
   DType storeAs = tensor.dtype == DType::BF16 ? DType::F32 : tensor.dtype;
-  const char *descr = storeAs == DType::F32   ? "<f4"
-                      : storeAs == DType::F16 ? "<f2"
-                      : storeAs == DType::I32 ? "<i4"
-                      : storeAs == DType::I64 ? "<i8"
-                                              : "|b1";
   std::string data;
   data.reserve(tensor.data.size() * 8);
-  for (double v : tensor.data) {
-    double r = roundTo(storeAs, v); // Keeps the integer casts below defined.
-    switch (storeAs) {
-    case DType::F32: {
-      float f = static_cast<float>(r);
-      uint32_t b;
-      std::memcpy(&b, &f, 4);
-      storeLE(data, b, 4);
-      break;
-    }
-    case DType::F16:
-      storeLE(data, toF16Bits(r), 2);
-      break;
-    case DType::I32:
-      storeLE(data, static_cast<uint32_t>(static_cast<int32_t>(r)), 4);
-      break;
-    case DType::I64: // r may be 2^63 after rounding to double: clamp.
-      storeLE(data,
-              static_cast<uint64_t>(
-                  r >= 9223372036854775808.0
-                      ? std::numeric_limits<int64_t>::max()
-                      : static_cast<int64_t>(r)),
-              8);
-      break;
-    default: // I1
-      data.push_back(r != 0.0 ? 1 : 0);
-      break;
-    }
-  }
-  return npy::encode(descr, tensor.shape, data);
+  size_t bytes = static_cast<size_t>(storageBytes(storeAs));
+  for (double v : tensor.data) // Rounding first keeps the integer casts defined.
+    storeLE(data, encodeElement(storeAs, roundTo(storeAs, v)), bytes);
+  return npy::encode(descrOf(storeAs), tensor.shape, data);
 }
 
 Expected<Tensor> readNpy(const std::string &path) {

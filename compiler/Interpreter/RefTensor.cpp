@@ -26,6 +26,13 @@ double decodeElement(DType type, const void *at) {
   case DType::I32: { int32_t v; std::memcpy(&v, bytes, 4); return v; }
   case DType::I64: { int64_t v; std::memcpy(&v, bytes, 8); return static_cast<double>(v); }
   case DType::I1: return bytes[0] != 0;
+  case DType::F64: { double v; std::memcpy(&v, bytes, 8); return v; }
+  case DType::I8: return static_cast<int8_t>(bytes[0]);
+  case DType::U8: return bytes[0];
+  case DType::I16: { int16_t v; std::memcpy(&v, bytes, 2); return v; }
+  case DType::U16: { uint16_t v; std::memcpy(&v, bytes, 2); return v; }
+  case DType::U32: { uint32_t v; std::memcpy(&v, bytes, 4); return v; }
+  case DType::U64: { uint64_t v; std::memcpy(&v, bytes, 8); return static_cast<double>(v); }
   }
   return 0;
 }
@@ -33,18 +40,33 @@ double decodeElement(DType type, const void *at) {
 const char *dtypeName(DType type) { return dlc_dtype_name(static_cast<dlc_dtype_t>(type)); }
 
 std::optional<DType> parseDType(std::string_view name) {
-  for (DType t : {DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64,
-                  DType::I1})
+  for (DType t : kAllDTypes)
     if (name == dtypeName(t))
       return t;
   return std::nullopt;
 }
 
 bool isFloat(DType type) {
-  return type == DType::F32 || type == DType::F16 || type == DType::BF16;
+  return type == DType::F32 || type == DType::F16 || type == DType::BF16 ||
+         type == DType::F64;
 }
 
 bool isInteger(DType type) { return !isFloat(type); }
+
+bool isUnsigned(DType type) {
+  return type == DType::U8 || type == DType::U16 || type == DType::U32 || type == DType::U64;
+}
+
+int integerBits(DType type) {
+  switch (type) {
+  case DType::I1: return 1;
+  case DType::I8: case DType::U8: return 8;
+  case DType::I16: case DType::U16: return 16;
+  case DType::I32: case DType::U32: return 32;
+  case DType::I64: case DType::U64: return 64;
+  default: return 0;
+  }
+}
 
 namespace {
 
@@ -129,6 +151,17 @@ double decodeFormat(const FloatFormat &fmt, int expBits, uint16_t bits) {
   return neg ? -v : v;
 }
 
+/// Truncates toward zero and wraps modulo 2^bits into [0, 2^bits): exact
+/// for bits <= 32 (fmod is exact, and so is the sum); for 64 the sum is a
+/// double again (-1 gives 2^64 - 1 rounded).
+double wrapToUnsigned(double x, int bits) {
+  if (std::isnan(x) || std::isinf(x))
+    return 0;
+  const double modulus = std::ldexp(1.0, bits);
+  double m = std::fmod(std::trunc(x), modulus);
+  return m < 0 ? m + modulus : m;
+}
+
 /// Truncates toward zero and wraps modulo 2^64 into int64 range.
 int64_t wrapToInt64(double x) {
   if (std::isnan(x) || std::isinf(x))
@@ -173,12 +206,19 @@ double roundTo(DType type, double x) {
     return roundToFormat(kBF16, x);
   case DType::I64:
     return static_cast<double>(wrapToInt64(x));
-  case DType::I32: {
-    auto u = static_cast<uint32_t>(static_cast<uint64_t>(wrapToInt64(x)));
-    int64_t v = u >= 0x80000000u ? static_cast<int64_t>(u) - 0x100000000LL
-                                 : static_cast<int64_t>(u);
+  case DType::I32: case DType::I16: case DType::I8: {
+    // Wraps modulo 2^bits into [-2^(bits-1), 2^(bits-1)).
+    int bits = integerBits(type);
+    uint64_t mask = (uint64_t(1) << bits) - 1;
+    uint64_t u = static_cast<uint64_t>(wrapToInt64(x)) & mask;
+    int64_t v = u >= (uint64_t(1) << (bits - 1)) ? static_cast<int64_t>(u) - static_cast<int64_t>(mask) - 1
+                                                 : static_cast<int64_t>(u);
     return static_cast<double>(v);
   }
+  case DType::U64: case DType::U32: case DType::U16: case DType::U8:
+    return wrapToUnsigned(x, integerBits(type));
+  case DType::F64:
+    return x;
   case DType::I1:
     return x != 0.0 ? 1.0 : 0.0;
   }

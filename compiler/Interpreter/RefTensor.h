@@ -26,13 +26,23 @@ namespace dlc::ref {
 /// for the interpreter, the importer, .npy files and the artifact.
 using DType = ::dlc::artifact::DType;
 
-/// "f32", "f16", "bf16", "i32", "i64", "i1".
+/// Every element type, in the schema's order.
+inline constexpr DType kAllDTypes[] = {
+    DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64, DType::I1, DType::F64,
+    DType::I8,  DType::U8,  DType::I16,  DType::U16, DType::U32, DType::U64};
+
+/// "f32", "f16", "bf16", "i32", "i64", "i1", "f64", "i8", "u8", ... "u64".
 const char *dtypeName(DType type);
 /// Inverse of dtypeName; nullopt for an unknown name.
 std::optional<DType> parseDType(std::string_view name);
+/// f32, f16, bf16 and f64.
 bool isFloat(DType type);
-/// True for i32, i64 and i1.
+/// Every other type: the signed and unsigned integers and i1.
 bool isInteger(DType type);
+/// u8, u16, u32 and u64.
+bool isUnsigned(DType type);
+/// 1, 8, 16, 32 or 64 for an integer type; 0 for a float.
+int integerBits(DType type);
 
 /// Bytes per element as tensors store it (artifact buffers, ONNX raw data,
 /// dense_resource blobs): i1 takes one byte.
@@ -45,8 +55,12 @@ double decodeElement(DType type, const void *bytes);
 /// applies to each output element.
 ///  - f32/f16/bf16: IEEE round-to-nearest-even, done directly from double
 ///    (subnormals, overflow to +-inf, NaN stays NaN).
-///  - i32/i64: truncate toward zero, then wrap modulo 2^64 / 2^32 (two's
+///  - f64: x itself (the interpreter's own precision).
+///  - i8..i64: truncate toward zero, then wrap modulo 2^bits (two's
 ///    complement, like casting an int64). NaN and +-inf give 0.
+///  - u8..u64: truncate toward zero, then wrap modulo 2^bits into
+///    [0, 2^bits). NaN and +-inf give 0. (u64 and i64 values beyond 2^53
+///    are held to a double's precision: the interpreter's known limit.)
 ///  - i1: x != 0 ? 1 : 0 (NaN gives 1).
 double roundTo(DType type, double x);
 

@@ -204,13 +204,29 @@ defvar DevicePin = (ins OptionalAttr<Dlc_DeviceAttr>:$device);
 // Type constraints
 //===----------------------------------------------------------------------===//
 
-def Dlc_FloatTensor : StaticShapeTensorOf<[F32, F16, BF16]>;
-def Dlc_NumericTensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64]>;
-def Dlc_Tensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64, I1]>;
-def Dlc_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+// Signed integers are signless (i8 ... i64), unsigned ones ui8 ... ui64; ops
+// pick signed or unsigned semantics (division, comparison, casts) by type.
+defvar Dlc_FloatTypes = [F32, F16, BF16, F64];
+defvar Dlc_NumericTypes = !listconcat(Dlc_FloatTypes,
+    [I8, I16, I32, I64, UI8, UI16, UI32, UI64]);
+// A ranked tensor of `types`, named in messages by `what` (MLIR's own
+// summary lists all thirteen types).
+class Dlc_TensorOf<list<Type> types, string what, Pred shape = HasStaticShapePred,
+                   string kind = "statically shaped tensor">
+    : Type<And<[IsRankedTensorTypePred, shape,
+                Concat<"[](::mlir::Type elementType) { return ",
+                       SubstLeaves<"$_self", "elementType", AnyTypeOf<types>.predicate>,
+                       "; }(::llvm::cast<::mlir::ShapedType>($_self).getElementType())">]>,
+           kind # " of " # what # " values", "::mlir::RankedTensorType">;
+def Dlc_FloatTensor : Dlc_TensorOf<Dlc_FloatTypes, "float (f32, f16, bf16, f64)">;
+def Dlc_NumericTensor : Dlc_TensorOf<Dlc_NumericTypes,
+    "numeric (float, i8 ... i64, ui8 ... ui64)">;
+def Dlc_Tensor : Dlc_TensorOf<!listconcat(Dlc_NumericTypes, [I1]), "numeric or i1">;
+def Dlc_IndexTensor : Dlc_TensorOf<[I32, I64], "index (i32, i64)">;
 // A tensor whose dimensions may be known only at run time (`?`): what a copy
 // moves (the artifact sizes its buffer for the argument's dlc.max_shape).
 // Compute ops keep static shapes.
-def Dlc_RankedTensor : RankedTensorOf<[F32, F16, BF16, I32, I64, I1]>;
+def Dlc_RankedTensor : Dlc_TensorOf<!listconcat(Dlc_NumericTypes, [I1]), "numeric or i1",
+                                    CPred<"true">, "ranked tensor">;
 
 #endif // DLC_BASE_TD

@@ -27,10 +27,10 @@ namespace dlc::rt {
 
 size_t dtypeSize(fb::DType dtype) {
   switch (dtype) {
-  case fb::DType::F32: case fb::DType::I32: return 4;
-  case fb::DType::F16: case fb::DType::BF16: return 2;
-  case fb::DType::I64: return 8;
-  case fb::DType::I1: return 1;
+  case fb::DType::F32: case fb::DType::I32: case fb::DType::U32: return 4;
+  case fb::DType::F16: case fb::DType::BF16: case fb::DType::I16: case fb::DType::U16: return 2;
+  case fb::DType::I64: case fb::DType::U64: case fb::DType::F64: return 8;
+  case fb::DType::I1: case fb::DType::I8: case fb::DType::U8: return 1;
   }
   return 0;
 }

@@ -93,6 +93,7 @@ int64_t firstNonFinite(const fb::Buffer &b, const void *data) {
     double x;
     switch (b.dtype()) {
     case fb::DType::F32: x = static_cast<const float *>(data)[i]; break;
+    case fb::DType::F64: x = static_cast<const double *>(data)[i]; break;
     case fb::DType::F16: x = f16BitsToDouble(static_cast<const uint16_t *>(data)[i]); break;
     case fb::DType::BF16: x = bf16BitsToDouble(static_cast<const uint16_t *>(data)[i]); break;
     default: return -1;

@@ -392,7 +392,14 @@ DLC_SAME_ENUM(DLC_DTYPE_BF16, fb::DType::BF16);
 DLC_SAME_ENUM(DLC_DTYPE_I32, fb::DType::I32);
 DLC_SAME_ENUM(DLC_DTYPE_I64, fb::DType::I64);
 DLC_SAME_ENUM(DLC_DTYPE_I1, fb::DType::I1);
-static_assert(fb::DType::MAX == fb::DType::I1, "a dtype was added to the schema: add it to runtime.h");
+DLC_SAME_ENUM(DLC_DTYPE_F64, fb::DType::F64);
+DLC_SAME_ENUM(DLC_DTYPE_I8, fb::DType::I8);
+DLC_SAME_ENUM(DLC_DTYPE_U8, fb::DType::U8);
+DLC_SAME_ENUM(DLC_DTYPE_I16, fb::DType::I16);
+DLC_SAME_ENUM(DLC_DTYPE_U16, fb::DType::U16);
+DLC_SAME_ENUM(DLC_DTYPE_U32, fb::DType::U32);
+DLC_SAME_ENUM(DLC_DTYPE_U64, fb::DType::U64);
+static_assert(fb::DType::MAX == fb::DType::U64, "a dtype was added to the schema: add it to runtime.h");
 DLC_SAME_ENUM(DLC_DEVICE_CPU, fb::DeviceKind::Cpu);
 DLC_SAME_ENUM(DLC_DEVICE_CUDA, fb::DeviceKind::Cuda);
 #undef DLC_SAME_ENUM
@@ -405,6 +412,13 @@ extern "C" const char *dlc_dtype_name(dlc_dtype_t dtype) {
   case DLC_DTYPE_I32: return "i32";
   case DLC_DTYPE_I64: return "i64";
   case DLC_DTYPE_I1: return "i1";
+  case DLC_DTYPE_F64: return "f64";
+  case DLC_DTYPE_I8: return "i8";
+  case DLC_DTYPE_U8: return "u8";
+  case DLC_DTYPE_I16: return "i16";
+  case DLC_DTYPE_U16: return "u16";
+  case DLC_DTYPE_U32: return "u32";
+  case DLC_DTYPE_U64: return "u64";
   }
   return "?";
 }

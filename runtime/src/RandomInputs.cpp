@@ -28,10 +28,15 @@ extern "C" dlc_status_t dlc_random_fill(dlc_dtype_t dtype, int64_t index_bound,
   if (index_bound < 0)
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << "dlc_random_fill: negative index_bound " << index_bound;
-  if (dtype == DLC_DTYPE_I32 && index_bound > (int64_t(1) << 31))
+  size_t size = dlc_dtype_size(dtype);
+  if (size == 0)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "dlc_random_fill: unknown dtype " << int(dtype);
+  bool isSigned = dtype == DLC_DTYPE_I8 || dtype == DLC_DTYPE_I16 || dtype == DLC_DTYPE_I32;
+  if (size < 8 && dtype != DLC_DTYPE_I1 && index_bound > (int64_t(1) << (8 * size - isSigned)))
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << "dlc_random_fill: index_bound " << index_bound
-           << " does not fit i32";
+           << " does not fit " << dlc_dtype_name(dtype);
   double bound = index_bound ? double(index_bound) : 4.0;
   auto *p = static_cast<unsigned char *>(out);
   for (size_t i = 0; i < count; ++i) {
@@ -65,9 +70,17 @@ extern "C" dlc_status_t dlc_random_fill(dlc_dtype_t dtype, int64_t index_bound,
     case DLC_DTYPE_I1:
       p[i] = std::floor(unit * bound) != 0 ? 1 : 0;
       break;
-    default:
-      return Error(DLC_STATUS_INVALID_ARGUMENT)
-             << "dlc_random_fill: unknown dtype " << int(dtype);
+    case DLC_DTYPE_F64: {
+      double f = 2 * unit - 1;
+      std::memcpy(p + 8 * i, &f, 8);
+      break;
+    }
+    default: { // The other integers: [0, bound), little-endian.
+      uint64_t v = static_cast<uint64_t>(std::floor(unit * bound));
+      for (size_t byte = 0; byte < size; ++byte)
+        p[size * i + byte] = static_cast<unsigned char>(v >> (8 * byte));
+      break;
+    }
     }
   }
   return nullptr;

@@ -199,8 +199,8 @@ TEST(Artifact, IndicesAndSizes) {
        },
        "buffer 1 ('y') has an invalid shape [1099511627776,1099511627776] (a "
        "negative dim, or too many bytes)"},
-      {"dtype", [](ArtifactSpec &s) { s.buffers[1].dtype = fb::DType(9); },
-       "buffer 1 ('y') has an unknown dtype 9"},
+      {"dtype", [](ArtifactSpec &s) { s.buffers[1].dtype = fb::DType(13); },
+       "buffer 1 ('y') has an unknown dtype 13"},
       {"arena", [](ArtifactSpec &s) { s.buffers[7].offset = 381; },
        "buffer 7 ('total') at [381, 385) lies outside the arena of device 0 "
        "(384 bytes)"},

@@ -64,6 +64,7 @@ int32_t StepDump::observe(void *user, const dlc_step_output_t *out) {
           ", \"name\": " + jsonQuote(t.name) +
           ", \"copied_from\": " + jsonQuote(out->copied_from) +
           ", \"dtype\": \"" + npyDescr(t.dtype) +
+          "\", \"element_type\": \"" + dlc_dtype_name(t.dtype) +
           "\", \"file\": \"" + file + "\"}\n";
   if (std::fputs(line.c_str(), self.manifest_) < 0 || std::fflush(self.manifest_) != 0) {
     self.error_ = "--dump-steps: cannot write '" + self.dir_ + "/steps.jsonl': " +

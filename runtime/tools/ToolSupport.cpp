@@ -18,6 +18,13 @@ const char *npyDescr(dlc_dtype_t dtype) {
   case DLC_DTYPE_I32: return "<i4";
   case DLC_DTYPE_I64: return "<i8";
   case DLC_DTYPE_I1: return "|b1";
+  case DLC_DTYPE_F64: return "<f8";
+  case DLC_DTYPE_I8: return "|i1";
+  case DLC_DTYPE_U8: return "|u1";
+  case DLC_DTYPE_I16: return "<i2";
+  case DLC_DTYPE_U16: return "<u2";
+  case DLC_DTYPE_U32: return "<u4";
+  case DLC_DTYPE_U64: return "<u8";
   }
   return "?";
 }
@@ -65,6 +72,28 @@ std::string formatElement(dlc_dtype_t dtype, const void *data, size_t i) {
   }
   case DLC_DTYPE_I1:
     return p[i] ? "1" : "0";
+  case DLC_DTYPE_F64: {
+    double v;
+    std::memcpy(&v, p + 8 * i, 8);
+    return fmt(v);
+  }
+  case DLC_DTYPE_I8: return std::to_string(static_cast<int8_t>(p[i]));
+  case DLC_DTYPE_U8: return std::to_string(p[i]);
+  case DLC_DTYPE_I16: case DLC_DTYPE_U16: {
+    uint16_t v;
+    std::memcpy(&v, p + 2 * i, 2);
+    return dtype == DLC_DTYPE_I16 ? std::to_string(static_cast<int16_t>(v)) : std::to_string(v);
+  }
+  case DLC_DTYPE_U32: {
+    uint32_t v;
+    std::memcpy(&v, p + 4 * i, 4);
+    return std::to_string(v);
+  }
+  case DLC_DTYPE_U64: {
+    uint64_t v;
+    std::memcpy(&v, p + 8 * i, 8);
+    return std::to_string(v);
+  }
   }
   return "?";
 }

@@ -61,41 +61,39 @@ std::optional<onnx::TensorProto> readProto(const std::string &path) {
   onnx::TensorProto proto;
   if (!in || !proto.ParseFromIstream(&in))
     return std::nullopt;
-  // ONNX 1.12 writes bf16 test data as its uint16 bits (NumPy has no bf16);
-  // dlc has no uint16, so such a tensor can only be bf16.
-  if (proto.data_type() == onnx::TensorProto::UINT16)
-    proto.set_data_type(onnx::TensorProto::BFLOAT16);
   return proto;
 }
 
+/// The test's tensor in `proto` as a value of the model's `dtype`: ONNX 1.12
+/// writes bf16 test data as its uint16 bits (NumPy has no bf16).
+std::optional<Tensor> tensorOf(onnx::TensorProto proto, dlc_dtype_t dtype, std::string &err) {
+  if (dtype == DLC_DTYPE_BF16 && proto.data_type() == onnx::TensorProto::UINT16)
+    proto.set_data_type(onnx::TensorProto::BFLOAT16);
+  return onnx_import::tensorFromProto(proto, err);
+}
+
+/// The stored bytes of `t` (little-endian, as the runtime takes them).
 std::string bytesOf(const Tensor &t) {
   std::string out;
+  size_t n = dlc_dtype_size(static_cast<dlc_dtype_t>(t.dtype));
   for (double v : t.data) {
-    char buf[8];
-    size_t n = 0;
+    uint64_t bits;
     switch (t.dtype) {
-    case ref::DType::F32: { float f = v; std::memcpy(buf, &f, n = 4); break; }
-    case ref::DType::F16: { uint16_t h = ref::toF16Bits(v); std::memcpy(buf, &h, n = 2); break; }
-    case ref::DType::BF16: { uint16_t h = ref::toBF16Bits(v); std::memcpy(buf, &h, n = 2); break; }
-    case ref::DType::I32: { int32_t x = v; std::memcpy(buf, &x, n = 4); break; }
-    case ref::DType::I64: { int64_t x = v; std::memcpy(buf, &x, n = 8); break; }
-    case ref::DType::I1: buf[0] = v != 0; n = 1; break;
+    case ref::DType::F32: { float f = v; uint32_t b; std::memcpy(&b, &f, 4); bits = b; break; }
+    case ref::DType::F64: std::memcpy(&bits, &v, 8); break;
+    case ref::DType::F16: bits = ref::toF16Bits(v); break;
+    case ref::DType::BF16: bits = ref::toBF16Bits(v); break;
+    case ref::DType::U64: bits = v >= 0x1p64 ? UINT64_MAX : uint64_t(v); break;
+    default: bits = uint64_t(ref::toInt64(v)); break; // the other integers, i1
     }
-    out.append(buf, n);
+    for (size_t byte = 0; byte < n; ++byte)
+      out.push_back(char(bits >> (8 * byte)));
   }
   return out;
 }
 
 double valueAt(dlc_dtype_t dtype, const char *p, size_t i) {
-  switch (dtype) {
-  case DLC_DTYPE_F32: { float f; std::memcpy(&f, p + 4 * i, 4); return f; }
-  case DLC_DTYPE_F16: { uint16_t h; std::memcpy(&h, p + 2 * i, 2); return ref::fromF16Bits(h); }
-  case DLC_DTYPE_BF16: { uint16_t h; std::memcpy(&h, p + 2 * i, 2); return ref::fromBF16Bits(h); }
-  case DLC_DTYPE_I32: { int32_t x; std::memcpy(&x, p + 4 * i, 4); return x; }
-  case DLC_DTYPE_I64: { int64_t x; std::memcpy(&x, p + 8 * i, 8); return double(x); }
-  case DLC_DTYPE_I1: return p[i] != 0;
-  }
-  return 0;
+  return ref::decodeElement(static_cast<ref::DType>(dtype), p + i * dlc_dtype_size(dtype));
 }
 
 std::string statusMessage(dlc_status_t status) {
@@ -139,14 +137,16 @@ std::string runDataSet(dlc_model_t *model, const std::vector<std::string> &input
       problem = "cannot read input_" + std::to_string(i) + ".pb";
       break;
     }
-    std::optional<Tensor> t = onnx_import::tensorFromProto(*proto, err);
-    if (!t) {
-      problem = "input " + std::to_string(i) + ": " + err;
-      break;
-    }
     size_t index;
     if (dlc_status_t s = dlc_model_find_input(model, inputNames[i].c_str(), &index)) {
       problem = statusMessage(s);
+      break;
+    }
+    dlc_tensor_info_t info;
+    dlc_model_input_info(model, index, &info);
+    std::optional<Tensor> t = tensorOf(*proto, info.dtype, err);
+    if (!t) {
+      problem = "input " + std::to_string(i) + ": " + err;
       break;
     }
     std::string bytes = bytesOf(*t);
@@ -158,12 +158,6 @@ std::string runDataSet(dlc_model_t *model, const std::vector<std::string> &input
       problem = "run: " + statusMessage(s);
   for (size_t i = 0; i < outputNames.size() && problem.empty(); ++i) {
     auto proto = readProto(dir + "/output_" + std::to_string(i) + ".pb");
-    std::optional<Tensor> expected =
-        proto ? onnx_import::tensorFromProto(*proto, err) : std::nullopt;
-    if (!expected) {
-      problem = "expected output " + std::to_string(i) + ": " + (proto ? err : "unreadable");
-      break;
-    }
     size_t index;
     dlc_tensor_info_t info;
     const void *data = nullptr;
@@ -172,6 +166,11 @@ std::string runDataSet(dlc_model_t *model, const std::vector<std::string> &input
       break;
     }
     dlc_model_output_info(model, index, &info);
+    std::optional<Tensor> expected = proto ? tensorOf(*proto, info.dtype, err) : std::nullopt;
+    if (!expected) {
+      problem = "expected output " + std::to_string(i) + ": " + (proto ? err : "unreadable");
+      break;
+    }
     size_t bytes = 0;
     if (dlc_status_t s = dlc_session_output(session, index, &data, &bytes)) {
       problem = statusMessage(s);

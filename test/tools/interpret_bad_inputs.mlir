@@ -61,8 +61,11 @@
 // Headers the reader does not take: a dtype it lacks, Fortran order, a
 // format version it does not know, a missing key, a negative dimension.
 // RUN: %python %S/Inputs/make_npy.py %t/u2.npy '<u2' 2,3
-// RUN: not dlc interpret %s --random-inputs --input=x=%t/u2.npy 2>&1 | FileCheck %s --check-prefix=DESCR
-// DESCR: error: input 'x': npy file '{{.*}}u2.npy': unsupported dtype '<u2' (expected <f4, <f2, <f8, <i4, <i8, |b1 or |u1)
+// RUN: not dlc interpret %s --random-inputs --input=x=%t/u2.npy 2>&1 | FileCheck %s --check-prefix=U16
+// U16: error: input 'x' expects f32 [2,3], got u16 [2,3]
+// RUN: %python %S/Inputs/make_npy.py %t/big.npy '>f4' 2,3
+// RUN: not dlc interpret %s --random-inputs --input=x=%t/big.npy 2>&1 | FileCheck %s --check-prefix=DESCR
+// DESCR: error: input 'x': npy file '{{.*}}big.npy': unsupported dtype '>f4' (expected <f4, <f2, <f8, <i4, <i8, |b1, |i1, |u1, <i2, <u2, <u4 or <u8)
 // RUN: %python %S/Inputs/make_npy.py %t/fortran.npy '<f4' 2,3 --fortran
 // RUN: not dlc interpret %s --random-inputs --input=x=%t/fortran.npy 2>&1 | FileCheck %s --check-prefix=FORTRAN
 // FORTRAN: error: input 'x': npy file '{{.*}}fortran.npy': fortran_order arrays are not supported (C order only)

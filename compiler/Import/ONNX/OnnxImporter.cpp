@@ -65,6 +65,20 @@ Type dlc::onnx_import::elementTypeOf(MLIRContext *context, int32_t onnxType) {
     return b.getI64Type();
   case onnx::TensorProto::BOOL:
     return b.getI1Type();
+  case onnx::TensorProto::DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto::INT8:
+    return b.getIntegerType(8);
+  case onnx::TensorProto::INT16:
+    return b.getIntegerType(16);
+  case onnx::TensorProto::UINT8:
+    return b.getIntegerType(8, /*isSigned=*/false);
+  case onnx::TensorProto::UINT16:
+    return b.getIntegerType(16, /*isSigned=*/false);
+  case onnx::TensorProto::UINT32:
+    return b.getIntegerType(32, /*isSigned=*/false);
+  case onnx::TensorProto::UINT64:
+    return b.getIntegerType(64, /*isSigned=*/false);
   default:
     return nullptr;
   }
@@ -105,6 +119,25 @@ static std::optional<std::string> protoBytes(const onnx::TensorProto &proto,
       if (have == count)
         std::memcpy(out, proto.int64_data().data(), count * 8);
       break;
+    case onnx::TensorProto::DOUBLE:
+      have = proto.double_data_size();
+      if (have == count)
+        std::memcpy(out, proto.double_data().data(), count * 8);
+      break;
+    case onnx::TensorProto::UINT32:
+    case onnx::TensorProto::UINT64:
+      // Both are stored one per uint64 (little-endian: the low bytes first).
+      have = proto.uint64_data_size();
+      if (have == count)
+        for (int64_t i = 0; i < count; ++i) {
+          uint64_t v = proto.uint64_data(i);
+          std::memcpy(out + i * width, &v, width);
+        }
+      break;
+    case onnx::TensorProto::INT8:
+    case onnx::TensorProto::UINT8:
+    case onnx::TensorProto::INT16:
+    case onnx::TensorProto::UINT16:
     case onnx::TensorProto::INT32:
     case onnx::TensorProto::FLOAT16:
     case onnx::TensorProto::BFLOAT16:
@@ -184,8 +217,11 @@ DenseElementsAttr dlc::onnx_import::denseFromTensor(RankedTensorType type, const
   }
   if (isa<IntegerType>(e)) {
     SmallVector<APInt> ints;
-    for (double v : t.data)
-      ints.push_back(APInt(e.getIntOrFloatBitWidth(), ref::toInt64(v), true));
+    bool isUnsigned = e.isUnsignedInteger();
+    for (double v : t.data) // Values of t.dtype: no u64 above 2^64, no i64 above 2^63.
+      ints.push_back(isUnsigned ? APInt(e.getIntOrFloatBitWidth(),
+                                        v >= 0x1p64 ? UINT64_MAX : static_cast<uint64_t>(v))
+                                : APInt(e.getIntOrFloatBitWidth(), ref::toInt64(v), true));
     return DenseElementsAttr::get(type, ints);
   }
   SmallVector<APFloat> floats;
@@ -287,17 +323,7 @@ std::optional<std::vector<int64_t>> GraphImporter::attrInts(llvm::StringRef name
 }
 
 Value GraphImporter::constant(const Tensor &t) {
-  MLIRContext *ctx = builder.getContext();
-  Type element;
-  switch (t.dtype) {
-  case ref::DType::F32: element = builder.getF32Type(); break;
-  case ref::DType::F16: element = builder.getF16Type(); break;
-  case ref::DType::BF16: element = builder.getBF16Type(); break;
-  case ref::DType::I32: element = builder.getI32Type(); break;
-  case ref::DType::I64: element = builder.getI64Type(); break;
-  case ref::DType::I1: element = builder.getI1Type(); break;
-  }
-  (void)ctx;
+  Type element = mlirTypeOf(builder.getContext(), t.dtype);
   auto type = RankedTensorType::get(t.shape, element);
   return builder.create<ConstantOp>(loc, type, denseFromTensor(type, t), DeviceAttr());
 }

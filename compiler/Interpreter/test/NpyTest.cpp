@@ -79,6 +79,13 @@ TEST(NpyTest, RoundTripEveryDType) {
       {DType::F16, {}, {3.5}}, // 0-d
       {DType::I32, {0, 4}, {}},
       {DType::I64, {13, 3}, {}},
+      {DType::F64, {3}, {0.1, -kInf, 1e-300}},
+      {DType::I8, {3}, {-128, 127, -1}},
+      {DType::U8, {3}, {0, 255, 7}},
+      {DType::I16, {2}, {-32768, 32767}},
+      {DType::U16, {2}, {65535, 1}},
+      {DType::U32, {2}, {4294967295.0, 0}},
+      {DType::U64, {2}, {18446744073709549568.0, 3}}, // 2^64 - 2^11
   };
   for (const Case &c : cases) {
     Tensor t = c.values.empty() && shapeNumElements(c.shape) > 0
@@ -86,10 +93,7 @@ TEST(NpyTest, RoundTripEveryDType) {
                    : Tensor::fromValues(c.dtype, c.shape, c.values);
     TempFile f(dtypeName(c.dtype));
     ASSERT_TRUE(writeNpy(f.path, t).ok());
-    EXPECT_EQ(f.read().size() % 64, (t.data.size() * (c.dtype == DType::I1 ? 1
-                                      : c.dtype == DType::F16      ? 2
-                                      : c.dtype == DType::I64      ? 8
-                                                                   : 4)) %
+    EXPECT_EQ(f.read().size() % 64, (t.data.size() * storageBytes(c.dtype)) %
                                         64); // Header is 64-byte aligned.
     DLC_ASSERT_OK_AND_GET(back, readNpy(f.path));
     expectTensor(back, t);
@@ -131,21 +135,26 @@ TEST(NpyTest, HeaderText) {
 }
 
 TEST(NpyTest, ReadsHandMadeFiles) {
-  // <f8 rounds into f32.
+  // <f8 is f64; as an f32 input it rounds.
   auto f8 = parseNpy(makeNpy("{'descr': '<f8', 'fortran_order': False, "
                              "'shape': (2,), }",
                              le(0x3FB999999999999AULL, 8) +    // 0.1
                                  le(0x4000000000000000ULL, 8)), // 2.0
                      "f8");
   ASSERT_TRUE(f8.ok()) << f8.message();
-  expectTensor(*f8, Tensor::fromValues(DType::F32, {2}, {double(0.1f), 2}));
-  // |u1 maps to i1, nonzero is 1.
+  expectTensor(*f8, Tensor::fromValues(DType::F64, {2}, {0.1, 2}));
+  expectTensor(convertForInput(*f8, DType::F32),
+               Tensor::fromValues(DType::F32, {2}, {double(0.1f), 2}));
+  // |u1 is u8; as an i1 input nonzero is 1.
   auto u1 = parseNpy(makeNpy("{'descr': '|u1', 'fortran_order': False, "
                              "'shape': (3,), }",
                              std::string("\x00\x02\x01", 3)),
                      "u1");
   ASSERT_TRUE(u1.ok()) << u1.message();
-  expectTensor(*u1, Tensor::fromValues(DType::I1, {3}, {0, 1, 1}));
+  expectTensor(*u1, Tensor::fromValues(DType::U8, {3}, {0, 2, 1}));
+  expectTensor(convertForInput(*u1, DType::I1), Tensor::fromValues(DType::I1, {3}, {0, 1, 1}));
+  // Any other pair is left for the caller to report.
+  EXPECT_EQ(convertForInput(*u1, DType::I32).dtype, DType::U8);
   // Version 2.0 and 3.0 headers, double quotes, odd spacing, key order.
   for (int major : {2, 3}) {
     auto v = parseNpy(makeNpy("{\"shape\":(1,2),\"fortran_order\":False,"
@@ -180,7 +189,7 @@ TEST(NpyTest, Errors) {
                       "(2, 3), }",
                       data),
               "unsupported dtype '>f4' (expected <f4, <f2, <f8, <i4, <i8, "
-              "|b1 or |u1)");
+              "|b1, |i1, |u1, <i2, <u2, <u4 or <u8)");
   expectError(makeNpy("{'descr': '<f4', 'fortran_order': True, 'shape': "
                       "(2, 3), }",
                       data),

@@ -26,10 +26,40 @@ TEST(DTypeTest, NamesAndKinds) {
   EXPECT_STREQ(dtypeName(DType::I64), "i64");
   EXPECT_STREQ(dtypeName(DType::I1), "i1");
   EXPECT_EQ(parseDType("bf16"), DType::BF16);
-  EXPECT_FALSE(parseDType("f64").has_value());
+  EXPECT_FALSE(parseDType("f128").has_value());
   EXPECT_TRUE(isFloat(DType::BF16));
+  EXPECT_TRUE(isFloat(DType::F64));
   EXPECT_FALSE(isFloat(DType::I1));
   EXPECT_TRUE(isInteger(DType::I64));
+  EXPECT_TRUE(isInteger(DType::U8));
+  EXPECT_TRUE(isUnsigned(DType::U64));
+  EXPECT_FALSE(isUnsigned(DType::I8));
+  for (DType t : kAllDTypes) // Names round-trip; every type has a size.
+    EXPECT_EQ(parseDType(dtypeName(t)), t);
+  EXPECT_EQ(storageBytes(DType::U16), 2);
+  EXPECT_EQ(storageBytes(DType::F64), 8);
+  EXPECT_EQ(integerBits(DType::U32), 32);
+}
+
+TEST(DTypeTest, IntegersWrapModuloTheirWidth) {
+  EXPECT_EQ(roundTo(DType::I8, 127), 127);
+  EXPECT_EQ(roundTo(DType::I8, 128), -128);
+  EXPECT_EQ(roundTo(DType::I8, -129.7), 127); // truncated toward zero first
+  EXPECT_EQ(roundTo(DType::U8, 256), 0);
+  EXPECT_EQ(roundTo(DType::U8, -1), 255);
+  EXPECT_EQ(roundTo(DType::I16, 40000), 40000 - 65536);
+  EXPECT_EQ(roundTo(DType::U16, -2.5), 65534);
+  EXPECT_EQ(roundTo(DType::U32, p2(32) + 5), 5);
+  EXPECT_EQ(roundTo(DType::U64, -p2(11)), p2(64) - p2(11)); // exact in a double
+  EXPECT_EQ(roundTo(DType::U64, p2(64)), 0);
+  EXPECT_EQ(roundTo(DType::F64, 0.1), 0.1);
+  EXPECT_EQ(roundTo(DType::U8, std::nan("")), 0);
+  unsigned char b[8] = {0xff, 0xff, 0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(decodeElement(DType::I8, b), -1);
+  EXPECT_EQ(decodeElement(DType::U8, b), 255);
+  EXPECT_EQ(decodeElement(DType::I16, b), -1);
+  EXPECT_EQ(decodeElement(DType::U16, b), 65535);
+  EXPECT_EQ(decodeElement(DType::U32, b), 65535);
 }
 
 TEST(F16Test, KnownBitPatterns) {

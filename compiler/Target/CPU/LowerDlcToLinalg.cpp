@@ -8,10 +8,17 @@
 //   LowerPoolingNorm.cpp    pooling, batch/layer norm, softmax, reductions
 //   LowerDataMovement.cpp   transpose reshape concat slice split gather
 //
+// Unsigned element types (ui8 ... ui64) reach the patterns as they are, so
+// that each picks its unsigned ops (divui, cmpi ult, uitofp, ...); arith,
+// linalg and LLVM want signless integers, so the pass then rewrites every
+// type and attribute in the function to its signless form.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Target/CPU/Passes.h"
 #include "compiler/Target/CPU/LoweringUtils.h"
+
+#include "mlir/IR/AttrTypeSubElements.h"
 
 namespace dlc {
 #define GEN_PASS_DEF_LOWERDLCTOLINALG
@@ -29,6 +36,27 @@ void dlc::populateDlcToLinalgPatterns(RewritePatternSet &patterns) {
 }
 
 namespace {
+/// Every ui<N> in `root`'s types and attributes (block arguments, results,
+/// function types, constants' values) becomes i<N>; casts between a value and
+/// itself that this leaves are folded away.
+void eraseSignedness(Operation *root) {
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([](IntegerType t) -> std::optional<Type> {
+    if (!t.isUnsigned())
+      return std::nullopt;
+    return IntegerType::get(t.getContext(), t.getWidth());
+  });
+  replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/true, /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+  root->walk([](UnrealizedConversionCastOp cast) {
+    if (cast->getNumOperands() == 1 && cast->getNumResults() == 1 &&
+        cast.getOperand(0).getType() == cast.getResult(0).getType()) {
+      cast.getResult(0).replaceAllUsesWith(cast.getOperand(0));
+      cast.erase();
+    }
+  });
+}
+
 struct LowerDlcToLinalgPass
     : dlc::impl::LowerDlcToLinalgBase<LowerDlcToLinalgPass> {
   void runOnOperation() override {
@@ -43,6 +71,7 @@ struct LowerDlcToLinalgPass
       getOperation().emitError("dlc-lower-to-linalg: some dlc ops could not be lowered");
       return signalPassFailure();
     }
+    eraseSignedness(getOperation());
   }
 };
 } // namespace

@@ -42,31 +42,45 @@ RankedTensorType resultTensorType(Operation *op) {
   return cast<RankedTensorType>(op->getResult(0).getType());
 }
 
-/// Float and integer bodies of one binary op, on compute-type scalars.
+/// Float, signed and unsigned integer bodies of one binary op, on
+/// compute-type scalars (unsigned ones are still typed ui8..ui64 here: the
+/// pass erases the signedness after choosing the ops).
 template <typename DlcOp> struct BinaryKernel;
-#define DLC_BINARY(OP, FLOAT, INT)                                             \
+#define DLC_BINARY(OP, FLOAT, INT, UINT)                                       \
   template <> struct BinaryKernel<OP> {                                        \
     static Value build(OpBuilder &b, Location loc, Value l, Value r) {         \
       if (isa<FloatType>(l.getType()))                                         \
         return b.create<FLOAT>(loc, l, r);                                     \
+      if (l.getType().isUnsignedInteger())                                     \
+        return b.create<UINT>(loc, l, r);                                      \
       return b.create<INT>(loc, l, r);                                         \
     }                                                                          \
   };
-DLC_BINARY(AddOp, arith::AddFOp, arith::AddIOp)
-DLC_BINARY(SubOp, arith::SubFOp, arith::SubIOp)
-DLC_BINARY(MulOp, arith::MulFOp, arith::MulIOp)
-DLC_BINARY(DivOp, arith::DivFOp, arith::DivSIOp)
-DLC_BINARY(PowOp, math::PowFOp, math::IPowIOp)
-DLC_BINARY(MaxOp, arith::MaximumFOp, arith::MaxSIOp)
-DLC_BINARY(MinOp, arith::MinimumFOp, arith::MinSIOp)
-DLC_BINARY(RemOp, arith::RemFOp, arith::RemSIOp)
+DLC_BINARY(AddOp, arith::AddFOp, arith::AddIOp, arith::AddIOp)
+DLC_BINARY(SubOp, arith::SubFOp, arith::SubIOp, arith::SubIOp)
+DLC_BINARY(MulOp, arith::MulFOp, arith::MulIOp, arith::MulIOp)
+DLC_BINARY(DivOp, arith::DivFOp, arith::DivSIOp, arith::DivUIOp)
+DLC_BINARY(MaxOp, arith::MaximumFOp, arith::MaxSIOp, arith::MaxUIOp)
+DLC_BINARY(MinOp, arith::MinimumFOp, arith::MinSIOp, arith::MinUIOp)
+DLC_BINARY(RemOp, arith::RemFOp, arith::RemSIOp, arith::RemUIOp)
 #undef DLC_BINARY
 
+/// x^y; integers by math.ipowi (a negative exponent gives 0 unless |x| is 1).
+template <> struct BinaryKernel<PowOp> {
+  static Value build(OpBuilder &b, Location loc, Value l, Value r) {
+    if (isa<FloatType>(l.getType()))
+      return b.create<math::PowFOp>(loc, l, r);
+    return b.create<math::IPowIOp>(loc, l, r);
+  }
+};
+
 /// Floored: the truncated remainder, plus rhs where it is not 0 and its sign
-/// differs from rhs's.
+/// differs from rhs's (unsigned: the remainder itself).
 template <> struct BinaryKernel<ModOp> {
   static Value build(OpBuilder &b, Location loc, Value l, Value r) {
     Value rem = BinaryKernel<RemOp>::build(b, loc, l, r);
+    if (l.getType().isUnsignedInteger())
+      return rem;
     Value zero = scalarConstant(b, loc, l.getType(), 0);
     Value nonzero, remNegative, rhsNegative, sum;
     if (isa<FloatType>(l.getType())) {
@@ -108,7 +122,7 @@ struct BinaryLowering : OpConversionPattern<DlcOp> {
 };
 
 /// dlc.compare: arith.cmpf (ordered, except une for ne, as NumPy) or
-/// arith.cmpi (signed; i1 compares unsigned, as 0/1) on compute-type scalars.
+/// arith.cmpi (signed; i1 and u8..u64 compare unsigned) on compute-type scalars.
 struct CompareLowering : OpConversionPattern<CompareOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -130,7 +144,7 @@ struct CompareLowering : OpConversionPattern<CompareOp> {
                             .Default(arith::CmpFPredicate::OGE);
             return b.create<arith::CmpFOp>(loc, pred, l, r);
           }
-          bool u = l.getType().isInteger(1);
+          bool u = l.getType().isInteger(1) || l.getType().isUnsignedInteger();
           auto pred = llvm::StringSwitch<arith::CmpIPredicate>(p)
                           .Case("eq", arith::CmpIPredicate::eq)
                           .Case("ne", arith::CmpIPredicate::ne)
@@ -202,6 +216,7 @@ Value sigmoidF32(OpBuilder &b, Location loc, Value x) {
 Value unaryKernel(Operation *op, OpBuilder &b, Location loc, Value x) {
   Type t = x.getType();
   bool isFloat = isa<FloatType>(t);
+  bool isUnsigned = t.isUnsignedInteger();
   auto cst = [&](double v) { return scalarConstant(b, loc, t, v); };
   return llvm::TypeSwitch<Operation *, Value>(op)
       .Case([&](NegOp) -> Value {
@@ -212,7 +227,7 @@ Value unaryKernel(Operation *op, OpBuilder &b, Location loc, Value x) {
       .Case([&](AbsOp) -> Value {
         if (isFloat)
           return b.create<math::AbsFOp>(loc, x);
-        return b.create<math::AbsIOp>(loc, x);
+        return isUnsigned ? x : b.create<math::AbsIOp>(loc, x).getResult();
       })
       .Case([&](ExpOp) { return b.create<math::ExpOp>(loc, x); })
       .Case([&](LogOp) { return b.create<math::LogOp>(loc, x); })
@@ -236,6 +251,9 @@ Value unaryKernel(Operation *op, OpBuilder &b, Location loc, Value x) {
         if (isFloat) {
           pos = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OGT, x, cst(0.0));
           neg = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OLT, x, cst(0.0));
+        } else if (isUnsigned) {
+          Value nonzero = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, x, cst(0));
+          return b.create<arith::SelectOp>(loc, nonzero, cst(1), x);
         } else {
           pos = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x, cst(0));
           neg = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x, cst(0));
@@ -255,7 +273,7 @@ Value unaryKernel(Operation *op, OpBuilder &b, Location loc, Value x) {
         // max(x, 0); NaN stays NaN like the reference.
         if (isFloat)
           return b.create<arith::MaximumFOp>(loc, x, cst(0.0));
-        return b.create<arith::MaxSIOp>(loc, x, cst(0));
+        return isUnsigned ? x : b.create<arith::MaxSIOp>(loc, x, cst(0)).getResult();
       })
       .Case([&](GeluOp gelu) -> Value {
         Value half = b.create<arith::MulFOp>(loc, cst(0.5), x);
@@ -289,14 +307,24 @@ Value unaryKernel(Operation *op, OpBuilder &b, Location loc, Value x) {
         // Integers: v < min ? trunc(min) : v > max ? trunc(max) : v, with the
         // bounds saturated to the type's range.
         unsigned width = t.getIntOrFloatBitWidth();
-        double tmin = -std::ldexp(1.0, width - 1);
-        double tmax = std::ldexp(1.0, width - 1) - 1;
+        double tmin = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
+        double tmax = std::ldexp(1.0, width - !isUnsigned) - 1;
         auto sat = [&](double v) { return std::min(std::max(v, tmin), tmax); };
-        Value loV = cst(sat(std::trunc(lo))), hiV = cst(sat(std::trunc(hi)));
-        Value below = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, x,
-                                              cst(sat(std::ceil(lo))));
-        Value above = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::sgt, x,
-                                              cst(sat(std::floor(hi))));
+        // A constant of the bound: exact even where a double is not (2^64-1).
+        auto bound = [&](double v) -> Value {
+          if (v == tmax && width == 64)
+            return b.create<arith::ConstantOp>(
+                loc, b.getIntegerAttr(t, isUnsigned ? llvm::APInt::getMaxValue(64)
+                                                    : llvm::APInt::getSignedMaxValue(64)));
+          return cst(v);
+        };
+        Value loV = bound(sat(std::trunc(lo))), hiV = bound(sat(std::trunc(hi)));
+        Value below = b.create<arith::CmpIOp>(
+            loc, isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, x,
+            bound(sat(std::ceil(lo))));
+        Value above = b.create<arith::CmpIOp>(
+            loc, isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt, x,
+            bound(sat(std::floor(hi))));
         Value v = b.create<arith::SelectOp>(loc, above, hiV, x);
         return b.create<arith::SelectOp>(loc, below, loV, v);
       })
@@ -343,21 +371,39 @@ Value castScalar(OpBuilder &b, Location loc, Value x, Type to) {
   if (fromF && toF) {
     // f16 <-> bf16 goes through f32 (exact), then one rounding.
     Value wide = toCompute(b, loc, x);
-    if (toF.getWidth() < 32)
+    unsigned wideWidth = wide.getType().getIntOrFloatBitWidth();
+    if (wide.getType() == to)
+      return wide;
+    if (toF.getWidth() < wideWidth)
       return b.create<arith::TruncFOp>(loc, to, wide);
-    return wide;
+    return b.create<arith::ExtFOp>(loc, to, wide);
   }
   if (fromF) {
-    // Truncates toward zero into i64, then wraps to i32 like the reference.
-    Value i = b.create<arith::FPToSIOp>(loc, b.getI64Type(), toCompute(b, loc, x));
+    // Truncates toward zero into i64, then wraps to the narrower type like
+    // the reference; u64 takes values from 2^63 through fptoui.
+    Value wide = toCompute(b, loc, x);
+    Type i64 = to.isUnsignedInteger() ? b.getIntegerType(64, false) : b.getI64Type();
+    Value i = b.create<arith::FPToSIOp>(loc, i64, wide);
+    if (to.isUnsignedInteger(64)) {
+      Value big = b.create<arith::CmpFOp>(loc, arith::CmpFPredicate::OGE, wide,
+                                          scalarConstant(b, loc, wide.getType(), 0x1p63));
+      i = b.create<arith::SelectOp>(loc, big, b.create<arith::FPToUIOp>(loc, i64, wide), i);
+    }
     return to.isInteger(64) ? i : b.create<arith::TruncIOp>(loc, to, i).getResult();
   }
   if (toF) {
-    Value f = b.create<arith::SIToFPOp>(loc, toF.getWidth() < 32 ? b.getF32Type() : to, x);
+    Type wide = toF.getWidth() < 32 ? b.getF32Type() : to;
+    Value f = from.isUnsignedInteger() ? b.create<arith::UIToFPOp>(loc, wide, x).getResult()
+                                       : b.create<arith::SIToFPOp>(loc, wide, x).getResult();
     return fromCompute(b, loc, f, to);
   }
-  if (to.getIntOrFloatBitWidth() < from.getIntOrFloatBitWidth())
+  unsigned fromWidth = from.getIntOrFloatBitWidth(), toWidth = to.getIntOrFloatBitWidth();
+  if (toWidth < fromWidth)
     return b.create<arith::TruncIOp>(loc, to, x);
+  if (toWidth == fromWidth) // Same bits, other signedness.
+    return b.create<arith::BitcastOp>(loc, to, x);
+  if (from.isUnsignedInteger())
+    return b.create<arith::ExtUIOp>(loc, to, x);
   return b.create<arith::ExtSIOp>(loc, to, x);
 }
 

@@ -95,12 +95,16 @@ Value addValues(OpBuilder &b, Location loc, Value l, Value r) {
 Value maxValues(OpBuilder &b, Location loc, Value l, Value r) {
   if (isa<FloatType>(l.getType()))
     return b.create<arith::MaximumFOp>(loc, l, r, arith::FastMathFlags::reassoc);
+  if (l.getType().isUnsignedInteger())
+    return b.create<arith::MaxUIOp>(loc, l, r);
   return b.create<arith::MaxSIOp>(loc, l, r);
 }
 
 double lowestValue(Type t) {
   if (isa<FloatType>(t))
     return -std::numeric_limits<double>::infinity();
+  if (t.isUnsignedInteger())
+    return 0;
   return -std::ldexp(1.0, t.getIntOrFloatBitWidth() - 1);
 }
 
@@ -150,7 +154,8 @@ struct ReduceLowering : OpConversionPattern<DlcOp> {
               Value n = scalarConstant(b, l, v.getType(), double(count));
               v = isa<FloatType>(v.getType())
                       ? b.create<arith::DivFOp>(l, v, n).getResult()
-                      : b.create<arith::DivSIOp>(l, v, n).getResult();
+                  : v.getType().isUnsignedInteger() ? b.create<arith::DivUIOp>(l, v, n).getResult()
+                                                    : b.create<arith::DivSIOp>(l, v, n).getResult();
             }
             return fromCompute(b, l, v, elem);
           });
@@ -315,7 +320,7 @@ struct MaxPoolLowering : OpConversionPattern<MaxPool2dOp> {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Type elem = type.getElementType();
-    double lowest = -std::numeric_limits<double>::infinity();
+    double lowest = lowestValue(elem);
     Value input = padSpatial(rewriter, loc, adaptor.getInput(), op.getPads(),
                              lowest);
     // The window's taps as strided views, maxed in one elementwise body
@@ -335,7 +340,7 @@ struct MaxPoolLowering : OpConversionPattern<MaxPool2dOp> {
           bool isFloat = isa<FloatType>(elem);
           auto pairMax = [&](Value x, Value y) -> Value {
             if (!isFloat)
-              return b.create<arith::MaxSIOp>(l, x, y);
+              return maxValues(b, l, x, y);
             Value greater = b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGT, x, y);
             return b.create<arith::SelectOp>(l, greater, x, y);
           };

@@ -4,7 +4,8 @@
 // kernels for, and the built-in H200 profile with its links (sources in
 // passes/README.md). An op kind added to the dialect is unsupported on GPUs,
 // and so placed on the CPU with reason `unsupported`, until it is listed here
-// and the emitter handles it. Kernels keep the default fusion rule: an
+// and the emitter handles it; so is an op on an element type the emitters
+// have no C type for (cudaElementType). Kernels keep the default fusion rule: an
 // elementwise op joins the kernel whose value it consumes.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,8 @@
 #include "compiler/Target/CUDA/CudaEmitter.h"
 #include "passes/CostModel.h"
 #include "passes/TargetBackend.h"
+
+#include "mlir/IR/TypeUtilities.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -31,11 +34,26 @@ const char *const kCudaKinds[] = {
     "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max",
     "transpose", "reshape", "concat", "slice", "split", "gather", "gather_elements", "copy", "constant"};
 
+/// The element types the CUDA emitters compute on (KernelEmitter.h's
+/// storageType and computeType): f64 and the 8/16-bit and unsigned integers
+/// run on the CPU until they have kernels.
+bool cudaElementType(Type t) {
+  return t.isF32() || t.isF16() || t.isBF16() || t.isSignlessInteger(32) ||
+         t.isSignlessInteger(64) || t.isSignlessInteger(1);
+}
+
+bool cudaElementTypes(Operation *op) {
+  auto ok = [](Type t) { return cudaElementType(getElementTypeOrSelf(t)); };
+  return llvm::all_of(op->getOperandTypes(), ok) && llvm::all_of(op->getResultTypes(), ok);
+}
+
 class CudaBackend : public TargetBackend {
 public:
   llvm::StringRef kind() const override { return "cuda"; }
   bool computesInHalfByDefault() const override { return true; }
-  bool supports(Operation *op) const override { return cuda::supportsOpKind(opKind(op)); }
+  bool supports(Operation *op) const override {
+    return cuda::supportsOpKind(opKind(op)) && cudaElementTypes(op);
+  }
 
   DeviceProfile builtinProfile(int64_t, const BuiltinTarget &) const override {
     DeviceProfile gpu;

@@ -10,7 +10,7 @@
 
 // The float-only unary ops reject integers.
 func.func @exp_of_int(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'dlc.exp' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'dlc.exp' op operand #0 must be statically shaped tensor of float (f32, f16, bf16, f64) values, but got 'tensor<4xi32>'}}
   %0 = dlc.exp %x : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -18,7 +18,7 @@ func.func @exp_of_int(%x: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 func.func @floor_of_int(%x: tensor<4xi64>) -> tensor<4xi64> {
-  // expected-error @+1 {{'dlc.floor' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi64>'}}
+  // expected-error @+1 {{'dlc.floor' op operand #0 must be statically shaped tensor of float (f32, f16, bf16, f64) values, but got 'tensor<4xi64>'}}
   %0 = dlc.floor %x : tensor<4xi64>
   return %0 : tensor<4xi64>
 }
@@ -26,7 +26,7 @@ func.func @floor_of_int(%x: tensor<4xi64>) -> tensor<4xi64> {
 // -----
 
 func.func @sign_of_bool(%x: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'dlc.sign' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'dlc.sign' op operand #0 must be statically shaped tensor of numeric (float, i8 ... i64, ui8 ... ui64) values, but got 'tensor<4xi1>'}}
   %0 = dlc.sign %x : tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -35,7 +35,7 @@ func.func @sign_of_bool(%x: tensor<4xi1>) -> tensor<4xi1> {
 
 // Shapes must be static.
 func.func @dynamic_shape(%x: tensor<?xf32>) -> tensor<?xf32> {
-  // expected-error @+1 {{'dlc.relu' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<?xf32>'}}
+  // expected-error @+1 {{'dlc.relu' op operand #0 must be statically shaped tensor of numeric (float, i8 ... i64, ui8 ... ui64) values, but got 'tensor<?xf32>'}}
   %0 = dlc.relu %x : tensor<?xf32>
   return %0 : tensor<?xf32>
 }
@@ -45,25 +45,33 @@ func.func @dynamic_shape(%x: tensor<?xf32>) -> tensor<?xf32> {
 // Unranked tensors are not dlc values either (the custom form cannot even
 // spell them, so the generic form is used).
 func.func @unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{'dlc.reshape' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'dlc.reshape' op operand #0 must be statically shaped tensor of numeric or i1 values, but got 'tensor<*xf32>'}}
   %0 = "dlc.reshape"(%x) : (tensor<*xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
 
 // -----
 
-// Element types outside f32/f16/bf16/i32/i64/i1 are rejected.
-func.func @i8_element(%x: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'dlc.copy' op operand #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<4xi8>'}}
-  %0 = dlc.copy %x to cpu : tensor<4xi8>
-  return %0 : tensor<4xi8>
+// Element types outside dlc's thirteen are rejected (i4, signed si8).
+func.func @i4_element(%x: tensor<4xi4>) -> tensor<4xi4> {
+  // expected-error @+1 {{'dlc.copy' op operand #0 must be ranked tensor of numeric or i1 values, but got 'tensor<4xi4>'}}
+  %0 = dlc.copy %x to cpu : tensor<4xi4>
+  return %0 : tensor<4xi4>
+}
+
+// -----
+
+func.func @si8_element(%x: tensor<4xsi8>) -> tensor<4xsi8> {
+  // expected-error @+1 {{'dlc.neg' op operand #0 must be statically shaped tensor of numeric (float, i8 ... i64, ui8 ... ui64) values, but got 'tensor<4xsi8>'}}
+  %0 = dlc.neg %x : tensor<4xsi8> -> tensor<4xsi8>
+  return %0 : tensor<4xsi8>
 }
 
 // -----
 
 // i1 is data, not a number: arithmetic rejects it.
 func.func @add_of_i1(%x: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error @+1 {{'dlc.add' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
+  // expected-error @+1 {{'dlc.add' op operand #0 must be statically shaped tensor of numeric (float, i8 ... i64, ui8 ... ui64) values, but got 'tensor<4xi1>'}}
   %0 = dlc.add %x, %x : tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -72,7 +80,7 @@ func.func @add_of_i1(%x: tensor<4xi1>) -> tensor<4xi1> {
 
 // pow is float-only.
 func.func @pow_of_int(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'dlc.pow' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'dlc.pow' op operand #0 must be statically shaped tensor of float (f32, f16, bf16, f64) values, but got 'tensor<4xi32>'}}
   %0 = dlc.pow %x, %x : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -162,7 +170,7 @@ func.func @cast_shape(%x: tensor<2x3xf32>) -> tensor<6xf16> {
 
 // gather indices are integers.
 func.func @gather_float_indices(%t: tensor<10x4xf32>, %i: tensor<3xf32>) -> tensor<3x4xf32> {
-  // expected-error @+1 {{'dlc.gather' op operand #1 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3xf32>'}}
+  // expected-error @+1 {{'dlc.gather' op operand #1 must be statically shaped tensor of index (i32, i64) values, but got 'tensor<3xf32>'}}
   %0 = dlc.gather %t, %i : (tensor<10x4xf32>, tensor<3xf32>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }

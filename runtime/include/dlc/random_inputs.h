@@ -14,8 +14,10 @@
  *   unit = (z >> 11) * 0x1.0p-53;               (in [0, 1))
  *
  *   f32:      (float)(2 * unit - 1)
+ *   f64:      2 * unit - 1
  *   f16/bf16: 2 * unit - 1 rounded from double to nearest-even
- *   i32/i64:  floor(unit * bound), bound = index_bound, or 4 when it is 0
+ *   integers: floor(unit * bound), bound = index_bound, or 4 when it is 0
+ *             (i8..i64, u8..u64; a bound the type cannot hold is an error)
  *   i1:       floor(unit * bound) != 0 (same bound rule), one byte 0 or 1
  *===------------------------------------------------------------------------===*/
 #ifndef DLC_RANDOM_INPUTS_H
@@ -34,7 +36,7 @@ double dlc_random_unit(uint64_t *state);
 
 /* Fills `count` elements of `dtype` at `out` (count * dlc_dtype_size bytes)
  * with the values above, advancing *state by `count` steps. INVALID_ARGUMENT
- * for an unknown dtype or a negative index_bound. Thread-safe for distinct
+ * for an unknown dtype, a negative index_bound or one too large. Thread-safe for distinct
  * states. */
 dlc_status_t dlc_random_fill(dlc_dtype_t dtype, int64_t index_bound,
                              size_t count, uint64_t *state, void *out);

@@ -76,9 +76,17 @@ typedef enum dlc_dtype_e {
   DLC_DTYPE_I32 = 3,
   DLC_DTYPE_I64 = 4,
   DLC_DTYPE_I1 = 5, /* one byte per element, 0 or 1 */
+  DLC_DTYPE_F64 = 6,
+  DLC_DTYPE_I8 = 7,
+  DLC_DTYPE_U8 = 8,
+  DLC_DTYPE_I16 = 9,
+  DLC_DTYPE_U16 = 10,
+  DLC_DTYPE_U32 = 11,
+  DLC_DTYPE_U64 = 12,
 } dlc_dtype_t;
 
-/* "f32", "f16", "bf16", "i32", "i64", "i1"; "?" for any other value. */
+/* "f32", "f16", "bf16", "i32", "i64", "i1", "f64", "i8", "u8", "i16", "u16",
+   "u32", "u64"; "?" for any other value. */
 const char *dlc_dtype_name(dlc_dtype_t dtype);
 /* Bytes per element; 0 for an unknown value. */
 size_t dlc_dtype_size(dlc_dtype_t dtype);

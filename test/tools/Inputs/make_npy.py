@@ -13,7 +13,7 @@ import argparse
 import struct
 
 FORMATS = {"<f4": "<f", "<f2": "<e", "<f8": "<d", "<i4": "<i", "<i8": "<q",
-           "|b1": "<?", "|u1": "<B", "<u2": "<H"}
+           "|b1": "<?", "|u1": "<B", "<u2": "<H", ">f4": ">f"}
 
 parser = argparse.ArgumentParser()
 parser.add_argument("out")

@@ -69,9 +69,10 @@ def opset18():
     return m
 
 
-def double():
+def complex64():
     nodes = [helper.make_node("Relu", ["x"], ["y"], name="/Relu")]
-    return model(nodes, [vi("x", [4], TensorProto.DOUBLE)], [vi("y", [4], TensorProto.DOUBLE)])
+    return model(nodes, [vi("x", [4], TensorProto.COMPLEX64)],
+                 [vi("y", [4], TensorProto.COMPLEX64)])
 
 
 def reshape_input():
@@ -304,7 +305,7 @@ def argmax_last():
 
 MODELS = {f.__name__: f for f in [add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss,
-                                  trilu, is_inf_nan, dynamic, unsupported, opset18, double, pad, pad_reflect,
+                                  trilu, is_inf_nan, dynamic, unsupported, opset18, complex64, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
                                   less_broadcast, bad_stride, bad_axes]}
