@@ -169,6 +169,30 @@ double floatBinOp(BinOp op, double a, double b) {
   return 0.0;
 }
 
+/// Exact uint64 arithmetic (the unsigned types): division, remainders and
+/// the order are unsigned; false on a division by zero.
+bool unsignedBinOp(BinOp op, uint64_t a, uint64_t b, uint64_t &res) {
+  switch (op) {
+  case BinOp::Add: res = a + b; return true;
+  case BinOp::Sub: res = a - b; return true;
+  case BinOp::Mul: res = a * b; return true;
+  case BinOp::Max: res = std::max(a, b); return true;
+  case BinOp::Min: res = std::min(a, b); return true;
+  case BinOp::Pow:
+    res = 1;
+    for (uint64_t e = b, base = a; e; e >>= 1, base *= base)
+      if (e & 1)
+        res *= base;
+    return true;
+  case BinOp::Div: case BinOp::Rem: case BinOp::Mod:
+    if (b == 0)
+      return false;
+    res = op == BinOp::Div ? a / b : a % b;
+    return true;
+  }
+  return false;
+}
+
 /// Exact int64 arithmetic with two's complement wrap; false on a division by
 /// zero or a negative power.
 bool intBinOp(BinOp op, int64_t a, int64_t b, int64_t &res) {
@@ -219,14 +243,21 @@ bool intBinOp(BinOp op, int64_t a, int64_t b, int64_t &res) {
   return false;
 }
 
-/// Wraps an exact int64 result to the integer dtype before going to double,
-/// so i32 results are exact.
-double intResult(DType type, int64_t v) {
-  if (type == DType::I32)
-    return roundTo(DType::I32, static_cast<double>(static_cast<uint32_t>(v)));
+/// Wraps an exact 64-bit result to the integer dtype before going to
+/// double, so results of up to 32 bits are exact.
+double intResult(DType type, uint64_t v) {
+  int bits = integerBits(type);
   if (type == DType::I1)
     return v != 0 ? 1.0 : 0.0;
-  return static_cast<double>(v);
+  if (bits == 64)
+    return isUnsigned(type) ? static_cast<double>(v) : static_cast<double>(static_cast<int64_t>(v));
+  uint64_t low = v & ((uint64_t(1) << bits) - 1);
+  return roundTo(type, static_cast<double>(low)); // exact: < 2^32, wrapped to the sign
+}
+
+/// An element of an unsigned type as the uint64 it holds.
+uint64_t toUint64(double x) {
+  return x >= 0x1p64 ? UINT64_MAX : x <= 0 ? 0 : static_cast<uint64_t>(x);
 }
 
 Expected<Tensor> binary(const char *name, BinOp op, const Tensor &lhs,
@@ -250,14 +281,19 @@ Expected<Tensor> binary(const char *name, BinOp op, const Tensor &lhs,
     double a = lhs.data[lo], b = rhs.data[ro];
     if (isInt) {
       int64_t r;
-      if (!intBinOp(op, toInt64(a), toInt64(b), r))
+      uint64_t u;
+      bool ok = isUnsigned(lhs.dtype) ? unsignedBinOp(op, toUint64(a), toUint64(b), u)
+                                      : intBinOp(op, toInt64(a), toInt64(b), r);
+      if (!isUnsigned(lhs.dtype))
+        u = static_cast<uint64_t>(r);
+      if (!ok)
         return op == BinOp::Div || op == BinOp::Rem || op == BinOp::Mod
                    ? makeError(name, ": integer division by zero at output "
                                      "element ",
                                i)
                    : makeError(name, ": negative integer exponent ",
                                toInt64(b), " at output element ", i);
-      out.data[i] = intResult(lhs.dtype, r);
+      out.data[i] = intResult(lhs.dtype, u);
     } else {
       out.data[i] = roundTo(lhs.dtype, floatBinOp(op, a, b));
     }
@@ -483,6 +519,14 @@ Expected<Tensor> gelu(const Tensor &x, bool approximateTanh) {
 Expected<Tensor> clip(const Tensor &x, double min, double max) {
   if (!(min <= max))
     return makeError("clip: min ", min, " is greater than max ", max);
+  if (int bits = integerBits(x.dtype); bits > 1) {
+    // Integers clip to bounds saturated to the type: a bound beyond its
+    // range is no bound.
+    double lowest = isUnsigned(x.dtype) ? 0.0 : -std::ldexp(1.0, bits - 1);
+    double highest = std::ldexp(1.0, bits - !isUnsigned(x.dtype)) - 1;
+    min = std::min(std::max(min, lowest), highest);
+    max = std::min(std::max(max, lowest), highest);
+  }
   return unary("clip", false, x, [=](double v) {
     if (std::isnan(v))
       return v;

@@ -363,16 +363,18 @@ Expected<Tensor> cast(const Tensor &x, DType to) {
     return s;
   Tensor out = x;
   out.dtype = to;
-  bool toInt = to == DType::I32 || to == DType::I64;
+  bool toInt = integerBits(to) > 1;
+  // Beyond these a float does not name an integer the CPU's fptosi (fptoui
+  // for u64) defines.
+  double below = -0x1p63, above = to == DType::U64 ? 0x1p64 : 0x1p63;
   for (size_t i = 0; i < out.data.size(); ++i) {
     double v = x.data[i];
     if (toInt && (std::isnan(v) || std::isinf(v)))
       return makeError("cast: cannot cast ", v, " at element ", i, " to ",
                        dtypeName(to));
-    if (toInt && std::fabs(std::trunc(v)) >= 9223372036854775808.0 &&
-        std::trunc(v) != -9223372036854775808.0)
-      return makeError("cast: value ", v, " at element ", i,
-                       " is out of range for i64");
+    if (toInt && isFloat(x.dtype) && (std::trunc(v) < below || std::trunc(v) >= above))
+      return makeError("cast: value ", v, " at element ", i, " is out of range for ",
+                       to == DType::U64 ? "u64" : "i64");
     out.data[i] = roundTo(to, v);
   }
   return out;

@@ -29,7 +29,7 @@ Cases whose reference is not finite are dropped (counted). A failure is
 shrunk (--shrink): outputs dropped, ops replaced by new inputs, devices set
 to the cpu, paint removed, while it still fails the same way; the small
 program is written to --regressions as a lit test. The coverage table counts
-op kinds, cross-device views, values read on several devices, painted
+op kinds, the element types ops compute on the CPU and on GPUs, cross-device views, values read on several devices, painted
 programs, runs with several in flight and emulated cases.
 
 Results go to DIR/results.jsonl, one line per case, so that --resume skips
@@ -170,6 +170,7 @@ def run_case(job):
     kinds, cross_view, multi, painted = rp.coverage(program)
     result = {"seed": seed, "verdict": verdict, "detail": detail,
               "seconds": round(time.time() - start, 2), "ops": sorted(kinds),
+              "types": sorted(rp.element_types(program)),
               "cross_view": cross_view, "multi_device_value": multi, "painted": painted,
               "in_flight": cfg.in_flight, "emulated": cfg.emulated, "gpus": cfg.gpus}
     if verdict in ("ok", "dropped"):
@@ -260,6 +261,9 @@ def coverage_table(results):
     ops = collections.Counter(k for r in results for k in r["ops"])
     lines = ["coverage over %d cases:" % len(results)]
     lines.append("  op kinds: " + ", ".join("%s %d" % kv for kv in sorted(ops.items())))
+    types = collections.Counter(t for r in results for t in r.get("types", []))
+    lines.append("  element types computed (cases): " +
+                 ", ".join("%s %d" % kv for kv in sorted(types.items())))
     for key, label in [("cross_view", "a view on another device than its source"),
                        ("multi_device_value", "a value read on several devices"),
                        ("painted", "fp16-painted ops"), ("emulated", "CUDA emulation")]:

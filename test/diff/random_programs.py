@@ -19,6 +19,14 @@ compiler produced.
 import random
 
 F32, F16, I1, I64 = "f32", "f16", "i1", "i64"
+# The integer types a typed chain (gen_typed_chain) computes in; u64 and i64
+# values stay below 2^53, where the interpreter's doubles are exact.
+SIGNED = ["i8", "i16", "i32", "i64"]
+UNSIGNED = ["ui8", "ui16", "ui32", "ui64"]
+# Integer ops of a chain: the binary ones with a constant partner, the unary
+# ones on the value itself (no neg or sub on ui64: 2^64 - x is not exact).
+INT_BINARY = ["add", "sub", "mul", "max", "min", "div", "rem", "mod"]
+INT_UNARY = ["neg", "abs", "relu", "sign", "clip"]
 
 UNARY = ["neg", "abs", "exp", "tanh", "sigmoid", "erf", "relu", "gelu", "clip",
          "sin", "cos", "atan", "sinh", "cosh", "asinh"]
@@ -108,7 +116,7 @@ class Generator:
         n = 1
         for d in shape:
             n *= d
-        if dtype == I64:
+        if dtype == I64 or dtype in SIGNED + UNSIGNED:
             vals = [str(self.r.randint(int(lo), int(hi))) for _ in range(n)]
         else:
             vals = ["%.4f" % self.r.uniform(lo, hi) for _ in range(n)]
@@ -410,6 +418,60 @@ class Generator:
         m = self.emit_node("cast", [src], [shape], dtype=mid, text=cast_text)[0]
         return self.emit_node("cast", [m], [shape], text=cast_text)
 
+    def gen_typed_chain(self):
+        """x cast into f64 or an integer type (scaled by 40 first, and made
+        nonnegative for the unsigned ones), one to three ops there, cast back:
+        the element types beyond f32, on random devices like the rest."""
+        x = self.pick()
+        shape = self.p.shape(x)
+        cast_text = lambda n, nm, ty: "dlc.cast %s : %s -> %s" % (
+            nm[n.operands[0]], ty(n.operands[0]), ty(n.results[0]))
+        dtype = self.r.choice(["f64"] + SIGNED + UNSIGNED)
+        if dtype != "f64":
+            if dtype in UNSIGNED:
+                x = self.emit_node("abs", [x], [shape])[0]
+            x = self.emit_node("mul", [x, self.constant((), 40.0, 40.0)], [shape])[0]
+        v = self.emit_node("cast", [x], [shape], dtype=dtype, text=cast_text)[0]
+        for _ in range(self.r.randint(1, 3)):
+            v = self.typed_op(v, self.p.dtype(v))
+        return self.emit_node("cast", [v], [shape], text=cast_text)
+
+    def typed_op(self, v, dtype):
+        shape = self.p.shape(v)
+        if dtype == "f64":
+            kind = self.r.choice(["add", "mul", "max", "exp", "tanh", "neg"])
+            if kind in ("exp", "tanh", "neg"):
+                return self.emit_node(kind, [v], [shape], dtype=dtype)[0]
+            c = self.constant(shape[-1:], -1.0, 1.0, dtype=dtype)
+            return self.emit_node(kind, [v, c], [shape], dtype=dtype)[0]
+        if self.r.random() < 0.2:  # to another integer type (wraps or extends)
+            to = self.r.choice(SIGNED + UNSIGNED)
+            if to == "ui64" and dtype in SIGNED:
+                v = self.emit_node("abs", [v], [shape], dtype=dtype)[0]
+            return self.emit_node("cast", [v], [shape], dtype=to, text=lambda n, nm, ty: (
+                "dlc.cast %s : %s -> %s" % (nm[n.operands[0]], ty(n.operands[0]),
+                                            ty(n.results[0]))))[0]
+        unary = [k for k in INT_UNARY if not (dtype == "ui64" and k == "neg")]
+        if self.r.random() < 0.4:
+            kind = self.r.choice(unary)
+            attrs = ""
+            if kind == "clip":
+                lo = self.r.randint(-20, 10)
+                attrs = "min = %d.0, max = %d.0" % (lo, lo + self.r.randint(0, 30))
+            return self.emit_node(kind, [v], [shape], attrs, dtype=dtype)[0]
+        kinds = [k for k in INT_BINARY if not (dtype == "ui64" and k == "sub")]
+        kind = self.r.choice(kinds)
+        if kind in ("div", "rem", "mod"):  # a divisor of either sign, never 0
+            lo, hi = (1, 7) if dtype in UNSIGNED else (-7, -1)
+            c = self.constant(shape[-1:], lo, hi, dtype=dtype)
+            if dtype in SIGNED and self.r.random() < 0.5:
+                c = self.emit_node("abs", [c], [shape[-1:]], dtype=dtype)[0]
+        else:
+            c = self.constant(shape[-1:], 0 if dtype in UNSIGNED else -9, 9, dtype=dtype)
+        if self.r.random() < 0.5 and kind in ("add", "mul", "max", "min"):
+            return self.emit_node(kind, [c, v], [shape], dtype=dtype)[0]
+        return self.emit_node(kind, [v, c], [shape], dtype=dtype)[0]
+
     def gen_copy(self):
         """An explicit copy to a random device (the user's own dlc.copy)."""
         x = self.pick()
@@ -421,7 +483,7 @@ class Generator:
                   ("binary", 5), ("compare_select", 1),
                   ("matmul", 2), ("linear", 2), ("conv", 2), ("pool", 1), ("batch_norm", 1),
                   ("norm", 2), ("reduce", 2), ("view", 4), ("transpose", 2), ("slice", 2),
-                  ("concat", 1), ("split", 1), ("gather", 1), ("gather_elements", 1), ("cast", 1), ("copy", 1)]
+                  ("concat", 1), ("split", 1), ("gather", 1), ("gather_elements", 1), ("cast", 1), ("typed_chain", 2), ("copy", 1)]
 
     # -- whole programs ------------------------------------------------------
     def program(self):
@@ -456,8 +518,8 @@ class Generator:
                 continue
             n.device = self.r.choice(p.devices)
             if (n.device != "cpu" and n.kind in PAINTABLE and self.r.random() < 0.3
-                    and all(p.dtype(v) == F32 for v in n.operands + n.results
-                            if p.dtype(v) != I64)
+                    and all(p.dtype(v) == F32 for v in n.results)
+                    and all(p.dtype(v) in (F32, I64) for v in n.operands)
                     and not any(r in below for r in n.results)):
                 n.paint = True
 
@@ -489,7 +551,8 @@ def discontinuous_consumers(p):
     float-to-int cast): fp16 there could flip it, which no tolerance covers."""
     prod = p.producer()
     seeds = [o for n in p.nodes if n.kind == "compare" or n.kind in STEP_UNARY + REMAINDER or
-             (n.kind == "cast" and p.dtype(n.results[0]) == "i32") for o in n.operands]
+             (n.kind == "cast" and p.dtype(n.results[0]) not in (F32, F16, "f64"))
+             for o in n.operands]
     seen = set()
     while seeds:
         v = seeds.pop()
@@ -643,6 +706,12 @@ def coverage(p):
             readers.setdefault(o, set()).add(dev)
     multi = any(len(d) > 1 for d in readers.values())
     return kinds, cross_view, multi, any(n.paint for n in p.nodes)
+
+
+def element_types(p):
+    """The element types ops compute, each with where: 'ui8 cpu', 'f64 gpu'."""
+    return {"%s %s" % (p.dtype(r), "cpu" if n.device in (None, "cpu") else "gpu")
+            for n in p.nodes if n.kind not in ("constant", "copy") for r in n.results}
 
 
 if __name__ == "__main__":

@@ -318,9 +318,12 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   perFunction.addPass(dlc::createExpandArith());
   perFunction.addPass(memref::createExpandStridedMetadataPass());
   perFunction.addPass(createLowerAffinePass());
-  perKernel.addPass(createConvertVectorToLLVMPass());
+  // Math first: what has no LLVM intrinsic (f64 tanh, erf, ...; f32's are
+  // approximated above) becomes libm calls, unrolled from vectors into
+  // vector.extract/insert that the vector conversion then lowers.
   perKernel.addNestedPass<func::FuncOp>(createConvertMathToLLVMPass());
   perKernel.addPass(createConvertMathToLibmPass());
+  perKernel.addPass(createConvertVectorToLLVMPass());
   OpPassManager &scalarsPerFunction = perKernel.nest<func::FuncOp>();
   scalarsPerFunction.addPass(createArithToLLVMConversionPass());
   scalarsPerFunction.addPass(createConvertIndexToLLVMPass());

@@ -41,10 +41,29 @@ namespace {
 /// itself that this leaves are folded away.
 void eraseSignedness(Operation *root) {
   AttrTypeReplacer replacer;
-  replacer.addReplacement([](IntegerType t) -> std::optional<Type> {
-    if (!t.isUnsigned())
+  auto signless = [](Type t) -> std::optional<Type> {
+    auto i = dyn_cast<IntegerType>(t);
+    if (!i || !i.isUnsigned())
       return std::nullopt;
-    return IntegerType::get(t.getContext(), t.getWidth());
+    return IntegerType::get(t.getContext(), i.getWidth());
+  };
+  replacer.addReplacement([&](IntegerType t) { return signless(t); });
+  // Elements attributes keep their bytes; only the element type changes
+  // (the replacer does not look inside them by itself).
+  replacer.addReplacement([&](DenseIntOrFPElementsAttr a) -> std::optional<Attribute> {
+    if (std::optional<Type> to = signless(a.getElementType()))
+      return a.bitcast(*to);
+    return std::nullopt;
+  });
+  replacer.addReplacement([&](DenseResourceElementsAttr a) -> std::optional<Attribute> {
+    if (std::optional<Type> to = signless(a.getElementType()))
+      return DenseResourceElementsAttr::get(a.getType().clone(*to), a.getRawHandle());
+    return std::nullopt;
+  });
+  replacer.addReplacement([&](IntegerAttr a) -> std::optional<Attribute> {
+    if (std::optional<Type> to = signless(a.getType()))
+      return IntegerAttr::get(*to, a.getValue());
+    return std::nullopt;
   });
   replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/true, /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);

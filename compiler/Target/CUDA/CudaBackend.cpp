@@ -12,6 +12,7 @@
 
 #include "compiler/Target/Backends.h"
 #include "compiler/Target/CUDA/CudaEmitter.h"
+#include "dialects/dlc/DlcOps.h"
 #include "passes/CostModel.h"
 #include "passes/TargetBackend.h"
 
@@ -34,17 +35,23 @@ const char *const kCudaKinds[] = {
     "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max",
     "transpose", "reshape", "concat", "slice", "split", "gather", "gather_elements", "copy", "constant"};
 
-/// The element types the CUDA emitters compute on (KernelEmitter.h's
-/// storageType and computeType): f64 and the 8/16-bit and unsigned integers
-/// run on the CPU until they have kernels.
-bool cudaElementType(Type t) {
+/// The types every kernel kind computes on. f64 and the 8/16-bit and
+/// unsigned integers have kernels where an op is elementwise or moves data
+/// (the fused expression tree: KernelEmitter.h's storageType, computeType
+/// and roundTo); the GEMM, pooling, normalisation and reduction kernels
+/// accumulate in float or in i32/i64, so on those types they run on the CPU.
+bool isCoreType(Type t) {
   return t.isF32() || t.isF16() || t.isBF16() || t.isSignlessInteger(32) ||
          t.isSignlessInteger(64) || t.isSignlessInteger(1);
 }
 
 bool cudaElementTypes(Operation *op) {
-  auto ok = [](Type t) { return cudaElementType(getElementTypeOrSelf(t)); };
-  return llvm::all_of(op->getOperandTypes(), ok) && llvm::all_of(op->getResultTypes(), ok);
+  if (isa<MatmulOp, LinearOp, Conv2dOp, MaxPool2dOp, AvgPool2dOp, GlobalAvgPoolOp, BatchNormOp,
+          LayerNormOp, SoftmaxOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(op)) {
+    auto core = [](Type t) { return isCoreType(getElementTypeOrSelf(t)); };
+    return llvm::all_of(op->getOperandTypes(), core) && llvm::all_of(op->getResultTypes(), core);
+  }
+  return true;
 }
 
 class CudaBackend : public TargetBackend {

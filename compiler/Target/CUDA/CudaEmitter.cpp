@@ -45,9 +45,9 @@ std::string KernelEmitter::leafAt(Value v, const Coords &c) {
   }
   Type t = elemOf(v);
   auto literal = [&](int64_t i) -> std::string {
-    if (isFloatType(t)) return flt(dense.getValues<APFloat>()[i].convertToDouble());
+    if (isFloatType(t)) return floatLiteral(t, dense.getValues<APFloat>()[i].convertToDouble());
     if (t.isSignlessInteger(1)) return dense.getValues<bool>()[i] ? "true" : "false";
-    return num(dense.getValues<APInt>()[i].getSExtValue());
+    return integerLiteral(t, dense.getValues<APInt>()[i]);
   };
   if (dense.isSplat()) return literal(0);
   std::string name = identifier(entry) + "_c" + std::to_string(constants++);
@@ -77,12 +77,12 @@ std::string KernelEmitter::bufferOf(Value v) {
     std::string literal;
     if (half) // raw bits: __half has no constexpr constructor from float everywhere
       literal = std::to_string(dense.getValues<APFloat>()[k].bitcastToAPInt().getZExtValue());
-    else if (t.isF32())
-      literal = flt(dense.getValues<APFloat>()[k].convertToDouble());
+    else if (isFloatType(t))
+      literal = floatLiteral(t, dense.getValues<APFloat>()[k].convertToDouble());
     else if (t.isSignlessInteger(1))
       literal = dense.getValues<bool>()[k] ? "1" : "0";
     else
-      literal = num(dense.getValues<APInt>()[k].getSExtValue());
+      literal = integerLiteral(t, dense.getValues<APInt>()[k]);
     values += (i ? ", " : "") + literal;
   }
   std::string st = half ? "unsigned short" : storageType(t);
@@ -90,58 +90,105 @@ std::string KernelEmitter::bufferOf(Value v) {
   return half ? "reinterpret_cast<const " + storageType(t) + " *>(" + name + ")" : name;
 }
 
+/// An integer clip's bound: the attribute (a double) rounded inward and
+/// saturated to `t`'s range, as the CPU lowering and the reference do.
+static std::string integerBound(Type t, double v, bool isLow) {
+  unsigned width = t.getIntOrFloatBitWidth();
+  bool isUnsigned = t.isUnsignedInteger();
+  double lo = isUnsigned ? 0.0 : -std::ldexp(1.0, width - 1);
+  double hi = std::ldexp(1.0, width - !isUnsigned) - 1;
+  v = isLow ? std::ceil(v) : std::floor(v);
+  if (v >= hi)
+    return integerLiteral(t, isUnsigned ? llvm::APInt::getMaxValue(width)
+                                        : llvm::APInt::getSignedMaxValue(width));
+  if (v <= lo)
+    return integerLiteral(t, isUnsigned ? llvm::APInt::getZero(width)
+                                        : llvm::APInt::getSignedMinValue(width));
+  return integerLiteral(t, llvm::APInt(64, static_cast<uint64_t>(static_cast<int64_t>(v))));
+}
+
+/// dlc.cast on compute-type scalars: floats to integers truncate toward zero
+/// and wrap (NaN and inf give 0; u64 takes values from 2^63 unsigned), and
+/// integers narrow by their storage type.
+static std::string castExpr(Type from, Type to, const std::string &x) {
+  if (to.isSignlessInteger(1)) return "(" + x + " != 0)";
+  if (isFloatType(to)) return "(" + computeType(to) + ")(" + x + ")";
+  std::string narrowed = "(" + computeType(to) + ")(" + storageType(to) + ")";
+  if (!isFloatType(from)) return narrowed + "(" + x + ")";
+  std::string truncated = "(long long)" + x;
+  if (to.isUnsignedInteger(64))
+    truncated = "(" + x + " >= 9223372036854775808.0 ? (unsigned long long)" + x +
+                " : (unsigned long long)(long long)" + x + ")";
+  return narrowed + "(dlc_isfinite(" + x + ") ? " + truncated + " : 0LL)";
+}
+
 std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
+  Type t = elemOf(op->getOperand(0));
   bool f = isFloatType(elemOf(op->getResult(0)));
+  bool isUnsigned = t.isUnsignedInteger();
+  // C's float functions (expf) for f32/f16/bf16, the double ones for f64.
+  std::string sfx = t.isF64() ? "" : "f";
+  auto fn = [&](const char *name, const std::string &arg) { return name + sfx + "(" + arg + ")"; };
+  auto lit = [&](double v) { return floatLiteral(t, v); };
   std::string x = a[0], y = a.size() > 1 ? a[1] : "";
   return llvm::TypeSwitch<Operation *, std::string>(op)
       .Case([&](AddOp) { return x + " + " + y; })
       .Case([&](SubOp) { return x + " - " + y; })
       .Case([&](MulOp) { return x + " * " + y; })
       .Case([&](DivOp) { return x + " / " + y; })
-      .Case([&](RemOp) { return f ? "fmodf(" + x + ", " + y + ")" : "(" + x + " % " + y + ")"; })
+      .Case([&](RemOp) { return f ? "fmod" + sfx + "(" + x + ", " + y + ")" : "(" + x + " % " + y + ")"; })
       .Case([&](ModOp) {
+        if (isUnsigned) return "(" + x + " % " + y + ")";
         return f ? "dlc_mod(" + x + ", " + y + ")"
                  : "dlc_mod((long long)(" + x + "), (long long)(" + y + "))";
       })
-      .Case([&](PowOp) { return "powf(" + x + ", " + y + ")"; })
+      .Case([&](PowOp) { return "pow" + sfx + "(" + x + ", " + y + ")"; })
       .Case([&](MaxOp) { return f ? "dlc_max(" + x + ", " + y + ")" : "(" + x + " > " + y + " ? " + x + " : " + y + ")"; })
       .Case([&](MinOp) { return f ? "dlc_min(" + x + ", " + y + ")" : "(" + x + " < " + y + " ? " + x + " : " + y + ")"; })
       .Case([&](NegOp) { return "-" + x; })
-      .Case([&](AbsOp) { return f ? "fabsf(" + x + ")" : "(" + x + " < 0 ? -" + x + " : " + x + ")"; })
-      .Case([&](ExpOp) { return "expf(" + x + ")"; })
-      .Case([&](LogOp) { return "logf(" + x + ")"; })
-      .Case([&](SqrtOp) { return "sqrtf(" + x + ")"; })
-      .Case([&](RsqrtOp) { return "rsqrtf(" + x + ")"; })
-      .Case([&](TanhOp) { return "tanhf(" + x + ")"; })
-      .Case([&](SigmoidOp) { return "1.0f / (1.0f + expf(-" + x + "))"; })
-      .Case([&](ErfOp) { return "erff(" + x + ")"; })
-      .Case([&](SinOp) { return "sinf(" + x + ")"; })
-      .Case([&](CosOp) { return "cosf(" + x + ")"; })
-      .Case([&](TanOp) { return "tanf(" + x + ")"; })
-      .Case([&](AsinOp) { return "asinf(" + x + ")"; })
-      .Case([&](AcosOp) { return "acosf(" + x + ")"; })
-      .Case([&](AtanOp) { return "atanf(" + x + ")"; })
-      .Case([&](SinhOp) { return "sinhf(" + x + ")"; })
-      .Case([&](CoshOp) { return "coshf(" + x + ")"; })
-      .Case([&](AsinhOp) { return "asinhf(" + x + ")"; })
-      .Case([&](AcoshOp) { return "acoshf(" + x + ")"; })
-      .Case([&](AtanhOp) { return "atanhf(" + x + ")"; })
-      .Case([&](CeilOp) { return "ceilf(" + x + ")"; })
-      .Case([&](FloorOp) { return "floorf(" + x + ")"; })
-      .Case([&](RoundOp) { return "rintf(" + x + ")"; }) // ties to even
+      .Case([&](AbsOp) {
+        if (isUnsigned) return x;
+        return f ? fn("fabs", x) : "(" + x + " < 0 ? -" + x + " : " + x + ")";
+      })
+      .Case([&](ExpOp) { return fn("exp", x); })
+      .Case([&](LogOp) { return fn("log", x); })
+      .Case([&](SqrtOp) { return fn("sqrt", x); })
+      .Case([&](RsqrtOp) { return fn("rsqrt", x); })
+      .Case([&](TanhOp) { return fn("tanh", x); })
+      .Case([&](SigmoidOp) { return lit(1.0) + " / (" + lit(1.0) + " + " + fn("exp", "-" + x) + ")"; })
+      .Case([&](ErfOp) { return fn("erf", x); })
+      .Case([&](SinOp) { return fn("sin", x); })
+      .Case([&](CosOp) { return fn("cos", x); })
+      .Case([&](TanOp) { return fn("tan", x); })
+      .Case([&](AsinOp) { return fn("asin", x); })
+      .Case([&](AcosOp) { return fn("acos", x); })
+      .Case([&](AtanOp) { return fn("atan", x); })
+      .Case([&](SinhOp) { return fn("sinh", x); })
+      .Case([&](CoshOp) { return fn("cosh", x); })
+      .Case([&](AsinhOp) { return fn("asinh", x); })
+      .Case([&](AcoshOp) { return fn("acosh", x); })
+      .Case([&](AtanhOp) { return fn("atanh", x); })
+      .Case([&](CeilOp) { return fn("ceil", x); })
+      .Case([&](FloorOp) { return fn("floor", x); })
+      .Case([&](RoundOp) { return fn("rint", x); }) // ties to even
       .Case([&](SignOp) {
         // NaN (and a float zero, with its sign) stays as it is.
+        if (isUnsigned) return "(" + x + " != 0 ? 1 : " + x + ")";
         return "(" + x + " > 0 ? 1 : (" + x + " < 0 ? -1 : " + x + "))";
       })
       .Case([&](ReluOp) { return "(" + x + " > 0 ? " + x + " : 0)"; })
       .Case([&](GeluOp g) {
         if (g.getTanhApproximation())
-          return "0.5f * " + x + " * (1.0f + tanhf(0.7978845608f * (" + x + " + 0.044715f * " + x + " * " + x + " * " + x + ")))";
-        return "0.5f * " + x + " * (1.0f + erff(" + x + " * 0.70710678118f))";
+          return lit(0.5) + " * " + x + " * (" + lit(1.0) + " + " +
+                 fn("tanh", lit(0.7978845608028654) + " * (" + x + " + " + lit(0.044715) + " * " +
+                                x + " * " + x + " * " + x + ")") + ")";
+        return lit(0.5) + " * " + x + " * (" + lit(1.0) + " + " +
+               fn("erf", x + " * " + lit(0.7071067811865476)) + ")";
       })
       .Case([&](ClipOp c) {
-        std::string lo = f ? flt(c.getMin().convertToDouble()) : num((int64_t)c.getMin().convertToDouble());
-        std::string hi = f ? flt(c.getMax().convertToDouble()) : num((int64_t)c.getMax().convertToDouble());
+        double minV = c.getMin().convertToDouble(), maxV = c.getMax().convertToDouble();
+        std::string lo = f ? lit(minV) : integerBound(t, minV, /*isLow=*/true);
+        std::string hi = f ? lit(maxV) : integerBound(t, maxV, /*isLow=*/false);
         return "(" + x + " < " + lo + " ? " + lo + " : (" + x + " > " + hi + " ? " + hi + " : " + x + "))";
       })
       .Case([&](CompareOp c) {
@@ -153,14 +200,7 @@ std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
         return "(" + x + " " + p + " " + y + ")";
       })
       .Case([&](SelectOp) { return "(" + x + " ? " + y + " : " + a[2] + ")"; })
-      .Case([&](CastOp c) {
-        Type from = elemOf(c.getInput()), to = elemOf(c.getResult());
-        if (to.isSignlessInteger(1)) return "(" + x + " != 0)";
-        if (isFloatType(to)) return "(float)(" + x + ")";
-        if (isFloatType(from)) // truncate toward zero, wrap; NaN and inf give 0
-          return "(" + computeType(to) + ")(dlc_isfinite(" + x + ") ? (long long)" + x + " : 0LL)";
-        return "(" + computeType(to) + ")(" + x + ")";
-      })
+      .Case([&](CastOp c) { return castExpr(elemOf(c.getInput()), elemOf(c.getResult()), x); })
       .Default([&](Operation *) {
         error(op) << "the CUDA backend cannot fuse '" << op->getName() << "'";
         return std::string("0");

@@ -53,6 +53,22 @@ inline std::string flt(double v) {
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
   return s + "f";
 }
+/// A double literal (f64 values keep every digit).
+inline std::string dbl(double v) {
+  if (std::isinf(v)) return v > 0 ? "((double)DLC_INF)" : "(-(double)DLC_INF)";
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format("%.17g", v);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+/// A literal of float type `t`.
+inline std::string floatLiteral(Type t, double v) { return t.isF64() ? dbl(v) : flt(v); }
+/// A literal of integer type `t` (unsigned ones zero-extended).
+inline std::string integerLiteral(Type t, const llvm::APInt &v) {
+  if (t.isUnsignedInteger()) return std::to_string(v.getZExtValue()) + "ULL";
+  return num(v.getSExtValue());
+}
 
 /// I64Attr accessors return uint64_t: a negative axis needs the cast.
 inline int64_t normalized(uint64_t axis, size_t rank) {
@@ -60,21 +76,39 @@ inline int64_t normalized(uint64_t axis, size_t rank) {
   return a < 0 ? a + static_cast<int64_t>(rank) : a;
 }
 
-inline bool isFloatType(Type t) { return t.isF32() || t.isF16() || t.isBF16(); }
+inline bool isFloatType(Type t) { return t.isF32() || t.isF16() || t.isBF16() || t.isF64(); }
 
+/// The C type a buffer of `t` holds.
 inline std::string storageType(Type t) {
   if (t.isF32()) return "float";
+  if (t.isF64()) return "double";
   if (t.isF16()) return "__half";
   if (t.isBF16()) return "__nv_bfloat16";
-  if (t.isSignlessInteger(32)) return "int";
-  if (t.isSignlessInteger(64)) return "long long";
-  return "unsigned char"; // i1: one byte per element
+  if (t.isInteger(1)) return "unsigned char"; // one byte per element
+  if (t.isUnsignedInteger(8)) return "unsigned char";
+  if (t.isUnsignedInteger(16)) return "unsigned short";
+  if (t.isUnsignedInteger(32)) return "unsigned int";
+  if (t.isUnsignedInteger(64)) return "unsigned long long";
+  if (t.isInteger(8)) return "signed char";
+  if (t.isInteger(16)) return "short";
+  if (t.isInteger(32)) return "int";
+  return "long long";
 }
+/// The C type an op computes `t` in: f16/bf16 in float (rounded by roundTo),
+/// 8/16-bit integers in 32 bits (wrapped by roundTo), unsigned ones unsigned
+/// (C's unsigned arithmetic wraps as the reference does).
 inline std::string computeType(Type t) {
+  if (t.isF64()) return "double";
   if (isFloatType(t)) return "float";
-  if (t.isSignlessInteger(32)) return "int";
-  if (t.isSignlessInteger(64)) return "long long";
-  return "bool";
+  if (t.isInteger(1)) return "bool";
+  if (t.isUnsignedInteger(64)) return "unsigned long long";
+  if (t.isUnsignedInteger()) return "unsigned int";
+  if (t.isInteger(64)) return "long long";
+  return "int";
+}
+/// 8- and 16-bit integers, computed wider and wrapped after each op.
+inline bool isNarrowInteger(Type t) {
+  return t.isInteger(8) || t.isInteger(16);
 }
 inline std::string loadAs(Type t, const std::string &ref) {
   if (t.isF16()) return "__half2float(" + ref + ")";
@@ -91,6 +125,7 @@ inline std::string storeAs(Type t, const std::string &v) {
 inline std::string roundTo(Type t, const std::string &v) {
   if (t.isF16()) return "dlc_round_f16(" + v + ")";
   if (t.isBF16()) return "dlc_round_bf16(" + v + ")";
+  if (isNarrowInteger(t)) return "(" + computeType(t) + ")(" + storageType(t) + ")(" + v + ")";
   return v;
 }
 

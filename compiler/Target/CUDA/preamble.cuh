@@ -32,6 +32,14 @@ __device__ __forceinline__ float dlc_mod(float a, float b) {
   float r = fmodf(a, b);
   return r != 0.0f && ((r < 0.0f) != (b < 0.0f)) ? r + b : r;
 }
+// The same for f64 values.
+__device__ __forceinline__ bool dlc_isfinite(double x) { return x - x == 0.0; }
+__device__ __forceinline__ double dlc_max(double a, double b) { return (a != a || b != b) ? a + b : (a > b ? a : b); }
+__device__ __forceinline__ double dlc_min(double a, double b) { return (a != a || b != b) ? a + b : (a < b ? a : b); }
+__device__ __forceinline__ double dlc_mod(double a, double b) {
+  double r = fmod(a, b);
+  return r != 0.0 && ((r < 0.0) != (b < 0.0)) ? r + b : r;
+}
 __device__ __forceinline__ long long dlc_mod(long long a, long long b) {
   long long r = b == -1 ? 0 : a % b;
   return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;

@@ -361,6 +361,7 @@ inline __half2 __hneg2(__half2 p) {
 }
 
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 template <typename T> inline T __ldg(const T *p) { return *p; }
 
 namespace dlc_emu {
