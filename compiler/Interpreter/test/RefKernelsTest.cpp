@@ -220,6 +220,38 @@ TEST(BinaryTest, IntegerWrapAndTruncation) {
   EXPECT_EQ(p64.data[0], 8e15);
 }
 
+TEST(BinaryTest, NarrowAndUnsignedIntegers) {
+  auto t = [](DType d, std::vector<double> v) {
+    int64_t n = static_cast<int64_t>(v.size());
+    return Tensor::fromValues(d, {n}, std::move(v));
+  };
+  // i8 wraps at 8 bits; u8 wraps into [0, 256).
+  DLC_ASSERT_OK_AND_GET(s8, add(t(DType::I8, {100, -100}), t(DType::I8, {100, -100})));
+  expectTensor(s8, t(DType::I8, {-56, 56}));
+  DLC_ASSERT_OK_AND_GET(d8, sub(t(DType::U8, {3, 200}), t(DType::U8, {5, 100})));
+  expectTensor(d8, t(DType::U8, {254, 100}));
+  DLC_ASSERT_OK_AND_GET(m16, mul(t(DType::U16, {65535}), t(DType::U16, {65535})));
+  expectTensor(m16, t(DType::U16, {1}));
+  // Unsigned division, remainders and order on values past the signed range.
+  Tensor big = t(DType::U32, {4294967295.0, 3000000000.0});
+  DLC_ASSERT_OK_AND_GET(q, div(big, t(DType::U32, {2, 7})));
+  expectTensor(q, t(DType::U32, {2147483647, 428571428}));
+  DLC_ASSERT_OK_AND_GET(r, mod(big, t(DType::U32, {2, 7})));
+  expectTensor(r, t(DType::U32, {1, 4}));
+  DLC_ASSERT_OK_AND_GET(mx, max(big, t(DType::U32, {5, 3000000001.0})));
+  expectTensor(mx, t(DType::U32, {4294967295.0, 3000000001.0}));
+  DLC_ASSERT_OK_AND_GET(lt, compare("lt", big, t(DType::U32, {5, 3000000001.0})));
+  expectTensor(lt, Tensor::fromValues(DType::I1, {2}, {0, 1}));
+  // Bounds beyond the type saturate: u8 clipped to [-5, 300] is itself, and
+  // an i8 clipped below -200 is -128, not -200 wrapped.
+  DLC_ASSERT_OK_AND_GET(c, clip(t(DType::U8, {0, 255}), -5, 300));
+  expectTensor(c, t(DType::U8, {0, 255}));
+  DLC_ASSERT_OK_AND_GET(c8, clip(t(DType::I8, {5}), -300, -200));
+  expectTensor(c8, t(DType::I8, {-128}));
+  DLC_ASSERT_OK_AND_GET(f, cast(t(DType::F64, {-1.5, 300.7}), DType::U8));
+  expectTensor(f, t(DType::U8, {255, 44}));
+}
+
 TEST(BinaryTest, Errors) {
   auto r = add(f32({2, 3}, {1, 2, 3, 4, 5, 6}), f32({4}, {1, 2, 3, 4}));
   ASSERT_FALSE(r.ok());

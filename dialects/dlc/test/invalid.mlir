@@ -63,7 +63,7 @@ func.func @i4_element(%x: tensor<4xi4>) -> tensor<4xi4> {
 
 func.func @si8_element(%x: tensor<4xsi8>) -> tensor<4xsi8> {
   // expected-error @+1 {{'dlc.neg' op operand #0 must be statically shaped tensor of numeric (float, i8 ... i64, ui8 ... ui64) values, but got 'tensor<4xsi8>'}}
-  %0 = dlc.neg %x : tensor<4xsi8> -> tensor<4xsi8>
+  %0 = "dlc.neg"(%x) : (tensor<4xsi8>) -> tensor<4xsi8>
   return %0 : tensor<4xsi8>
 }
 

@@ -57,7 +57,7 @@ func.func @softmax(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
 // GEMM:         const float [[MM:fc1_MatMul_[0-9]+]] = dlc_round_f16(acc[mi][ni][i]);
 // GEMM-NEXT:    const float [[BIAS:x[0-9]+]] = __half2float(p2[c1]);
 // GEMM-NEXT:    const float [[ADD:fc1_Add_[0-9]+]] = dlc_round_f16([[MM]] + [[BIAS]]);  // dlc.add
-// GEMM-NEXT:    const float [[GELU:act_Gelu_[0-9]+]] = dlc_round_f16(0.5f * [[ADD]] * (1.0f + erff([[ADD]] * 0.70710678118f)));  // dlc.gelu
+// GEMM-NEXT:    const float [[GELU:act_Gelu_[0-9]+]] = dlc_round_f16(0.5f * [[ADD]] * (1.0f + erff([[ADD]] * 0.707106781f)));  // dlc.gelu
 // GEMM-NEXT:    p3[{{.*}}] = __float2half_rn([[GELU]]);
 func.func @gemm(%x: tensor<128x256xf16>, %w: tensor<256x512xf16>, %b: tensor<512xf16>) -> tensor<128x512xf16> {
   %m = dlc.matmul %x, %w : (tensor<128x256xf16>, tensor<256x512xf16>) -> tensor<128x512xf16> loc("/fc1/MatMul")
