@@ -56,20 +56,28 @@ private:
   dlc_status_t status = nullptr;
 };
 
-/// The dtype that C++ type T holds: float, int32_t, int64_t, uint8_t (i1).
-/// f16 and bf16 have no C++ type: use the untyped calls with raw bits.
+/// The dtype that C++ type T holds: float, double, int8_t ... int64_t,
+/// uint8_t ... uint64_t. f16 and bf16 have no C++ type: use the untyped calls
+/// with raw bits.
 template <typename T> constexpr dlc_dtype_t dtypeOf() {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, int32_t> ||
-                    std::is_same_v<T, int64_t> || std::is_same_v<T, uint8_t>,
-                "no dlc dtype for this type");
-  if constexpr (std::is_same_v<T, float>)
-    return DLC_DTYPE_F32;
-  else if constexpr (std::is_same_v<T, int32_t>)
-    return DLC_DTYPE_I32;
-  else if constexpr (std::is_same_v<T, int64_t>)
-    return DLC_DTYPE_I64;
-  else
-    return DLC_DTYPE_I1;
+  if constexpr (std::is_same_v<T, float>) return DLC_DTYPE_F32;
+  else if constexpr (std::is_same_v<T, double>) return DLC_DTYPE_F64;
+  else if constexpr (std::is_same_v<T, int8_t>) return DLC_DTYPE_I8;
+  else if constexpr (std::is_same_v<T, int16_t>) return DLC_DTYPE_I16;
+  else if constexpr (std::is_same_v<T, int32_t>) return DLC_DTYPE_I32;
+  else if constexpr (std::is_same_v<T, int64_t>) return DLC_DTYPE_I64;
+  else if constexpr (std::is_same_v<T, uint8_t>) return DLC_DTYPE_U8;
+  else if constexpr (std::is_same_v<T, uint16_t>) return DLC_DTYPE_U16;
+  else if constexpr (std::is_same_v<T, uint32_t>) return DLC_DTYPE_U32;
+  else {
+    static_assert(std::is_same_v<T, uint64_t>, "no dlc dtype for this type");
+    return DLC_DTYPE_U64;
+  }
+}
+/// Whether T's elements are `dtype`'s: dtypeOf<T>, and uint8_t for i1 too
+/// (one byte per element, 0 or 1).
+template <typename T> constexpr bool holds(dlc_dtype_t dtype) {
+  return dtype == dtypeOf<T>() || (std::is_same_v<T, uint8_t> && dtype == DLC_DTYPE_I1);
 }
 
 class Model {
@@ -152,7 +160,7 @@ public:
     if (Status s(dlc_model_input_info(dlc_session_model(session), i, &info));
         !s.ok())
       return s;
-    if (info.dtype != dtypeOf<T>())
+    if (!holds<T>(info.dtype))
       return Status(dlc_status_create(
           DLC_STATUS_INVALID_ARGUMENT,
           (std::string("input '") + info.name + "' is " +
@@ -172,7 +180,7 @@ public:
     if (Status s(dlc_model_output_info(dlc_session_model(session), i, &info));
         !s.ok())
       return s;
-    if (info.dtype != dtypeOf<T>())
+    if (!holds<T>(info.dtype))
       return Status(dlc_status_create(
           DLC_STATUS_INVALID_ARGUMENT,
           (std::string("output '") + info.name + "' is " +
