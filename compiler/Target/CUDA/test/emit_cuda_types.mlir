@@ -4,7 +4,7 @@
 // saturated to the type. A reduction on u8 has no CUDA kernel: it is placed
 // on the CPU (reason unsupported).
 // RUN: dlc compile %s --entry=typed --devices=cpu,cuda:0 --placement=gpu --emit=cuda | FileCheck %s
-// RUN: dlc compile %s --entry=reduce_u8 --devices=cpu,cuda:0 --placement=gpu --print-placement --emit=mlir | FileCheck %s --check-prefix=REDUCE
+// RUN: dlc compile %s --entry=reduce_u8 --devices=cpu,cuda:0 --placement=gpu --print-placement --emit=mlir 2>&1 | FileCheck %s --check-prefix=REDUCE
 
 // CHECK: const unsigned char *__restrict__ p0, const unsigned char *__restrict__ p1, unsigned char *__restrict__ p2
 // CHECK: const unsigned int x0 = p0[c0];
