@@ -376,13 +376,13 @@ def Dlc_MaxPool2dOp : Dlc_Op<"max_pool2d", [AllElementTypesMatch<["input", "resu
         : tensor<4x16x32x32xf32> -> tensor<4x16x16x16xf32>
     ```
   }];
-  let arguments = !con((ins Dlc_FloatTensor:$input,
+  let arguments = !con((ins Dlc_NumericTensor:$input,
                         DenseI64ArrayAttr:$kernel_shape,
                         DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                         DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
                         DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations),
                        DevicePin);
-  let results = (outs Dlc_FloatTensor:$result);
+  let results = (outs Dlc_NumericTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
   let fp16Policy = "Clear";

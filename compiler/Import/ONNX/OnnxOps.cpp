@@ -246,9 +246,19 @@ LogicalResult convertGelu(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// Pow: the result has the base's type. An integer base is raised in f64
+/// (exact while the result fits 2^53) and truncated back, as NumPy's
+/// power(x, y).astype(x.dtype) does.
 LogicalResult convertPow(GraphImporter &g, Outputs &out) {
-  if (failed(requireFloat(g, 0)))
-    return failure();
+  Type baseType = g.type(0).getElementType();
+  if (!isFloatType(baseType)) {
+    Value base = g.castTo(g.input(0), g.builder.getF64Type());
+    Value exponent = g.castTo(g.input(1), g.builder.getF64Type());
+    if (!broadcasts(g, base, exponent))
+      return failure();
+    out.push_back(g.castTo(g.make<PowOp>(base, exponent), baseType));
+    return success();
+  }
   Value base = g.input(0);
   Value exponent = g.castTo(g.input(1), g.type(0).getElementType());
   if (!broadcasts(g, base, exponent))
@@ -549,9 +559,9 @@ LogicalResult convertConv(GraphImporter &g, Outputs &out) {
 }
 
 LogicalResult convertPool(GraphImporter &g, Outputs &out) {
-  if (failed(requireFloat(g, 0)))
-    return failure();
   bool isMax = g.node->op_type() == "MaxPool";
+  if (!isMax && failed(requireFloat(g, 0)))
+    return failure();
   if (isMax && g.node->output_size() > 1 && !g.node->output(1).empty())
     return g.unsupported("the Indices output");
   RankedTensorType x = g.type(0);

@@ -14,6 +14,7 @@
 #include "compiler/Import/ONNX/OnnxOpsCommon.h"
 
 #include "dialects/dlc/DlcShapes.h"
+#include "Interpreter/Interpreter.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -683,9 +684,87 @@ LogicalResult convertTrilu(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// `v` (of shape `shape`) transposed by `perm`.
+Value transposed(GraphImporter &g, Value v, ArrayRef<int64_t> perm) {
+  RankedTensorType t = GraphImporter::typeOf(v);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(t.getDimSize(p));
+  return g.make<TransposeOp>(g.tensorType(shape, t.getElementType()), v,
+                             g.builder.getDenseI64ArrayAttr(perm), DeviceAttr());
+}
+
+/// DepthToSpace and SpaceToDepth as reshape, a rank-6 transpose, reshape
+/// (the ONNX spec's own definition): DepthToSpace's DCR mode takes the
+/// block offsets from the outer channels, CRD from the inner ones.
+LogicalResult convertDepthSpace(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  int64_t bs = g.attrInt("blocksize", 0);
+  if (t.getRank() != 4)
+    return g.fail("expects an NCHW input");
+  if (bs < 1)
+    return g.fail("blocksize must be at least 1");
+  int64_t n = t.getDimSize(0), c = t.getDimSize(1), h = t.getDimSize(2), w = t.getDimSize(3);
+  Value x = g.input(0);
+  if (g.node->op_type() == "SpaceToDepth") {
+    if (h % bs || w % bs)
+      return g.fail("the height and width are not multiples of blocksize");
+    x = g.reshape(x, {n, c, h / bs, bs, w / bs, bs});
+    x = transposed(g, x, {0, 3, 5, 1, 2, 4});
+    out.push_back(g.reshape(x, {n, c * bs * bs, h / bs, w / bs}));
+    return success();
+  }
+  if (c % (bs * bs))
+    return g.fail("the channels are not a multiple of blocksize^2");
+  std::string mode = g.attrString("mode", "DCR");
+  if (mode != "DCR" && mode != "CRD")
+    return g.fail("mode must be DCR or CRD, got " + mode);
+  int64_t cc = c / (bs * bs);
+  if (mode == "DCR") {
+    x = g.reshape(x, {n, bs, bs, cc, h, w});
+    x = transposed(g, x, {0, 3, 4, 1, 5, 2});
+  } else {
+    x = g.reshape(x, {n, cc, bs, bs, h, w});
+    x = transposed(g, x, {0, 1, 4, 2, 5, 3});
+  }
+  out.push_back(g.reshape(x, {n, cc, h * bs, w * bs}));
+  return success();
+}
+
+/// EyeLike: ones on diagonal k of a 2-D shape. The result depends on the
+/// input's shape only (static), so it is a constant.
+LogicalResult convertEyeLike(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  if (t.getRank() != 2)
+    return g.fail("expects a 2-D input");
+  Type element = t.getElementType();
+  if (g.attr("dtype")) {
+    int64_t dtype = g.attrInt("dtype", 0);
+    element = elementTypeOf(g.builder.getContext(), dtype);
+    if (!element)
+      return g.unsupported(llvm::Twine("dtype ") + onnxTypeName(dtype));
+  }
+  int64_t k = g.attrInt("k", 0), rows = t.getDimSize(0), columns = t.getDimSize(1);
+  std::vector<double> values(rows * columns, 0.0);
+  for (int64_t i = 0; i < rows; ++i)
+    if (i + k >= 0 && i + k < columns)
+      values[i * columns + i + k] = 1.0;
+  out.push_back(g.constant(Tensor::fromValues(*dlc::refDTypeOf(element), {rows, columns}, values)));
+  return success();
+}
+
+LogicalResult convertCastLike(GraphImporter &g, Outputs &out) {
+  out.push_back(g.castTo(g.input(0), g.type(1).getElementType()));
+  return success();
+}
+
 } // namespace
 
 void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
+  t["DepthToSpace"] = convertDepthSpace;
+  t["SpaceToDepth"] = convertDepthSpace;
+  t["EyeLike"] = convertEyeLike;
+  t["CastLike"] = convertCastLike;
   t["Trilu"] = convertTrilu;
   t["GatherElements"] = convertGatherElements;
   t["IsNaN"] = convertIsNanOrInf;

@@ -94,3 +94,16 @@
 // RUN: %make-onnx dropout_training %t/dropout_training.onnx
 // RUN: not dlc import %t/dropout_training.onnx 2>&1 | FileCheck %s --check-prefix=DROPOUT
 // DROPOUT: error: {{.*}}dropout_training.onnx: unsupported op 'Dropout' (node '/drop', opset 13): training mode with a ratio above 0 (random)
+
+// RUN: %make-onnx depth_to_space_bad_mode %t/d2s_mode.onnx
+// RUN: not dlc import %t/d2s_mode.onnx 2>&1 | FileCheck %s --check-prefix=D2SMODE
+// D2SMODE: error: {{.*}}d2s_mode.onnx: node '/DepthToSpace' (DepthToSpace): mode must be DCR or CRD, got XYZ
+// RUN: %make-onnx depth_to_space_channels %t/d2s_channels.onnx
+// RUN: not dlc import %t/d2s_channels.onnx 2>&1 | FileCheck %s --check-prefix=D2SCHANNELS
+// D2SCHANNELS: error: {{.*}}: node '/DepthToSpace' (DepthToSpace): the channels are not a multiple of blocksize^2
+// RUN: %make-onnx space_to_depth_odd %t/s2d.onnx
+// RUN: not dlc import %t/s2d.onnx 2>&1 | FileCheck %s --check-prefix=S2D
+// S2D: error: {{.*}}: node '/SpaceToDepth' (SpaceToDepth): the height and width are not multiples of blocksize
+// RUN: %make-onnx eye_like_3d %t/eye3.onnx
+// RUN: not dlc import %t/eye3.onnx 2>&1 | FileCheck %s --check-prefix=EYE3
+// EYE3: error: {{.*}}: node '/EyeLike' (EyeLike): expects a 2-D input

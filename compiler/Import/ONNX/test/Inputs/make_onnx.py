@@ -303,7 +303,51 @@ def argmax_last():
     return model(nodes, [vi("x", [2, 5])], [vi("i", [2], I64)])
 
 
-MODELS = {f.__name__: f for f in [add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
+def one_node(op, in_shape, out_shape, in_type=F, out_type=F, extra_inputs=(), **attrs):
+    names = ["x"] + [n for n, _, _ in extra_inputs]
+    node = helper.make_node(op, names, ["y"], name="/" + op, **attrs)
+    inputs = [vi("x", in_shape, in_type)] + [vi(n, s, t) for n, s, t in extra_inputs]
+    return model([node], inputs, [vi("y", out_shape, out_type)], opset=15)
+
+
+def depth_to_space_crd():
+    return one_node("DepthToSpace", [1, 8, 2, 3], [1, 2, 4, 6], blocksize=2, mode="CRD")
+
+
+def depth_to_space_bad_mode():
+    return one_node("DepthToSpace", [1, 8, 2, 3], [1, 2, 4, 6], blocksize=2, mode="XYZ")
+
+
+def depth_to_space_channels():
+    return one_node("DepthToSpace", [1, 8, 2, 3], [1, 1, 6, 9], blocksize=3)
+
+
+def space_to_depth_odd():
+    return one_node("SpaceToDepth", [1, 1, 3, 4], [1, 4, 1, 2], blocksize=2)
+
+
+def eye_like_k():
+    return one_node("EyeLike", [3, 4], [3, 4], out_type=TensorProto.INT32, k=1,
+                    dtype=TensorProto.INT32)
+
+
+def eye_like_3d():
+    return one_node("EyeLike", [2, 2, 2], [2, 2, 2])
+
+
+def pow_int():
+    return one_node("Pow", [3], [3], in_type=TensorProto.INT32, out_type=TensorProto.INT32,
+                    extra_inputs=[("e", [3], F)])
+
+
+def castlike_u8():
+    return one_node("CastLike", [4], [4], out_type=TensorProto.UINT8,
+                    extra_inputs=[("like", [1], TensorProto.UINT8)])
+
+
+MODELS = {f.__name__: f for f in [depth_to_space_crd, depth_to_space_bad_mode,
+                                  depth_to_space_channels, space_to_depth_odd, eye_like_k,
+                                  eye_like_3d, pow_int, castlike_u8,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss,
                                   trilu, is_inf_nan, dynamic, unsupported, opset18, complex64, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
