@@ -129,8 +129,7 @@ LogicalResult convertSoftmaxCrossEntropyLoss(GraphImporter &g, Outputs &out) {
 Value argExtreme(GraphImporter &g, Value x, int64_t axis, bool smallest, bool last, bool keep) {
   RankedTensorType t = GraphImporter::typeOf(x);
   int64_t dim = t.getDimSize(axis);
-  Value extreme = smallest ? g.make<NegOp>(reduce(g, "max", g.make<NegOp>(x), {axis}, true))
-                           : reduce(g, "max", x, {axis}, true);
+  Value extreme = reduce(g, smallest ? "min" : "max", x, {axis}, true);
   Value hit = g.make<CompareOp>(StringRef("eq"), x, extreme);
   if (isa<FloatType>(t.getElementType())) {
     Value nan = g.make<CompareOp>(StringRef("ne"), x, x);
@@ -141,7 +140,7 @@ Value argExtreme(GraphImporter &g, Value x, int64_t axis, bool smallest, bool la
     return reduce(g, "max", g.make<SelectOp>(hit, index, g.scalarLike(index, -1)), {axis}, keep);
   // The first: -max(-i) over the hits (misses count as D, after any index).
   Value candidates = g.make<SelectOp>(hit, index, g.scalarLike(index, dim));
-  return g.make<NegOp>(reduce(g, "max", g.make<NegOp>(candidates), {axis}, keep));
+  return reduce(g, "min", candidates, {axis}, keep);
 }
 
 LogicalResult convertArgMinMax(GraphImporter &g, Outputs &out) {

@@ -212,13 +212,25 @@ LogicalResult convertSelu(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// log(1 + e^x) = max(x, 0) + log(1 + e^-|x|): no overflow for large x.
+Value softplus(GraphImporter &g, Value x) {
+  Value t = g.make<ExpOp>(g.make<NegOp>(g.make<AbsOp>(x)));
+  return g.make<AddOp>(g.make<ReluOp>(x), g.make<LogOp>(addScalar(g, t, 1.0)));
+}
+
 LogicalResult convertSoftplus(GraphImporter &g, Outputs &out) {
   if (failed(requireFloat(g, 0)))
     return failure();
-  // log(1 + e^x) = max(x, 0) + log(1 + e^-|x|): no overflow for large x.
+  out.push_back(softplus(g, g.input(0)));
+  return success();
+}
+
+/// Mish (opset 18): x tanh(softplus(x)).
+LogicalResult convertMish(GraphImporter &g, Outputs &out) {
+  if (failed(requireFloat(g, 0)))
+    return failure();
   Value x = g.input(0);
-  Value t = g.make<ExpOp>(g.make<NegOp>(g.make<AbsOp>(x)));
-  out.push_back(g.make<AddOp>(g.make<ReluOp>(x), g.make<LogOp>(addScalar(g, t, 1.0))));
+  out.push_back(g.make<MulOp>(x, g.make<TanhOp>(softplus(g, x))));
   return success();
 }
 
@@ -646,6 +658,17 @@ Value dlc::onnx_import::reduce(GraphImporter &g, StringRef kind, Value x, ArrayR
     return g.make<ReduceSumOp>(type, x, axesAttr, keepAttr, DeviceAttr());
   if (kind == "mean")
     return g.make<ReduceMeanOp>(type, x, axesAttr, keepAttr, DeviceAttr());
+  if (kind == "min") { // max of an order-reversing map of x, mapped back
+    Type e = t.getElementType();
+    if (isa<FloatType>(e))
+      return g.make<NegOp>(reduce(g, "max", g.make<NegOp>(x), axes, keep));
+    // -1 - x (bitwise not) reverses the order of signed and unsigned
+    // integers alike and never overflows, where -x does at 0 (unsigned)
+    // and at the most negative value (signed).
+    Value allOnes = g.scalarLike(x, -1);
+    Value flipped = reduce(g, "max", g.make<SubOp>(allOnes, x), axes, keep);
+    return g.make<SubOp>(g.scalarLike(flipped, -1), flipped);
+  }
   return g.make<ReduceMaxOp>(type, x, axesAttr, keepAttr, DeviceAttr());
 }
 
@@ -747,6 +770,8 @@ LogicalResult convertReduce(GraphImporter &g, Outputs &out) {
       return g.fail("axes out of range or repeated");
     seen[a] = true;
   }
+  if (t.getNumElements() == 0) // The CPU lowering has no empty reduction.
+    return g.unsupported("an empty input");
   Value x = g.input(0);
   bool floatOnly = op != "ReduceSum" && op != "ReduceMax" && op != "ReduceMin" && op != "ReduceMean";
   if (floatOnly && failed(requireFloat(g, 0)))
@@ -761,7 +786,7 @@ LogicalResult convertReduce(GraphImporter &g, Outputs &out) {
   else if (op == "ReduceMax")
     y = reduce(g, "max", x, *axes, keep);
   else if (op == "ReduceMin")
-    y = g.make<NegOp>(reduce(g, "max", g.make<NegOp>(x), *axes, keep));
+    y = reduce(g, "min", x, *axes, keep);
   else if (op == "ReduceSumSquare")
     y = reduce(g, "sum", g.make<MulOp>(x, x), *axes, keep);
   else if (op == "ReduceL1")
@@ -828,6 +853,7 @@ const llvm::StringMap<Converter> &converters() {
     t["Selu"] = convertSelu;
     t["Celu"] = convertCelu;
     t["Softplus"] = convertSoftplus;
+    t["Mish"] = convertMish;
     t["Softsign"] = convertSoftsign;
     t["Gelu"] = convertGelu;
     t["MatMul"] = convertMatMul;

@@ -243,6 +243,16 @@ LogicalResult convertSplit(GraphImporter &g, Outputs &out) {
   if (!sizes && g.has(1) && !(sizes = g.constInts(1, "the split sizes")))
     return failure();
   int64_t n = g.node->output_size(), dim = t.getDimSize(axis);
+  if (!sizes && g.attr("num_outputs")) {
+    // Opset 18: chunks of ceil(dim / n), the last one smaller.
+    n = g.attrInt("num_outputs", 0);
+    if (n <= 0 || n != g.node->output_size())
+      return g.fail("num_outputs is " + llvm::Twine(n) + " for " +
+                    llvm::Twine(g.node->output_size()) + " outputs");
+    int64_t chunk = (dim + n - 1) / n;
+    sizes = std::vector<int64_t>(n, chunk);
+    sizes->back() = dim - chunk * (n - 1);
+  }
   if (!sizes) {
     if (n <= 0 || dim % n != 0)
       return g.fail("cannot split " + llvm::Twine(dim) + " into " + llvm::Twine(n) + " equal parts");

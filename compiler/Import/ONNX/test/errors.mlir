@@ -51,9 +51,12 @@
 // RUN: not dlc import %t/reshape.onnx --bind=shape 2>&1 | FileCheck %s --check-prefix=BINDSYNTAX
 // BINDSYNTAX: error: --bind expects NAME=FILE.npy, got 'shape'
 
-// RUN: %make-onnx opset18 %t/opset18.onnx
-// RUN: not dlc import %t/opset18.onnx 2>&1 | FileCheck %s --check-prefix=OPSET
-// OPSET: error: {{.*}}opset18.onnx: opset 18 is not supported (dlc reads opsets 7 to 17)
+// RUN: %make-onnx opset24 %t/opset24.onnx
+// RUN: not dlc import %t/opset24.onnx 2>&1 | FileCheck %s --check-prefix=OPSET
+// OPSET: error: {{.*}}opset24.onnx: opset 24 is not supported (dlc reads opsets 7 to 23)
+// RUN: %make-onnx reduce_empty %t/reduce_empty.onnx
+// RUN: not dlc import %t/reduce_empty.onnx 2>&1 | FileCheck %s --check-prefix=REDUCE-EMPTY
+// REDUCE-EMPTY: error: {{.*}}: unsupported op 'ReduceSum' (node '/ReduceSum', opset 15): an empty input
 
 // RUN: %make-onnx complex64 %t/complex64.onnx
 // RUN: not dlc import %t/complex64.onnx 2>&1 | FileCheck %s --check-prefix=COMPLEX

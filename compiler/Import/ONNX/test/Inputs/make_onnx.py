@@ -63,10 +63,34 @@ def mod_float():
     return model(nodes, [vi("x", [4]), vi("y", [4])], [vi("z", [4])])
 
 
-def opset18():
+def opset24():
     m = add()
-    m.opset_import[0].version = 18
+    m.opset_import[0].version = 24
     return m
+
+
+def split_num_outputs():
+    """Opset 18's Split into 3 by num_outputs: 7 = 3 + 3 + 1."""
+    node = helper.make_node("Split", ["x"], ["a", "b", "c"], name="/Split", axis=1,
+                            num_outputs=3)
+    return model([node], [vi("x", [2, 7])],
+                 [vi("a", [2, 3]), vi("b", [2, 3]), vi("c", [2, 1])], opset=18)
+
+
+def mish():
+    return one_node("Mish", [4], [4])
+
+
+def reduce_min_u8():
+    """Opset 18's ReduceMin, its axes an initializer, on u8 (0 is its minimum)."""
+    axes = numpy_helper.from_array(np.array([1], dtype=np.int64), "axes")
+    node = helper.make_node("ReduceMin", ["x", "axes"], ["y"], name="/ReduceMin", keepdims=0)
+    return model([node], [vi("x", [2, 3], TensorProto.UINT8)], [vi("y", [2], TensorProto.UINT8)],
+                 [axes], opset=18)
+
+
+def reduce_empty():
+    return one_node("ReduceSum", [2, 0], [2, 1])
 
 
 def complex64():
@@ -349,7 +373,8 @@ MODELS = {f.__name__: f for f in [depth_to_space_crd, depth_to_space_bad_mode,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
                                   eye_like_3d, pow_int, castlike_u8,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss,
-                                  trilu, is_inf_nan, dynamic, unsupported, opset18, complex64, pad, pad_reflect,
+                                  trilu, is_inf_nan, dynamic, unsupported, opset24, complex64,
+                                  split_num_outputs, mish, reduce_min_u8, reduce_empty, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
                                   less_broadcast, bad_stride, bad_axes]}
