@@ -117,7 +117,7 @@ std::string whyOpMixesRows(Operation *op, const llvm::DenseSet<Value> &batched) 
         return "its parameters depend on the batch";
     return "";
   }
-  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(op)) {
+  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceProdOp>(op)) {
     ArrayRef<int64_t> axes = op->getAttrOfType<DenseI64ArrayAttr>("axes")
                                  ? op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef()
                                  : ArrayRef<int64_t>();

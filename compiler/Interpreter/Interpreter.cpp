@@ -230,6 +230,9 @@ public:
         .Case([&](ReduceMaxOp o) {
           return one(ref::reduce_max(in(o.getInput()), vec(o.getAxes()), o.getKeepdims()));
         })
+        .Case([&](ReduceProdOp o) {
+          return one(ref::reduce_prod(in(o.getInput()), vec(o.getAxes()), o.getKeepdims()));
+        })
         .Case([&](TransposeOp o) { return one(ref::transpose(in(o.getInput()), vec(o.getPerm()))); })
         .Case([&](ReshapeOp o) {
           return one(ref::reshape(in(o.getInput()), vec(o.getType().getShape())));

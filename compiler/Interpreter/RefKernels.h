@@ -136,6 +136,10 @@ Expected<Tensor> reduce_mean(const Tensor &x, const std::vector<int64_t> &axes,
                              bool keepdims);
 Expected<Tensor> reduce_max(const Tensor &x, const std::vector<int64_t> &axes,
                             bool keepdims);
+/// Of zero elements 1. Integers multiply in wrapping 64-bit arithmetic,
+/// wrapped to their width (exact up to 32 bits).
+Expected<Tensor> reduce_prod(const Tensor &x, const std::vector<int64_t> &axes,
+                             bool keepdims);
 
 //===--- Data movement ----------------------------------------------------===//
 

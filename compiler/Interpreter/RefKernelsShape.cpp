@@ -16,7 +16,16 @@ using namespace detail;
 
 namespace {
 
-enum class ReduceKind { Sum, Mean, Max };
+enum class ReduceKind { Sum, Mean, Max, Prod };
+
+/// The wrapping 64-bit product `bits` (an integer of `dtype`) as a double:
+/// wrapped to the type's width first, so results of up to 32 bits are exact.
+double wrappedProduct(DType dtype, uint64_t bits) {
+  int width = integerBits(dtype);
+  if (width == 64)
+    return isUnsigned(dtype) ? double(bits) : double(int64_t(bits));
+  return roundTo(dtype, double(bits & ((uint64_t(1) << width) - 1)));
+}
 
 Expected<Tensor> reduce(const char *op, ReduceKind kind, const Tensor &x,
                         const std::vector<int64_t> &axes, bool keepdims) {
@@ -50,19 +59,24 @@ Expected<Tensor> reduce(const char *op, ReduceKind kind, const Tensor &x,
       keptStrides[d] = 0;
 
   bool isInt = isInteger(x.dtype);
-  if (count == 0 && isInt && kind != ReduceKind::Sum &&
+  if (count == 0 && isInt && kind != ReduceKind::Sum && kind != ReduceKind::Prod &&
       shapeNumElements(outShape) > 0)
     return makeError(op, ": cannot reduce zero elements of an integer tensor");
-  double init = kind == ReduceKind::Max
-                    ? -std::numeric_limits<double>::infinity()
-                    : 0.0;
+  double init = kind == ReduceKind::Max    ? -std::numeric_limits<double>::infinity()
+                : kind == ReduceKind::Prod ? 1.0
+                                           : 0.0;
   Tensor out = Tensor::zeros(x.dtype, outShape);
   std::vector<double> acc(out.data.size(), init);
+  std::vector<uint64_t> intProduct(isInt && kind == ReduceKind::Prod ? acc.size() : 0, 1);
   std::vector<int64_t> idx(rank, 0);
   int64_t o = 0;
   for (double v : x.data) {
     double &a = acc[o];
-    if (kind != ReduceKind::Max)
+    if (!intProduct.empty())
+      intProduct[o] *= isUnsigned(x.dtype) ? uint64_t(v) : uint64_t(toInt64(v));
+    else if (kind == ReduceKind::Prod)
+      a *= v;
+    else if (kind != ReduceKind::Max)
       a += v;
     else if (!std::isnan(a) && (std::isnan(v) || v > a))
       a = v; // NaN propagates.
@@ -75,7 +89,7 @@ Expected<Tensor> reduce(const char *op, ReduceKind kind, const Tensor &x,
     }
   }
   for (size_t i = 0; i < acc.size(); ++i) {
-    double v = acc[i];
+    double v = intProduct.empty() ? acc[i] : wrappedProduct(x.dtype, intProduct[i]);
     if (kind == ReduceKind::Mean)
       v /= double(count); // Integer means truncate in roundTo.
     out.data[i] = roundTo(x.dtype, v);
@@ -96,6 +110,10 @@ Expected<Tensor> reduce_mean(const Tensor &x, const std::vector<int64_t> &axes,
 Expected<Tensor> reduce_max(const Tensor &x, const std::vector<int64_t> &axes,
                             bool keepdims) {
   return reduce("reduce_max", ReduceKind::Max, x, axes, keepdims);
+}
+Expected<Tensor> reduce_prod(const Tensor &x, const std::vector<int64_t> &axes,
+                             bool keepdims) {
+  return reduce("reduce_prod", ReduceKind::Prod, x, axes, keepdims);
 }
 
 //===----------------------------------------------------------------------===//

@@ -74,3 +74,4 @@ int64_t ReduceMeanOp::getFlops() {
   return numElements(getInput()) + numElements(getResult());
 }
 int64_t ReduceMaxOp::getFlops() { return numElements(getInput()); }
+int64_t ReduceProdOp::getFlops() { return numElements(getInput()); }

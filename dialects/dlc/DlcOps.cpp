@@ -437,6 +437,9 @@ LogicalResult ReduceMeanOp::verify() {
 LogicalResult ReduceMaxOp::verify() {
   return verifyReduce(*this, getInput(), getResult(), getAxes(), getKeepdims());
 }
+LogicalResult ReduceProdOp::verify() {
+  return verifyReduce(*this, getInput(), getResult(), getAxes(), getKeepdims());
+}
 
 //===----------------------------------------------------------------------===//
 // Data movement

@@ -531,6 +531,7 @@ class Dlc_ReduceOp<string mnemonic, string math>
 def Dlc_ReduceSumOp : Dlc_ReduceOp<"reduce_sum", "sum">;
 def Dlc_ReduceMeanOp : Dlc_ReduceOp<"reduce_mean", "mean">;
 def Dlc_ReduceMaxOp : Dlc_ReduceOp<"reduce_max", "maximum">;
+def Dlc_ReduceProdOp : Dlc_ReduceOp<"reduce_prod", "product">;
 
 //===----------------------------------------------------------------------===//
 // Data movement

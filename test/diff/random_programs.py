@@ -47,7 +47,7 @@ COMPARE = ["eq", "ne", "lt", "le", "gt", "ge"]
 # type); the others stay f32.
 PAINTABLE = set(UNARY + POSITIVE_UNARY + BOUNDED_UNARY + BINARY + ["div", "pow", "matmul", "linear",
                 "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool", "softmax",
-                "layer_norm", "reduce_sum", "reduce_mean", "reduce_max", "transpose",
+                "layer_norm", "reduce_sum", "reduce_mean", "reduce_max", "reduce_prod", "transpose",
                 "reshape", "concat", "slice"])
 
 
@@ -195,8 +195,13 @@ class Generator:
         kind = self.r.choice(BINARY + ["div", "pow"] + REMAINDER)
         if kind == "div":
             y = self.positive(y)
-        if kind in REMAINDER:  # |y| >= 1, either sign
-            y = self.positive(y)
+        if kind in REMAINDER:  # |y| >= 1 and |x| >= 1, either sign
+            # A remainder jumps where x crosses 0 (and the multiples of y): a
+            # dividend near 0 whose rounding differs (a matmul's order of
+            # sums) flipped the result by y (seed 940251).
+            x, y = self.positive(x), self.positive(y)
+            if self.r.random() < 0.5:
+                x = self.emit_node("neg", [x], [self.p.shape(x)])[0]
             if self.r.random() < 0.5:
                 y = self.emit_node("neg", [y], [self.p.shape(y)])[0]
         if kind == "pow":
@@ -306,7 +311,9 @@ class Generator:
         keep = self.r.random() < 0.4
         out = tuple(1 if i in axes else d for i, d in enumerate(shape)) if keep else \
             tuple(d for i, d in enumerate(shape) if i not in axes)
-        kind = self.r.choice(["reduce_sum", "reduce_mean", "reduce_max"])
+        kind = self.r.choice(["reduce_sum", "reduce_mean", "reduce_max", "reduce_prod"])
+        if kind == "reduce_prod":  # factors within [-2, 2]: no overflow
+            x = self.emit_node("clip", [x], [shape], "min = -2.0, max = 2.0")[0]
         attrs = "axes = array<i64: %s>%s" % (", ".join(map(str, axes)),
                                              ", keepdims = true" if keep else "")
         return self.emit_node(kind, [x], [out], attrs)

@@ -658,6 +658,8 @@ Value dlc::onnx_import::reduce(GraphImporter &g, StringRef kind, Value x, ArrayR
     return g.make<ReduceSumOp>(type, x, axesAttr, keepAttr, DeviceAttr());
   if (kind == "mean")
     return g.make<ReduceMeanOp>(type, x, axesAttr, keepAttr, DeviceAttr());
+  if (kind == "prod")
+    return g.make<ReduceProdOp>(type, x, axesAttr, keepAttr, DeviceAttr());
   if (kind == "min") { // max of an order-reversing map of x, mapped back
     Type e = t.getElementType();
     if (isa<FloatType>(e))
@@ -773,7 +775,8 @@ LogicalResult convertReduce(GraphImporter &g, Outputs &out) {
   if (t.getNumElements() == 0) // The CPU lowering has no empty reduction.
     return g.unsupported("an empty input");
   Value x = g.input(0);
-  bool floatOnly = op != "ReduceSum" && op != "ReduceMax" && op != "ReduceMin" && op != "ReduceMean";
+  bool floatOnly = op != "ReduceSum" && op != "ReduceMax" && op != "ReduceMin" &&
+                   op != "ReduceMean" && op != "ReduceProd";
   if (floatOnly && failed(requireFloat(g, 0)))
     return failure();
   if (t.getElementType().isInteger(1))
@@ -787,6 +790,8 @@ LogicalResult convertReduce(GraphImporter &g, Outputs &out) {
     y = reduce(g, "max", x, *axes, keep);
   else if (op == "ReduceMin")
     y = reduce(g, "min", x, *axes, keep);
+  else if (op == "ReduceProd")
+    y = reduce(g, "prod", x, *axes, keep);
   else if (op == "ReduceSumSquare")
     y = reduce(g, "sum", g.make<MulOp>(x, x), *axes, keep);
   else if (op == "ReduceL1")
@@ -867,7 +872,7 @@ const llvm::StringMap<Converter> &converters() {
     t["LayerNormalization"] = convertLayerNorm;
     t["Softmax"] = convertSoftmax;
     t["LogSoftmax"] = convertSoftmax;
-    for (const char *r : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceSumSquare",
+    for (const char *r : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare",
                           "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp"})
       t[r] = convertReduce;
     addShapeConverters(t);

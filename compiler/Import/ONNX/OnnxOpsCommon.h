@@ -32,7 +32,7 @@ void addShapeConverters(llvm::StringMap<Converter> &table);
 /// Adds the converters of OnnxLossOps.cpp (losses, ArgMax/ArgMin/Hardmax) to `table`.
 void addLossConverters(llvm::StringMap<Converter> &table);
 
-/// dlc.reduce_{sum,mean,max} ("sum", "mean", anything else: max) of `x`;
+/// dlc.reduce_{sum,mean,prod,max} ("sum", "mean", "prod", anything else: max) of `x`;
 /// "min" as the max of an order-reversing map (neg for floats, -1 - x for
 /// integers), mapped back.
 mlir::Value reduce(GraphImporter &g, llvm::StringRef kind, mlir::Value x,

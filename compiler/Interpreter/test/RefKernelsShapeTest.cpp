@@ -113,6 +113,20 @@ TEST(ReduceTest, HandWritten) {
   Tensor h = Tensor::fromValues(DType::F16, {3}, {2048, 1, 1});
   DLC_ASSERT_OK_AND_GET(hs, reduce_sum(h, {0}, false));
   EXPECT_EQ(hs.data[0], 2050);
+  // Products: of nothing 1; integers wrap at their width exactly, where a
+  // double would have lost the low bits (3^40 > 2^53).
+  DLC_ASSERT_OK_AND_GET(p, reduce_prod(x, {1}, false));
+  expectTensor(p, f32({2}, {6, 120}));
+  DLC_ASSERT_OK_AND_GET(ep, reduce_prod(f32({0, 2}, {}), {0}, false));
+  expectTensor(ep, f32({2}, {1, 1}));
+  Tensor threes = Tensor::fromValues(DType::I32, {40}, std::vector<double>(40, 3));
+  DLC_ASSERT_OK_AND_GET(wrapped, reduce_prod(threes, {0}, false));
+  uint32_t expected = 1;
+  for (int i = 0; i < 40; ++i)
+    expected *= 3u;
+  expectTensor(wrapped, Tensor::fromValues(DType::I32, {}, {double(int32_t(expected))}));
+  DLC_ASSERT_OK_AND_GET(u8, reduce_prod(Tensor::fromValues(DType::U8, {2}, {16, 17}), {0}, false));
+  expectTensor(u8, Tensor::fromValues(DType::U8, {}, {16 * 17 % 256}));
 }
 
 TEST(ReduceTest, Errors) {

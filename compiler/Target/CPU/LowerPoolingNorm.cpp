@@ -108,17 +108,33 @@ double lowestValue(Type t) {
   return -std::ldexp(1.0, t.getIntOrFloatBitWidth() - 1);
 }
 
-/// Sum (or max) of `input` over the dims in `reduced`, in the compute type.
+enum class Combine { Sum, Max, Prod };
+
+/// The product; floats carry `reassoc` as the sums do.
+Value mulValues(OpBuilder &b, Location loc, Value l, Value r) {
+  if (isa<FloatType>(l.getType()))
+    return b.create<arith::MulFOp>(loc, l, r, arith::FastMathFlags::reassoc);
+  return b.create<arith::MulIOp>(loc, l, r);
+}
+
+/// Sum, max or product of `input` over the dims in `reduced`, in the
+/// compute type.
 Value reduceInput(OpBuilder &b, Location loc, Value input,
-                  ArrayRef<bool> reduced, bool isMax) {
+                  ArrayRef<bool> reduced, Combine combine) {
   auto type = cast<RankedTensorType>(input.getType());
   Type acc = computeType(type.getElementType());
+  double init = combine == Combine::Max ? lowestValue(acc) : combine == Combine::Prod ? 1.0 : 0.0;
   return buildReduction(
       b, loc, {input}, {b.getMultiDimIdentityMap(type.getRank())},
-      type.getShape(), reduced, acc, isMax ? lowestValue(acc) : 0.0,
+      type.getShape(), reduced, acc, init,
       [&](OpBuilder &nb, Location nloc, ValueRange args, Value a) {
         Value v = toCompute(nb, nloc, args[0]);
-        return isMax ? maxValues(nb, nloc, a, v) : addValues(nb, nloc, a, v);
+        switch (combine) {
+        case Combine::Max: return maxValues(nb, nloc, a, v);
+        case Combine::Prod: return mulValues(nb, nloc, a, v);
+        case Combine::Sum: break;
+        }
+        return addValues(nb, nloc, a, v);
       });
 }
 
@@ -141,9 +157,11 @@ struct ReduceLowering : OpConversionPattern<DlcOp> {
     for (int64_t i = 0; i < rank; ++i)
       reduced[i] ? (void)(count *= inType.getDimSize(i))
                  : flatShape.push_back(inType.getDimSize(i));
-    constexpr bool isMax = std::is_same_v<DlcOp, ReduceMaxOp>;
     constexpr bool isMean = std::is_same_v<DlcOp, ReduceMeanOp>;
-    Value acc = reduceInput(rewriter, loc, adaptor.getInput(), reduced, isMax);
+    constexpr Combine combine = std::is_same_v<DlcOp, ReduceMaxOp>    ? Combine::Max
+                                : std::is_same_v<DlcOp, ReduceProdOp> ? Combine::Prod
+                                                                      : Combine::Sum;
+    Value acc = reduceInput(rewriter, loc, adaptor.getInput(), reduced, combine);
     auto flatType = RankedTensorType::get(flatShape, elem);
     if (isMean || acc.getType() != flatType)
       acc = buildElementwise(
@@ -178,7 +196,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
     reduced[normalizedAxis(static_cast<int64_t>(op.getAxis()), rank)] = true;
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     AffineMap kept = keptDimsMap(ctx, reduced);
-    Value max = reduceInput(rewriter, loc, x, reduced, /*isMax=*/true);
+    Value max = reduceInput(rewriter, loc, x, reduced, Combine::Max);
     auto f32Type = RankedTensorType::get(type.getShape(), rewriter.getF32Type());
     Value e = buildElementwise(
         rewriter, loc, {x, max}, {id, kept}, f32Type,
@@ -186,7 +204,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
           Value d = b.create<arith::SubFOp>(l, toCompute(b, l, args[0]), args[1]);
           return b.create<math::ExpOp>(l, d);
         });
-    Value sum = reduceInput(rewriter, loc, e, reduced, /*isMax=*/false);
+    Value sum = reduceInput(rewriter, loc, e, reduced, Combine::Sum);
     Type elem = type.getElementType();
     Value y = buildElementwise(
         rewriter, loc, {e, sum}, {id, kept}, type,
@@ -224,7 +242,7 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
       trailing.push_back(getAffineDimExpr(i, ctx));
     AffineMap paramMap = AffineMap::get(rank, 0, trailing, ctx);
     double n = static_cast<double>(count);
-    Value sum = reduceInput(rewriter, loc, x, reduced, /*isMax=*/false);
+    Value sum = reduceInput(rewriter, loc, x, reduced, Combine::Sum);
     auto mean = [&](OpBuilder &b, Location l, Value s) {
       return b.create<arith::DivFOp>(l, s, scalarConstant(b, l, s.getType(), n));
     };
@@ -454,7 +472,7 @@ struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
     int64_t flatRank = cast<RankedTensorType>(input.getType()).getRank();
     SmallVector<bool> reduced(flatRank, true);
     reduced[0] = reduced[1] = false;
-    Value sum = reduceInput(rewriter, loc, input, reduced, false);
+    Value sum = reduceInput(rewriter, loc, input, reduced, Combine::Sum);
     Type elem = type.getElementType();
     auto flatType = RankedTensorType::get(
         {inType.getDimSize(0), inType.getDimSize(1)}, elem);
@@ -474,7 +492,7 @@ struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
 
 void populatePoolingNormPatterns(RewritePatternSet &patterns) {
   patterns.add<ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
-               ReduceLowering<ReduceMaxOp>, SoftmaxLowering, LayerNormLowering,
+               ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceProdOp>, SoftmaxLowering, LayerNormLowering,
                BatchNormLowering, MaxPoolLowering, AvgPoolLowering,
                GlobalAvgPoolLowering>(patterns.getContext());
 }

@@ -32,7 +32,7 @@ const char *const kCudaKinds[] = {
     "ceil", "floor", "round", "sign",
     "compare", "select",
     "matmul", "linear", "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool",
-    "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max",
+    "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max", "reduce_prod",
     "transpose", "reshape", "concat", "slice", "split", "gather", "gather_elements", "copy", "constant"};
 
 /// The types every kernel kind computes on. f64 and the 8/16-bit and
@@ -47,7 +47,7 @@ bool isCoreType(Type t) {
 
 bool cudaElementTypes(Operation *op) {
   if (isa<MatmulOp, LinearOp, Conv2dOp, MaxPool2dOp, AvgPool2dOp, GlobalAvgPoolOp, BatchNormOp,
-          LayerNormOp, SoftmaxOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(op)) {
+          LayerNormOp, SoftmaxOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceProdOp>(op)) {
     auto core = [](Type t) { return isCoreType(getElementTypeOrSelf(t)); };
     return llvm::all_of(op->getOperandTypes(), core) && llvm::all_of(op->getResultTypes(), core);
   }

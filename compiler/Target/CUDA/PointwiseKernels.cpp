@@ -189,7 +189,7 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
          ";  // dlc.batch_norm");
     return v;
   }
-  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(op)) {
+  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceProdOp>(op)) {
     result.kind = "pointwise";
     Value input = op->getOperand(0);
     ArrayRef<int64_t> is = shapeOf(input);
@@ -200,10 +200,10 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
       axes.insert(a < 0 ? a + is.size() : a);
     if (axes.empty())
       for (size_t d = 0; d < is.size(); ++d) axes.insert(d);
-    bool isMax = isa<ReduceMaxOp>(op);
+    bool isMax = isa<ReduceMaxOp>(op), isProd = isa<ReduceProdOp>(op);
     std::string acc = fresh("acc");
-    line(std::string(isFloatType(rt) ? "float " : "double ") + acc + " = " + (isMax ? "-DLC_INF" : "0") + ";  // " +
-         op->getName().getStringRef().str());
+    line(std::string(isFloatType(rt) ? "float " : "double ") + acc + " = " +
+         (isMax ? "-DLC_INF" : isProd ? "1" : "0") + ";  // " + op->getName().getStringRef().str());
     Coords ic;
     size_t next = 0;
     int64_t count = 1;
@@ -220,7 +220,9 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
     }
     scoped([&] {
       std::string x = valueAt(input, ic);
-      line(isMax ? acc + " = dlc_max(" + acc + ", " + x + ");" : acc + " += " + x + ";");
+      line(isMax    ? acc + " = dlc_max(" + acc + ", " + x + ");"
+           : isProd ? acc + " *= " + x + ";"
+                    : acc + " += " + x + ";");
     });
     for (size_t i = 0; i < axes.size(); ++i) close();
     std::string e = isa<ReduceMeanOp>(op) ? acc + " / " + num(count) : acc;
