@@ -157,6 +157,12 @@ public:
         .Case([&](DivOp o) { return one(ref::div(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](RemOp o) { return one(ref::rem(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](ModOp o) { return one(ref::mod(in(o.getLhs()), in(o.getRhs()))); })
+        .Case([&](ShiftLeftOp o) {
+          return one(ref::shift_left(in(o.getLhs()), in(o.getRhs())));
+        })
+        .Case([&](ShiftRightOp o) {
+          return one(ref::shift_right(in(o.getLhs()), in(o.getRhs())));
+        })
         .Case([&](PowOp o) { return one(ref::pow(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](MaxOp o) { return one(ref::max(in(o.getLhs()), in(o.getRhs()))); })
         .Case([&](MinOp o) { return one(ref::min(in(o.getLhs()), in(o.getRhs()))); })

@@ -138,7 +138,7 @@ std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &shape,
   return out;
 }
 
-enum class BinOp { Add, Sub, Mul, Div, Pow, Max, Min, Rem, Mod };
+enum class BinOp { Add, Sub, Mul, Div, Pow, Max, Min, Rem, Mod, ShiftLeft, ShiftRight };
 
 /// a mod b with the sign of b (Python's %), from the truncated remainder.
 template <typename T> T flooredRemainder(T r, T b) {
@@ -165,6 +165,8 @@ double floatBinOp(BinOp op, double a, double b) {
     return std::fmod(a, b);
   case BinOp::Mod:
     return flooredRemainder(std::fmod(a, b), b);
+  case BinOp::ShiftLeft: case BinOp::ShiftRight:
+    break; // integers only (the verifier's rule)
   }
   return 0.0;
 }
@@ -173,6 +175,8 @@ double floatBinOp(BinOp op, double a, double b) {
 /// the order are unsigned; false on a division by zero.
 bool unsignedBinOp(BinOp op, uint64_t a, uint64_t b, uint64_t &res) {
   switch (op) {
+  case BinOp::ShiftLeft: case BinOp::ShiftRight:
+    return false; // shiftResult
   case BinOp::Add: res = a + b; return true;
   case BinOp::Sub: res = a - b; return true;
   case BinOp::Mul: res = a * b; return true;
@@ -198,6 +202,8 @@ bool unsignedBinOp(BinOp op, uint64_t a, uint64_t b, uint64_t &res) {
 bool intBinOp(BinOp op, int64_t a, int64_t b, int64_t &res) {
   auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
   switch (op) {
+  case BinOp::ShiftLeft: case BinOp::ShiftRight:
+    return false; // shiftResult
   case BinOp::Add:
     res = static_cast<int64_t>(ua + ub);
     return true;
@@ -260,6 +266,21 @@ uint64_t toUint64(double x) {
   return x >= 0x1p64 ? UINT64_MAX : x <= 0 ? 0 : static_cast<uint64_t>(x);
 }
 
+/// `a` shifted by `b` bits in `type`: the amount read as unsigned, so a
+/// negative one is as large as any; past the width, 0 or (a right shift of
+/// a signed value) the sign.
+double shiftResult(DType type, bool left, double a, double b) {
+  int bits = integerBits(type);
+  uint64_t amount = b < 0 ? UINT64_MAX : toUint64(b);
+  uint64_t value = isUnsigned(type) ? toUint64(a) : static_cast<uint64_t>(toInt64(a));
+  if (left)
+    return intResult(type, amount >= uint64_t(bits) ? 0 : value << amount);
+  if (isUnsigned(type))
+    return intResult(type, amount >= uint64_t(bits) ? 0 : value >> amount);
+  int64_t shift = static_cast<int64_t>(std::min<uint64_t>(amount, bits - 1));
+  return intResult(type, static_cast<uint64_t>(toInt64(a) >> shift));
+}
+
 Expected<Tensor> binary(const char *name, BinOp op, const Tensor &lhs,
                         const Tensor &rhs) {
   for (const Status &s :
@@ -279,7 +300,11 @@ Expected<Tensor> binary(const char *name, BinOp op, const Tensor &lhs,
   bool isInt = isInteger(lhs.dtype);
   for (size_t i = 0; i < out.data.size(); ++i) {
     double a = lhs.data[lo], b = rhs.data[ro];
-    if (isInt) {
+    if (op == BinOp::ShiftLeft || op == BinOp::ShiftRight) {
+      if (!isInt)
+        return makeError(name, ": shifts take integers, not ", dtypeName(lhs.dtype));
+      out.data[i] = shiftResult(lhs.dtype, op == BinOp::ShiftLeft, a, b);
+    } else if (isInt) {
       int64_t r;
       uint64_t u;
       bool ok = isUnsigned(lhs.dtype) ? unsignedBinOp(op, toUint64(a), toUint64(b), u)
@@ -333,6 +358,12 @@ Expected<Tensor> rem(const Tensor &lhs, const Tensor &rhs) {
 }
 Expected<Tensor> mod(const Tensor &lhs, const Tensor &rhs) {
   return binary("mod", BinOp::Mod, lhs, rhs);
+}
+Expected<Tensor> shift_left(const Tensor &lhs, const Tensor &rhs) {
+  return binary("shift_left", BinOp::ShiftLeft, lhs, rhs);
+}
+Expected<Tensor> shift_right(const Tensor &lhs, const Tensor &rhs) {
+  return binary("shift_right", BinOp::ShiftRight, lhs, rhs);
 }
 Expected<Tensor> max(const Tensor &lhs, const Tensor &rhs) {
   return binary("max", BinOp::Max, lhs, rhs);

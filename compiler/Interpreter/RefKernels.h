@@ -67,6 +67,10 @@ Expected<Tensor> erf(const Tensor &x);
 /// 0 is an error.
 Expected<Tensor> rem(const Tensor &lhs, const Tensor &rhs);
 Expected<Tensor> mod(const Tensor &lhs, const Tensor &rhs);
+/// Integer shifts by rhs bits (broadcast); by the width or more, or by a
+/// negative amount: 0, or the sign for a right shift of a signed type.
+Expected<Tensor> shift_left(const Tensor &lhs, const Tensor &rhs);
+Expected<Tensor> shift_right(const Tensor &lhs, const Tensor &rhs);
 /// The elementwise functions named by their dlc mnemonic: sin, cos, tan,
 /// asin, acos, atan, sinh, cosh, asinh, acosh, atanh, ceil, floor, round
 /// (ties to even) on floats; sign on any numeric type (NaN stays NaN).

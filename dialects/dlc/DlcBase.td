@@ -223,6 +223,8 @@ def Dlc_NumericTensor : Dlc_TensorOf<Dlc_NumericTypes,
     "numeric (float, i8 ... i64, ui8 ... ui64)">;
 def Dlc_Tensor : Dlc_TensorOf<!listconcat(Dlc_NumericTypes, [I1]), "numeric or i1">;
 def Dlc_IndexTensor : Dlc_TensorOf<[I32, I64], "index (i32, i64)">;
+def Dlc_IntegerTensor : Dlc_TensorOf<[I8, I16, I32, I64, UI8, UI16, UI32, UI64],
+    "integer (i8 ... i64, ui8 ... ui64)">;
 // A tensor whose dimensions may be known only at run time (`?`): what a copy
 // moves (the artifact sizes its buffer for the argument's dlc.max_shape).
 // Compute ops keep static shapes.

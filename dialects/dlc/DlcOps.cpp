@@ -173,6 +173,8 @@ LogicalResult MulOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult DivOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult RemOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult ModOp::verify() { return verifyBroadcastOp(*this); }
+LogicalResult ShiftLeftOp::verify() { return verifyBroadcastOp(*this); }
+LogicalResult ShiftRightOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult PowOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult MaxOp::verify() { return verifyBroadcastOp(*this); }
 LogicalResult MinOp::verify() { return verifyBroadcastOp(*this); }

@@ -112,6 +112,11 @@ def Dlc_MaxOp : Dlc_BinaryOp<"max", "Infer", "max(lhs, rhs)">;
 def Dlc_RemOp : Dlc_BinaryOp<"rem", "Deny", "lhs - trunc(lhs / rhs) * rhs">;
 def Dlc_ModOp : Dlc_BinaryOp<"mod", "Deny", "lhs - floor(lhs / rhs) * rhs">;
 def Dlc_MinOp : Dlc_BinaryOp<"min", "Infer", "min(lhs, rhs)">;
+// Bit shifts of integers by rhs bits. A shift by the width or more (or by a
+// negative amount, read as unsigned) gives 0, except a right shift of a
+// signed value, which fills with its sign (arithmetic).
+def Dlc_ShiftLeftOp : Dlc_BinaryOp<"shift_left", "Deny", "lhs << rhs", Dlc_IntegerTensor>;
+def Dlc_ShiftRightOp : Dlc_BinaryOp<"shift_right", "Deny", "lhs >> rhs", Dlc_IntegerTensor>;
 
 //===----------------------------------------------------------------------===//
 // compare and select (ONNX Equal/Less/.../Where/And/Or/Xor/Not)

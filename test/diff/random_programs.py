@@ -25,7 +25,7 @@ SIGNED = ["i8", "i16", "i32", "i64"]
 UNSIGNED = ["ui8", "ui16", "ui32", "ui64"]
 # Integer ops of a chain: the binary ones with a constant partner, the unary
 # ones on the value itself (no neg or sub on ui64: 2^64 - x is not exact).
-INT_BINARY = ["add", "sub", "mul", "max", "min", "div", "rem", "mod"]
+INT_BINARY = ["add", "sub", "mul", "max", "min", "div", "rem", "mod", "shift_left", "shift_right"]
 INT_UNARY = ["neg", "abs", "relu", "sign", "clip"]
 
 UNARY = ["neg", "abs", "exp", "tanh", "sigmoid", "erf", "relu", "gelu", "clip",
@@ -468,7 +468,10 @@ class Generator:
             return self.emit_node(kind, [v], [shape], attrs, dtype=dtype)[0]
         kinds = [k for k in INT_BINARY if not (dtype == "ui64" and k == "sub")]
         kind = self.r.choice(kinds)
-        if kind in ("div", "rem", "mod"):  # a divisor of either sign, never 0
+        if kind in ("shift_left", "shift_right"):  # amounts past the width and negative too
+            bits = int(dtype.lstrip("ui"))
+            c = self.constant(shape[-1:], 0 if dtype in UNSIGNED else -2, bits + 2, dtype=dtype)
+        elif kind in ("div", "rem", "mod"):  # a divisor of either sign, never 0
             lo, hi = (1, 7) if dtype in UNSIGNED else (-7, -1)
             c = self.constant(shape[-1:], lo, hi, dtype=dtype)
             if dtype in SIGNED and self.r.random() < 0.5:

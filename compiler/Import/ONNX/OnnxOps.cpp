@@ -225,6 +225,20 @@ LogicalResult convertSoftplus(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// BitShift (unsigned integers in ONNX; dlc shifts any integer type).
+LogicalResult convertBitShift(GraphImporter &g, Outputs &out) {
+  std::string direction = g.attrString("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT")
+    return g.fail("direction must be LEFT or RIGHT, got '" + direction + "'");
+  if (!isa<IntegerType>(g.type(0).getElementType()) || g.type(0).getElementType().isInteger(1))
+    return g.unsupported("a shift of a non-integer type");
+  if (!broadcasts(g, g.input(0), g.input(1)))
+    return failure();
+  out.push_back(direction == "LEFT" ? g.make<ShiftLeftOp>(g.input(0), g.input(1))
+                                    : g.make<ShiftRightOp>(g.input(0), g.input(1)));
+  return success();
+}
+
 /// Mish (opset 18): x tanh(softplus(x)).
 LogicalResult convertMish(GraphImporter &g, Outputs &out) {
   if (failed(requireFloat(g, 0)))
@@ -858,6 +872,7 @@ const llvm::StringMap<Converter> &converters() {
     t["Selu"] = convertSelu;
     t["Celu"] = convertCelu;
     t["Softplus"] = convertSoftplus;
+    t["BitShift"] = convertBitShift;
     t["Mish"] = convertMish;
     t["Softsign"] = convertSoftsign;
     t["Gelu"] = convertGelu;

@@ -250,6 +250,16 @@ TEST(BinaryTest, NarrowAndUnsignedIntegers) {
   expectTensor(c8, t(DType::I8, {-128}));
   DLC_ASSERT_OK_AND_GET(f, cast(t(DType::F64, {-1.5, 300.7}), DType::U8));
   expectTensor(f, t(DType::U8, {255, 44}));
+  // Shifts wrap at the width; past it (or by a negative amount) 0, or the
+  // sign for a right shift of a signed value.
+  DLC_ASSERT_OK_AND_GET(l8, shift_left(t(DType::U8, {3, 3, 3}), t(DType::U8, {7, 8, 200})));
+  expectTensor(l8, t(DType::U8, {128, 0, 0}));
+  DLC_ASSERT_OK_AND_GET(r8, shift_right(t(DType::I8, {-128, -128, 64, 5}),
+                                        t(DType::I8, {3, 9, -1, 1})));
+  expectTensor(r8, t(DType::I8, {-16, -1, 0, 2}));
+  DLC_ASSERT_OK_AND_GET(r64, shift_right(t(DType::U64, {4096}), t(DType::U64, {64})));
+  expectTensor(r64, t(DType::U64, {0}));
+  EXPECT_FALSE(shift_left(t(DType::F32, {1}), t(DType::F32, {1})).ok());
 }
 
 TEST(BinaryTest, Errors) {

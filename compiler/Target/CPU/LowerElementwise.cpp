@@ -100,6 +100,34 @@ template <> struct BinaryKernel<ModOp> {
   }
 };
 
+/// Shifts: LLVM's shl/lshr/ashr are poison from the width on, so the amount
+/// is compared (unsigned, so a negative one counts as large) and the result
+/// chosen: 0, or for an arithmetic right shift the amount clamped to
+/// width - 1 (the sign).
+Value shiftBy(OpBuilder &b, Location loc, Value l, Value r, bool left) {
+  Type t = l.getType();
+  unsigned width = t.getIntOrFloatBitWidth();
+  Value lastBit = scalarConstant(b, loc, t, width - 1);
+  Value inRange = b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ule, r, lastBit);
+  Value zero = scalarConstant(b, loc, t, 0);
+  if (left)
+    return b.create<arith::SelectOp>(loc, inRange, b.create<arith::ShLIOp>(loc, l, r), zero);
+  if (t.isUnsignedInteger())
+    return b.create<arith::SelectOp>(loc, inRange, b.create<arith::ShRUIOp>(loc, l, r), zero);
+  Value amount = b.create<arith::SelectOp>(loc, inRange, r, lastBit);
+  return b.create<arith::ShRSIOp>(loc, l, amount);
+}
+template <> struct BinaryKernel<ShiftLeftOp> {
+  static Value build(OpBuilder &b, Location loc, Value l, Value r) {
+    return shiftBy(b, loc, l, r, /*left=*/true);
+  }
+};
+template <> struct BinaryKernel<ShiftRightOp> {
+  static Value build(OpBuilder &b, Location loc, Value l, Value r) {
+    return shiftBy(b, loc, l, r, /*left=*/false);
+  }
+};
+
 template <typename DlcOp>
 struct BinaryLowering : OpConversionPattern<DlcOp> {
   using OpConversionPattern<DlcOp>::OpConversionPattern;
@@ -458,7 +486,8 @@ void populateElementwisePatterns(RewritePatternSet &patterns) {
   patterns.add<BinaryLowering<AddOp>, BinaryLowering<SubOp>,
                BinaryLowering<MulOp>, BinaryLowering<DivOp>,
                BinaryLowering<PowOp>, BinaryLowering<MaxOp>,
-               BinaryLowering<MinOp>, BinaryLowering<RemOp>, BinaryLowering<ModOp>>(ctx);
+               BinaryLowering<MinOp>, BinaryLowering<RemOp>, BinaryLowering<ModOp>,
+               BinaryLowering<ShiftLeftOp>, BinaryLowering<ShiftRightOp>>(ctx);
   patterns.add<UnaryLowering<NegOp>, UnaryLowering<AbsOp>,
                UnaryLowering<ExpOp>, UnaryLowering<LogOp>,
                UnaryLowering<SqrtOp>, UnaryLowering<RsqrtOp>,

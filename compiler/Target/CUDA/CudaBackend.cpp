@@ -26,7 +26,7 @@ namespace {
 // Every kind of the dialect; linear is rewritten to matmul + add before the
 // kernels are formed.
 const char *const kCudaKinds[] = {
-    "add", "sub", "mul", "div", "pow", "max", "min", "rem", "mod", "neg", "abs", "exp", "log",
+    "add", "sub", "mul", "div", "pow", "max", "min", "rem", "mod", "shift_left", "shift_right", "neg", "abs", "exp", "log",
     "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "relu", "gelu", "clip", "cast",
     "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
     "ceil", "floor", "round", "sign",

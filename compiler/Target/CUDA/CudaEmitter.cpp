@@ -122,6 +122,21 @@ static std::string castExpr(Type from, Type to, const std::string &x) {
   return narrowed + "(dlc_isfinite(" + x + ") ? " + truncated + " : 0LL)";
 }
 
+/// An integer shift of `x` by `y` bits in type `t`, as the CPU lowering
+/// defines it past the width (0, or the sign); left shifts in unsigned
+/// arithmetic (a signed one would overflow), wrapped to `t` by roundTo.
+static std::string shiftExpr(Type t, const std::string &x, const std::string &y, bool left) {
+  std::string width = std::to_string(t.getIntOrFloatBitWidth());
+  std::string amount = "(unsigned long long)(" + y + ")";
+  std::string inRange = "(" + amount + " < " + width + "ULL)";
+  if (left)
+    return "(" + inRange + " ? (" + computeType(t) + ")((unsigned long long)(" + x + ") << " +
+           amount + ") : 0)";
+  if (t.isUnsignedInteger())
+    return "(" + inRange + " ? " + x + " >> " + amount + " : 0)";
+  return "(" + x + " >> (" + inRange + " ? " + amount + " : " + width + "ULL - 1))";
+}
+
 std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
   Type t = elemOf(op->getOperand(0));
   bool f = isFloatType(elemOf(op->getResult(0)));
@@ -143,19 +158,22 @@ std::string KernelEmitter::elementwise(Operation *op, ArrayRef<std::string> a) {
                  : "dlc_mod((long long)(" + x + "), (long long)(" + y + "))";
       })
       .Case([&](PowOp) { return "pow" + sfx + "(" + x + ", " + y + ")"; })
+      .Case([&](ShiftLeftOp) { return shiftExpr(t, x, y, /*left=*/true); })
+      .Case([&](ShiftRightOp) { return shiftExpr(t, x, y, /*left=*/false); })
       .Case([&](MaxOp) { return f ? "dlc_max(" + x + ", " + y + ")" : "(" + x + " > " + y + " ? " + x + " : " + y + ")"; })
       .Case([&](MinOp) { return f ? "dlc_min(" + x + ", " + y + ")" : "(" + x + " < " + y + " ? " + x + " : " + y + ")"; })
-      .Case([&](NegOp) { return "-" + x; })
+      // x may be a negative literal: "-(" keeps "-" "-2" from reading as "--2".
+      .Case([&](NegOp) { return "-(" + x + ")"; })
       .Case([&](AbsOp) {
         if (isUnsigned) return x;
-        return f ? fn("fabs", x) : "(" + x + " < 0 ? -" + x + " : " + x + ")";
+        return f ? fn("fabs", x) : "(" + x + " < 0 ? -(" + x + ") : " + x + ")";
       })
       .Case([&](ExpOp) { return fn("exp", x); })
       .Case([&](LogOp) { return fn("log", x); })
       .Case([&](SqrtOp) { return fn("sqrt", x); })
       .Case([&](RsqrtOp) { return fn("rsqrt", x); })
       .Case([&](TanhOp) { return fn("tanh", x); })
-      .Case([&](SigmoidOp) { return lit(1.0) + " / (" + lit(1.0) + " + " + fn("exp", "-" + x) + ")"; })
+      .Case([&](SigmoidOp) { return lit(1.0) + " / (" + lit(1.0) + " + " + fn("exp", "-(" + x + ")") + ")"; })
       .Case([&](ErfOp) { return fn("erf", x); })
       .Case([&](SinOp) { return fn("sin", x); })
       .Case([&](CosOp) { return fn("cos", x); })

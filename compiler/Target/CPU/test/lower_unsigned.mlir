@@ -65,3 +65,21 @@ func.func @constant_u16() -> tensor<2xui16> {
   %0 = dlc.constant dense<[1, 65535]> : tensor<2xui16>
   return %0 : tensor<2xui16>
 }
+
+// -----
+
+// Shifts choose 0 (or the sign) past the width, where LLVM's are poison:
+// the amount compared unsigned, so a negative one counts as large.
+// CHECK-LABEL: func.func @shifts
+// CHECK: %[[IN:.*]] = arith.cmpi ule, %[[R:.*]], %c7_i8 : i8
+// CHECK: %[[SHL:.*]] = arith.shli
+// CHECK: arith.select %[[IN]], %[[SHL]], %c0_i8 : i8
+// CHECK: arith.shrui
+// CHECK: %[[CLAMPED:.*]] = arith.select %{{.*}}, %{{.*}}, %c15_i16 : i16
+// CHECK: arith.shrsi %{{.*}}, %[[CLAMPED]] : i16
+func.func @shifts(%u: tensor<4xui8>, %s: tensor<4xi16>) -> (tensor<4xui8>, tensor<4xui8>, tensor<4xi16>) {
+  %0 = dlc.shift_left %u, %u : tensor<4xui8>
+  %1 = dlc.shift_right %u, %u : tensor<4xui8>
+  %2 = dlc.shift_right %s, %s : tensor<4xi16>
+  return %0, %1, %2 : tensor<4xui8>, tensor<4xui8>, tensor<4xi16>
+}
