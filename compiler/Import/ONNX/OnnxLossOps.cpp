@@ -176,12 +176,50 @@ LogicalResult convertHardmax(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// OneHot(indices, depth, values [off, on]): `compare eq` of the indices
+/// (cast to i64, negative ones counted from depth) with a constant [0, depth)
+/// along the new axis, then `select` between on and off, both read from
+/// `values` at run time. depth must be known at import time (a size).
+LogicalResult convertOneHot(GraphImporter &g, Outputs &out) {
+  RankedTensorType it = g.type(0), vt = g.type(2);
+  std::optional<std::vector<int64_t>> depthValue = g.constInts(1, "the depth");
+  if (!depthValue)
+    return failure();
+  if (depthValue->size() != 1 || depthValue->front() < 1)
+    return g.fail("the depth is not one positive value");
+  if (vt.getRank() != 1 || vt.getDimSize(0) != 2)
+    return g.fail("the values are not [off, on]");
+  int64_t depth = depthValue->front(), rank = it.getRank() + 1;
+  int64_t axis = g.attrInt("axis", -1);
+  axis = axis < 0 ? axis + rank : axis;
+  if (axis < 0 || axis >= rank)
+    return g.fail("axis out of range");
+  Value index = g.castTo(g.input(0), g.builder.getI64Type());
+  Value negative = g.make<CompareOp>(StringRef("lt"), index, g.scalarLike(index, 0));
+  index = g.make<SelectOp>(negative, g.make<AddOp>(index, g.scalarLike(index, double(depth))),
+                           index);
+  SmallVector<int64_t> expanded(it.getShape());
+  expanded.insert(expanded.begin() + axis, 1);
+  Value hit = g.make<CompareOp>(StringRef("eq"), g.reshape(index, expanded),
+                                iotaAlong(g, ref::DType::I64, rank, axis, depth));
+  auto pick = [&](int64_t i) {
+    Value v = g.make<SliceOp>(g.tensorType({1}, vt.getElementType()), g.input(2),
+                              g.builder.getDenseI64ArrayAttr({i}),
+                              g.builder.getDenseI64ArrayAttr({i + 1}),
+                              g.builder.getDenseI64ArrayAttr({1}), DeviceAttr());
+    return g.reshape(v, SmallVector<int64_t>(rank, 1));
+  };
+  out.push_back(g.make<SelectOp>(hit, pick(1), pick(0)));
+  return success();
+}
+
 } // namespace
 
 void dlc::onnx_import::addLossConverters(llvm::StringMap<Converter> &t) {
   t["ArgMax"] = convertArgMinMax;
   t["ArgMin"] = convertArgMinMax;
   t["Hardmax"] = convertHardmax;
+  t["OneHot"] = convertOneHot;
   t["NegativeLogLikelihoodLoss"] = convertNegativeLogLikelihoodLoss;
   t["SoftmaxCrossEntropyLoss"] = convertSoftmaxCrossEntropyLoss;
 }

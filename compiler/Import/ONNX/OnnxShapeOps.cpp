@@ -763,6 +763,57 @@ LogicalResult convertEyeLike(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// CumSum as a matmul with a constant triangle of ones along the axis (moved
+/// last and back): each output a sum of the inputs before it (exclusive:
+/// strictly), or after it (reverse). n^2 multiply-adds for n elements: fine
+/// for the short axes exports use it on; the sums' order is the matmul's.
+LogicalResult convertCumSum(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  std::optional<std::vector<int64_t>> axisValue = g.constInts(1, "the axis");
+  if (!axisValue)
+    return failure();
+  int64_t rank = t.getRank();
+  if (axisValue->size() != 1)
+    return g.fail("the axis is not one value");
+  int64_t axis = normAxis(axisValue->front(), rank);
+  if (rank == 0 || axis < 0 || axis >= rank)
+    return g.fail("axis out of range");
+  if (t.getElementType().isInteger(1))
+    return g.unsupported("a boolean input");
+  if (t.getNumElements() == 0)
+    return g.unsupported("an empty input");
+  bool exclusive = g.attrInt("exclusive", 0) != 0, reverse = g.attrInt("reverse", 0) != 0;
+  int64_t n = t.getDimSize(axis);
+  std::vector<double> ones(n * n); // [from j][to i]
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i)
+      ones[j * n + i] = reverse ? (exclusive ? j > i : j >= i) : (exclusive ? j < i : j <= i);
+  Value triangle = g.constant(Tensor::fromValues(*dlc::refDTypeOf(t.getElementType()), {n, n}, ones));
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      perm.push_back(d);
+  perm.push_back(axis);
+  Value x = g.input(0);
+  bool moved = axis != rank - 1;
+  if (moved)
+    x = transposed(g, x, perm);
+  if (rank == 1)
+    x = g.reshape(x, {1, n});
+  RankedTensorType xt = GraphImporter::typeOf(x);
+  Value y = g.make<MatmulOp>(xt, x, triangle, DeviceAttr());
+  if (rank == 1)
+    y = g.reshape(y, {n});
+  if (moved) {
+    SmallVector<int64_t> inverse(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      inverse[perm[d]] = d;
+    y = transposed(g, y, inverse);
+  }
+  out.push_back(y);
+  return success();
+}
+
 LogicalResult convertCastLike(GraphImporter &g, Outputs &out) {
   out.push_back(g.castTo(g.input(0), g.type(1).getElementType()));
   return success();
@@ -775,6 +826,7 @@ void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["SpaceToDepth"] = convertDepthSpace;
   t["EyeLike"] = convertEyeLike;
   t["CastLike"] = convertCastLike;
+  t["CumSum"] = convertCumSum;
   t["Trilu"] = convertTrilu;
   t["GatherElements"] = convertGatherElements;
   t["IsNaN"] = convertIsNanOrInf;

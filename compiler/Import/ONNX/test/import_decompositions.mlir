@@ -4,7 +4,8 @@
 // base in f64, truncated back; CastLike as a cast to the other input's type;
 // opset 18's Split by num_outputs (the last chunk smaller), Mish as
 // x tanh(softplus x), ReduceMin of integers as -1 - max(-1 - x) (exact for
-// unsigned types, where -x wraps at 0).
+// unsigned types, where -x wraps at 0); CumSum as a matmul with a triangle
+// of ones along the axis; OneHot as compare with [0, depth) and select.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %make-onnx depth_to_space_crd %t/d2s.onnx
 // RUN: dlc import %t/d2s.onnx | FileCheck %s --check-prefix=D2S
@@ -18,6 +19,10 @@
 // RUN: dlc import %t/mish.onnx | FileCheck %s --check-prefix=MISH
 // RUN: %make-onnx reduce_min_u8 %t/rmin.onnx
 // RUN: dlc import %t/rmin.onnx | FileCheck %s --check-prefix=RMIN
+// RUN: %make-onnx cumsum_reverse %t/cumsum.onnx
+// RUN: dlc import %t/cumsum.onnx | FileCheck %s --check-prefix=CUMSUM
+// RUN: %make-onnx one_hot %t/onehot.onnx
+// RUN: dlc import %t/onehot.onnx | FileCheck %s --check-prefix=ONEHOT
 // RUN: %make-onnx castlike_u8 %t/castlike.onnx
 // RUN: dlc import %t/castlike.onnx | FileCheck %s --check-prefix=CASTLIKE
 
@@ -45,3 +50,19 @@
 // RMIN: %[[FLIP:.*]] = dlc.sub %[[ONES]], %arg0
 // RMIN: %[[MAX:.*]] = dlc.reduce_max %[[FLIP]] {axes = array<i64: 1>}
 // RMIN: dlc.sub %{{.*}}, %[[MAX]]
+
+// A reversed exclusive sum takes the elements after each: a strict lower
+// triangle [from j][to i], j > i.
+// CUMSUM: %[[T:.*]] = dlc.constant dense<{{\[}}[0.000000e+00, 0.000000e+00, 0.000000e+00], [1.000000e+00, 0.000000e+00, 0.000000e+00], [1.000000e+00, 1.000000e+00, 0.000000e+00]]> : tensor<3x3xf32>
+// CUMSUM: %[[X:.*]] = dlc.transpose %arg0 {perm = array<i64: 1, 0>}
+// CUMSUM: %[[Y:.*]] = dlc.matmul %[[X]], %[[T]] : (tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x3xf32>
+// CUMSUM: dlc.transpose %[[Y]] {perm = array<i64: 1, 0>}
+
+// ONEHOT: dlc.compare "lt"
+// ONEHOT: dlc.select
+// ONEHOT: %[[HIT:.*]] = dlc.compare "eq", %{{.*}}, %{{.*}} : (tensor<1x2xi64>, tensor<3x1xi64>) -> tensor<3x2xi1>
+// ONEHOT: %[[OFF:.*]] = dlc.slice %arg1 {ends = array<i64: 1>, starts = array<i64: 0>
+// ONEHOT: %[[OFF2:.*]] = dlc.reshape %[[OFF]]
+// ONEHOT: %[[ON:.*]] = dlc.slice %arg1 {ends = array<i64: 2>, starts = array<i64: 1>
+// ONEHOT: %[[ON2:.*]] = dlc.reshape %[[ON]]
+// ONEHOT: dlc.select %[[HIT]], %[[ON2]], %[[OFF2]]

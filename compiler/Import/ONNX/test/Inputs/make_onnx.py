@@ -364,6 +364,21 @@ def pow_int():
                     extra_inputs=[("e", [3], F)])
 
 
+def cumsum_reverse():
+    """CumSum along axis 0 of [3, 2], reversed and exclusive, the axis an initializer."""
+    axis = numpy_helper.from_array(np.array(0, dtype=np.int64), "axis")
+    node = helper.make_node("CumSum", ["x", "axis"], ["y"], name="/CumSum", reverse=1,
+                            exclusive=1)
+    return model([node], [vi("x", [3, 2])], [vi("y", [3, 2])], [axis], opset=14)
+
+
+def one_hot():
+    """OneHot of [2] indices, depth 3 (an initializer), values at run time, axis 0."""
+    depth = numpy_helper.from_array(np.array(3, dtype=np.int64), "depth")
+    node = helper.make_node("OneHot", ["i", "depth", "v"], ["y"], name="/OneHot", axis=0)
+    return model([node], [vi("i", [2], I64), vi("v", [2])], [vi("y", [3, 2])], [depth], opset=11)
+
+
 def castlike_u8():
     return one_node("CastLike", [4], [4], out_type=TensorProto.UINT8,
                     extra_inputs=[("like", [1], TensorProto.UINT8)])
@@ -371,7 +386,7 @@ def castlike_u8():
 
 MODELS = {f.__name__: f for f in [depth_to_space_crd, depth_to_space_bad_mode,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
-                                  eye_like_3d, pow_int, castlike_u8,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
+                                  eye_like_3d, pow_int, castlike_u8, cumsum_reverse, one_hot,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss,
                                   trilu, is_inf_nan, dynamic, unsupported, opset24, complex64,
                                   split_num_outputs, mish, reduce_min_u8, reduce_empty, pad, pad_reflect,
