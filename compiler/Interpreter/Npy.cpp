@@ -49,32 +49,6 @@ void storeLE(std::string &out, uint64_t v, size_t n) {
     out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
-/// The bits of `r` (a value of `dtype`, already rounded to it) as stored.
-uint64_t encodeElement(DType dtype, double r) {
-  switch (dtype) {
-  case DType::F32: {
-    float f = static_cast<float>(r);
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    return b;
-  }
-  case DType::F64: {
-    uint64_t b;
-    std::memcpy(&b, &r, 8);
-    return b;
-  }
-  case DType::F16:
-    return toF16Bits(r);
-  case DType::I1:
-    return r != 0.0;
-  case DType::U64: // r may be 2^64 after rounding to double: clamp.
-    return r >= 18446744073709551616.0 ? std::numeric_limits<uint64_t>::max()
-                                       : static_cast<uint64_t>(r);
-  default: // The signed and narrower integers: r may be 2^63 (i64): clamp.
-    return static_cast<uint64_t>(toInt64(r));
-  }
-}
-
 } // namespace
 
 Tensor convertForInput(Tensor t, DType want) {

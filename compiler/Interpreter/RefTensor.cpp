@@ -37,6 +37,27 @@ double decodeElement(DType type, const void *at) {
   return 0;
 }
 
+uint64_t encodeElement(DType type, double x) {
+  switch (type) {
+  case DType::F32: {
+    float f = static_cast<float>(x);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return b;
+  }
+  case DType::F64: {
+    uint64_t b;
+    std::memcpy(&b, &x, 8);
+    return b;
+  }
+  case DType::F16: return toF16Bits(x);
+  case DType::BF16: return toBF16Bits(x);
+  case DType::I1: return x != 0.0;
+  case DType::U64: return x >= 0x1p64 ? UINT64_MAX : x <= 0 ? 0 : static_cast<uint64_t>(x);
+  default: return static_cast<uint64_t>(toInt64(x)); // two's complement, low bytes
+  }
+}
+
 const char *dtypeName(DType type) { return dlc_dtype_name(static_cast<dlc_dtype_t>(type)); }
 
 std::optional<DType> parseDType(std::string_view name) {

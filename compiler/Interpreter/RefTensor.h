@@ -50,6 +50,10 @@ int64_t storageBytes(DType type);
 /// Decodes one little-endian element of `type` at `bytes`: the one decoder
 /// of stored elements (the interpreter's constants, ONNX tensors, .npy).
 double decodeElement(DType type, const void *bytes);
+/// The stored bits of `x`, a value of `type` (already rounded to it), in the
+/// low storageBytes(type) bytes: the inverse of decodeElement. A u64 or i64
+/// value rounded past its range (2^64, 2^63) is clamped.
+uint64_t encodeElement(DType type, double x);
 
 /// Rounds x to the nearest value of `type`, the single rounding every kernel
 /// applies to each output element.

@@ -77,15 +77,7 @@ std::string bytesOf(const Tensor &t) {
   std::string out;
   size_t n = dlc_dtype_size(static_cast<dlc_dtype_t>(t.dtype));
   for (double v : t.data) {
-    uint64_t bits;
-    switch (t.dtype) {
-    case ref::DType::F32: { float f = v; uint32_t b; std::memcpy(&b, &f, 4); bits = b; break; }
-    case ref::DType::F64: std::memcpy(&bits, &v, 8); break;
-    case ref::DType::F16: bits = ref::toF16Bits(v); break;
-    case ref::DType::BF16: bits = ref::toBF16Bits(v); break;
-    case ref::DType::U64: bits = v >= 0x1p64 ? UINT64_MAX : uint64_t(v); break;
-    default: bits = uint64_t(ref::toInt64(v)); break; // the other integers, i1
-    }
+    uint64_t bits = ref::encodeElement(t.dtype, v);
     for (size_t byte = 0; byte < n; ++byte)
       out.push_back(char(bits >> (8 * byte)));
   }

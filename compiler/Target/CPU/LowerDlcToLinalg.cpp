@@ -37,8 +37,7 @@ void dlc::populateDlcToLinalgPatterns(RewritePatternSet &patterns) {
 
 namespace {
 /// Every ui<N> in `root`'s types and attributes (block arguments, results,
-/// function types, constants' values) becomes i<N>; casts between a value and
-/// itself that this leaves are folded away.
+/// function types, constants' values) becomes i<N>.
 void eraseSignedness(Operation *root) {
   AttrTypeReplacer replacer;
   auto signless = [](Type t) -> std::optional<Type> {
@@ -67,13 +66,6 @@ void eraseSignedness(Operation *root) {
   });
   replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/true, /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);
-  root->walk([](UnrealizedConversionCastOp cast) {
-    if (cast->getNumOperands() == 1 && cast->getNumResults() == 1 &&
-        cast.getOperand(0).getType() == cast.getResult(0).getType()) {
-      cast.getResult(0).replaceAllUsesWith(cast.getOperand(0));
-      cast.erase();
-    }
-  });
 }
 
 struct LowerDlcToLinalgPass
