@@ -338,10 +338,41 @@ LogicalResult convertExpand(GraphImporter &g, Outputs &out) {
 /// positive one a concat with a splat constant block of the pad value on
 /// that side (its size costs nothing in the IR), one axis at a time. The
 /// other modes (reflect, edge, wrap) are refused with their name.
+/// The source coordinate of padded position `p - begin` (p in [0, begin +
+/// dim + end)) for Pad's `edge` (clamped), `reflect` (mirrored about the
+/// first and last elements, NumPy's reflect) and `wrap` (periodic) modes.
+int64_t padSource(StringRef mode, int64_t q, int64_t dim) {
+  if (mode == "edge")
+    return std::min(std::max<int64_t>(q, 0), dim - 1);
+  if (mode == "wrap")
+    return ((q % dim) + dim) % dim;
+  if (dim == 1)
+    return 0;
+  int64_t period = 2 * (dim - 1); // reflect
+  q = ((q % period) + period) % period;
+  return q < dim ? q : period - q;
+}
+
+/// Pad of one axis in a mode other than constant: one gather along the axis
+/// with a constant index per output position.
+Value padByGather(GraphImporter &g, Value v, int64_t axis, int64_t begin, int64_t end,
+                  StringRef mode) {
+  RankedTensorType vt = GraphImporter::typeOf(v);
+  int64_t dim = vt.getDimSize(axis), length = begin + dim + end;
+  std::vector<double> index(length);
+  for (int64_t p = 0; p < length; ++p)
+    index[p] = double(padSource(mode, p - begin, dim));
+  Value indices = g.constant(Tensor::fromValues(ref::DType::I64, {length}, index));
+  SmallVector<int64_t> shape(vt.getShape());
+  shape[axis] = length;
+  return g.make<GatherOp>(g.tensorType(shape, vt.getElementType()), v, indices,
+                          g.builder.getI64IntegerAttr(axis), DeviceAttr());
+}
+
 LogicalResult convertPad(GraphImporter &g, Outputs &out) {
   std::string mode = g.attrString("mode", "constant");
-  if (mode != "constant")
-    return g.unsupported("mode '" + mode + "' (dlc pads with a constant)");
+  if (mode != "constant" && mode != "edge" && mode != "reflect" && mode != "wrap")
+    return g.fail("unknown mode '" + mode + "'");
   RankedTensorType t = g.type(0);
   int64_t rank = t.getRank();
   std::optional<std::vector<int64_t>> pads, axes;
@@ -390,6 +421,11 @@ LogicalResult convertPad(GraphImporter &g, Outputs &out) {
                           g.builder.getDenseI64ArrayAttr(s), g.builder.getDenseI64ArrayAttr(e),
                           g.builder.getDenseI64ArrayAttr(st), DeviceAttr());
       vt = GraphImporter::typeOf(v);
+    }
+    if (mode != "constant") {
+      if (begin > 0 || end > 0)
+        v = padByGather(g, v, axis, std::max<int64_t>(begin, 0), std::max<int64_t>(end, 0), mode);
+      continue;
     }
     SmallVector<Value> pieces;
     auto block = [&](int64_t size) {

@@ -85,10 +85,10 @@
 // RUN: not dlc import %t/bad_axes.onnx 2>&1 | FileCheck %s --check-prefix=AXES
 // AXES: error: {{.*}}bad_axes.onnx: node '/mean' (ReduceMean): axes out of range or repeated
 
-// Pad's other modes are refused with their name.
-// RUN: %make-onnx pad_reflect %t/reflect.onnx
-// RUN: not dlc import %t/reflect.onnx 2>&1 | FileCheck %s --check-prefix=REFLECT
-// REFLECT: error: {{.*}}reflect.onnx: unsupported op 'Pad' (node '/r/Pad', opset 13): mode 'reflect' (dlc pads with a constant)
+// A Pad mode ONNX does not define is refused with its name.
+// RUN: %make-onnx pad_mirror %t/mirror.onnx
+// RUN: not dlc import %t/mirror.onnx 2>&1 | FileCheck %s --check-prefix=MIRROR
+// MIRROR: error: {{.*}}mirror.onnx: node '/r/Pad' (Pad): unknown mode 'mirror'
 
 // RUN: %make-onnx nll_bad_target %t/nll_bad_target.onnx
 // RUN: not dlc import %t/nll_bad_target.onnx 2>&1 | FileCheck %s --check-prefix=NLLTARGET

@@ -5,7 +5,8 @@
 // opset 18's Split by num_outputs (the last chunk smaller), Mish as
 // x tanh(softplus x), ReduceMin of integers as -1 - max(-1 - x) (exact for
 // unsigned types, where -x wraps at 0); CumSum as a matmul with a triangle
-// of ones along the axis; OneHot as compare with [0, depth) and select.
+// of ones along the axis; OneHot as compare with [0, depth) and select; Pad's
+// reflect, edge and wrap modes as a gather with constant indices per axis.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %make-onnx depth_to_space_crd %t/d2s.onnx
 // RUN: dlc import %t/d2s.onnx | FileCheck %s --check-prefix=D2S
@@ -23,6 +24,8 @@
 // RUN: dlc import %t/cumsum.onnx | FileCheck %s --check-prefix=CUMSUM
 // RUN: %make-onnx one_hot %t/onehot.onnx
 // RUN: dlc import %t/onehot.onnx | FileCheck %s --check-prefix=ONEHOT
+// RUN: %make-onnx pad_reflect %t/reflect.onnx
+// RUN: dlc import %t/reflect.onnx | FileCheck %s --check-prefix=REFLECT
 // RUN: %make-onnx castlike_u8 %t/castlike.onnx
 // RUN: dlc import %t/castlike.onnx | FileCheck %s --check-prefix=CASTLIKE
 
@@ -66,3 +69,7 @@
 // ONEHOT: %[[ON:.*]] = dlc.slice %arg1 {ends = array<i64: 2>, starts = array<i64: 1>
 // ONEHOT: %[[ON2:.*]] = dlc.reshape %[[ON]]
 // ONEHOT: dlc.select %[[HIT]], %[[ON2]], %[[OFF2]]
+
+// Reflect-padding [2, 4] by one column each side: columns 1, 0 1 2 3, 2.
+// REFLECT: %[[I:.*]] = dlc.constant dense<[1, 0, 1, 2, 3, 2]> : tensor<6xi64>
+// REFLECT: dlc.gather %arg0, %[[I]] {axis = 1 : i64} : (tensor<2x4xf32>, tensor<6xi64>) -> tensor<2x6xf32>

@@ -267,10 +267,14 @@ def pad():
     return model(nodes, [vi("x", [1, 3, 4, 5])], [vi("y", [1, 2, 6, 8])], [pads, zeros, crop, value])
 
 
-def pad_reflect():
+def pad_reflect(mode="reflect"):
     pads = numpy_helper.from_array(np.array([0, 1, 0, 1], np.int64), "pads")
-    nodes = [helper.make_node("Pad", ["x", "pads"], ["y"], name="/r/Pad", mode="reflect")]
+    nodes = [helper.make_node("Pad", ["x", "pads"], ["y"], name="/r/Pad", mode=mode)]
     return model(nodes, [vi("x", [2, 4])], [vi("y", [2, 6])], [pads])
+
+
+def pad_mirror():
+    return pad_reflect("mirror")
 
 
 def nll_loss(target_shape=(3,)):
@@ -387,7 +391,7 @@ def castlike_u8():
 MODELS = {f.__name__: f for f in [depth_to_space_crd, depth_to_space_bad_mode,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
                                   eye_like_3d, pow_int, castlike_u8, cumsum_reverse, one_hot,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
-                                  dropout_training_zero, nll_loss, nll_bad_target, sce_loss,
+                                  dropout_training_zero, nll_loss, nll_bad_target, sce_loss, pad_mirror,
                                   trilu, is_inf_nan, dynamic, unsupported, opset24, complex64,
                                   split_num_outputs, mish, reduce_min_u8, reduce_empty, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
