@@ -40,60 +40,36 @@ std::string typeString(const dlc_tensor_info_t &info) {
   return s + "]" + (dynamic ? bound + "]" : "");
 }
 
+namespace {
+/// Element `i` of an array of T (unaligned, little-endian as stored).
+template <typename T> T elementAt(const unsigned char *p, size_t i) {
+  T v;
+  std::memcpy(&v, p + sizeof(T) * i, sizeof(T));
+  return v;
+}
+} // namespace
+
 std::string formatElement(dlc_dtype_t dtype, const void *data, size_t i) {
   const auto *p = static_cast<const unsigned char *>(data);
-  char buf[64];
-  auto fmt = [&](double v) {
+  auto fmt = [](double v) {
+    char buf[64];
     std::snprintf(buf, sizeof buf, "%g", v);
     return std::string(buf);
   };
   switch (dtype) {
-  case DLC_DTYPE_F32: {
-    float f;
-    std::memcpy(&f, p + 4 * i, 4);
-    return fmt(f);
-  }
-  case DLC_DTYPE_F16:
-  case DLC_DTYPE_BF16: {
-    uint16_t b;
-    std::memcpy(&b, p + 2 * i, 2);
-    return fmt(dtype == DLC_DTYPE_F16 ? rt::f16BitsToDouble(b)
-                                      : rt::bf16BitsToDouble(b));
-  }
-  case DLC_DTYPE_I32: {
-    int32_t v;
-    std::memcpy(&v, p + 4 * i, 4);
-    return std::to_string(v);
-  }
-  case DLC_DTYPE_I64: {
-    int64_t v;
-    std::memcpy(&v, p + 8 * i, 8);
-    return std::to_string(v);
-  }
-  case DLC_DTYPE_I1:
-    return p[i] ? "1" : "0";
-  case DLC_DTYPE_F64: {
-    double v;
-    std::memcpy(&v, p + 8 * i, 8);
-    return fmt(v);
-  }
-  case DLC_DTYPE_I8: return std::to_string(static_cast<int8_t>(p[i]));
-  case DLC_DTYPE_U8: return std::to_string(p[i]);
-  case DLC_DTYPE_I16: case DLC_DTYPE_U16: {
-    uint16_t v;
-    std::memcpy(&v, p + 2 * i, 2);
-    return dtype == DLC_DTYPE_I16 ? std::to_string(static_cast<int16_t>(v)) : std::to_string(v);
-  }
-  case DLC_DTYPE_U32: {
-    uint32_t v;
-    std::memcpy(&v, p + 4 * i, 4);
-    return std::to_string(v);
-  }
-  case DLC_DTYPE_U64: {
-    uint64_t v;
-    std::memcpy(&v, p + 8 * i, 8);
-    return std::to_string(v);
-  }
+  case DLC_DTYPE_F32: return fmt(elementAt<float>(p, i));
+  case DLC_DTYPE_F64: return fmt(elementAt<double>(p, i));
+  case DLC_DTYPE_F16: return fmt(rt::f16BitsToDouble(elementAt<uint16_t>(p, i)));
+  case DLC_DTYPE_BF16: return fmt(rt::bf16BitsToDouble(elementAt<uint16_t>(p, i)));
+  case DLC_DTYPE_I1: return p[i] ? "1" : "0";
+  case DLC_DTYPE_I8: return std::to_string(elementAt<int8_t>(p, i));
+  case DLC_DTYPE_U8: return std::to_string(elementAt<uint8_t>(p, i));
+  case DLC_DTYPE_I16: return std::to_string(elementAt<int16_t>(p, i));
+  case DLC_DTYPE_U16: return std::to_string(elementAt<uint16_t>(p, i));
+  case DLC_DTYPE_I32: return std::to_string(elementAt<int32_t>(p, i));
+  case DLC_DTYPE_U32: return std::to_string(elementAt<uint32_t>(p, i));
+  case DLC_DTYPE_I64: return std::to_string(elementAt<int64_t>(p, i));
+  case DLC_DTYPE_U64: return std::to_string(elementAt<uint64_t>(p, i));
   }
   return "?";
 }

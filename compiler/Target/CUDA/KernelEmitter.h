@@ -45,22 +45,24 @@ inline int64_t countOf(ArrayRef<int64_t> shape) {
   return n;
 }
 inline std::string num(int64_t v) { return std::to_string(v) + (v > INT32_MAX || v < INT32_MIN ? "LL" : ""); }
-inline std::string flt(double v) {
-  if (std::isinf(v)) return v > 0 ? "DLC_INF" : "(-DLC_INF)";
+/// A C floating literal of `v` with `digits` significant digits (9 keep
+/// every float, 17 every double), a ".0" where it would read as an integer.
+inline std::string floatText(double v, int digits) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << llvm::format("%.9g", v);
+  os << llvm::format("%.*g", digits, v);
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  return s + "f";
+  return s;
+}
+/// A float literal.
+inline std::string flt(double v) {
+  if (std::isinf(v)) return v > 0 ? "DLC_INF" : "(-DLC_INF)";
+  return floatText(v, 9) + "f";
 }
 /// A double literal (f64 values keep every digit).
 inline std::string dbl(double v) {
   if (std::isinf(v)) return v > 0 ? "((double)DLC_INF)" : "(-(double)DLC_INF)";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::format("%.17g", v);
-  if (s.find_first_of(".en") == std::string::npos) s += ".0";
-  return s;
+  return floatText(v, 17);
 }
 /// A literal of float type `t`.
 inline std::string floatLiteral(Type t, double v) { return t.isF64() ? dbl(v) : flt(v); }
