@@ -90,6 +90,19 @@ const char *dlc::onnx_import::onnxTypeName(int32_t onnxType) {
   return "unknown";
 }
 
+/// Writes the low `width` bytes of each of `values` (a TensorProto's typed
+/// field, little-endian) to `out` when it holds `count` of them; returns how
+/// many it holds.
+template <typename Field>
+static int64_t storeEach(const Field &values, int64_t count, int64_t width, char *out) {
+  if (values.size() == count)
+    for (int64_t i = 0; i < count; ++i) {
+      auto v = values.Get(i);
+      std::memcpy(out + i * width, &v, width);
+    }
+  return values.size();
+}
+
 /// The little-endian bytes of `proto` in dlc's storage of its type (i1: one
 /// byte per element); nullopt with `error` set otherwise.
 static std::optional<std::string> protoBytes(const onnx::TensorProto &proto,
@@ -110,29 +123,17 @@ static std::optional<std::string> protoBytes(const onnx::TensorProto &proto,
     int64_t have = -1;
     switch (proto.data_type()) {
     case onnx::TensorProto::FLOAT:
-      have = proto.float_data_size();
-      if (have == count)
-        std::memcpy(out, proto.float_data().data(), count * 4);
+      have = storeEach(proto.float_data(), count, width, out);
       break;
     case onnx::TensorProto::INT64:
-      have = proto.int64_data_size();
-      if (have == count)
-        std::memcpy(out, proto.int64_data().data(), count * 8);
+      have = storeEach(proto.int64_data(), count, width, out);
       break;
     case onnx::TensorProto::DOUBLE:
-      have = proto.double_data_size();
-      if (have == count)
-        std::memcpy(out, proto.double_data().data(), count * 8);
+      have = storeEach(proto.double_data(), count, width, out);
       break;
     case onnx::TensorProto::UINT32:
-    case onnx::TensorProto::UINT64:
-      // Both are stored one per uint64 (little-endian: the low bytes first).
-      have = proto.uint64_data_size();
-      if (have == count)
-        for (int64_t i = 0; i < count; ++i) {
-          uint64_t v = proto.uint64_data(i);
-          std::memcpy(out + i * width, &v, width);
-        }
+    case onnx::TensorProto::UINT64: // both stored one per uint64
+      have = storeEach(proto.uint64_data(), count, width, out);
       break;
     case onnx::TensorProto::INT8:
     case onnx::TensorProto::UINT8:
@@ -143,12 +144,7 @@ static std::optional<std::string> protoBytes(const onnx::TensorProto &proto,
     case onnx::TensorProto::BFLOAT16:
     case onnx::TensorProto::BOOL:
       // Narrow types are stored one per int32 (halves as their bits).
-      have = proto.int32_data_size();
-      if (have == count)
-        for (int64_t i = 0; i < count; ++i) {
-          int32_t v = proto.int32_data(i);
-          std::memcpy(out + i * width, &v, width);
-        }
+      have = storeEach(proto.int32_data(), count, width, out);
       break;
     default:
       break;
