@@ -28,10 +28,12 @@ if ! "$BIN/dlc-run" --version > /dev/null 2>&1; then
     && cmake --build "$B" -j "$(nproc)" > "$WORK/build.log" 2>&1 \
     || { echo "gpu-check: the build failed (logs in $WORK)" >&2; exit 2; }
   BIN=$B/bin
-  export DLC_TEST_KERNELS=$B/lib/libdlc_test_kernels.so DLC_TEST_FAKE_CUDA=$B/lib/libdlc_fake_cuda.so
+  LIB=$B/lib
 else
-  export DLC_TEST_KERNELS=$BUNDLE/lib/libdlc_test_kernels.so DLC_TEST_FAKE_CUDA=$BUNDLE/lib/libdlc_fake_cuda.so
+  LIB=$BUNDLE/lib
 fi
+export DLC_TEST_KERNELS=$LIB/libdlc_test_kernels.so DLC_TEST_KERNELS_NODELETE=$LIB/libdlc_test_kernels_nodelete.so \
+  DLC_TEST_FAKE_CUDA=$LIB/libdlc_fake_cuda.so
 "$BIN/dlc-run" --version
 "$BIN/dlc-run" --list-gpus
 

@@ -2,6 +2,8 @@
 
 #include "ArtifactBuilder.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -10,6 +12,12 @@ namespace dlc::test {
 
 std::string readFileBytes(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
+  // A test library that is not there would make every load fail far from
+  // the cause ("file too short"): stop here, naming it.
+  if (!in) {
+    std::fprintf(stderr, "runtime tests: cannot read '%s'\n", path.c_str());
+    std::abort();
+  }
   return std::string((std::istreambuf_iterator<char>(in)),
                      std::istreambuf_iterator<char>());
 }

@@ -155,7 +155,7 @@ TEST(Session, ALibraryThatStaysLoadedKeepsItsPath) {
   // dlclose does not unload it, so its memfd's number must not go to the
   // next library: glibc would hand back this one's code for that path (the
   // conformance run on simulated GPUs got every test's kernels wrong).
-  std::string sticky = buildArtifact(toyModel(DLC_TEST_KERNELS_NODELETE));
+  std::string sticky = buildArtifact(toyModel(nodeleteKernelsPath()));
   std::string plain = buildArtifact(toy());
   for (int round = 0; round < 2; ++round) {
     dlc_model_t *a, *b;

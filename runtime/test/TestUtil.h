@@ -18,6 +18,13 @@ inline std::string kernelsPath() {
   const char *env = std::getenv("DLC_TEST_KERNELS");
   return env && *env ? env : DLC_TEST_KERNELS;
 }
+#ifdef DLC_TEST_KERNELS_NODELETE
+/// The kernels built with -z nodelete: likewise, or $DLC_TEST_KERNELS_NODELETE.
+inline std::string nodeleteKernelsPath() {
+  const char *env = std::getenv("DLC_TEST_KERNELS_NODELETE");
+  return env && *env ? env : DLC_TEST_KERNELS_NODELETE;
+}
+#endif
 inline ArtifactSpec toy() { return toyModel(kernelsPath()); }
 
 /// Loads `bytes` from memory as 'test.dlcm'; the status is returned, the

@@ -43,17 +43,22 @@ LogicalResult KernelEmitter::emitMatmul() {
     batch = linear ? ArrayRef<int64_t>() : rs.drop_back(2);
     batches = countOf(batch);
   }
+  // Tensor-core GEMMs with enough 128x128 tiles to fill a GPU twice over take
+  // them (8 warps of 64x32); smaller ones keep 64x64 tiles (4 warps of 32x32).
+  MmaTiling tiling = mma && ((M + 127) / 128) * ((N + 127) / 128) * batches >= 256
+                         ? MmaTiling{128, 128, 2, 4} : MmaTiling{64, 64, 2, 2};
+  int64_t tile = tiling.rows;
   result.kind = std::string(mma ? "gemm-mma" : "gemm-ffma") + (conv ? " (implicit conv2d)" : "");
-  result.grid = {static_cast<uint32_t>((N + 63) / 64), static_cast<uint32_t>((M + 63) / 64),
+  result.grid = {static_cast<uint32_t>((N + tile - 1) / tile), static_cast<uint32_t>((M + tile - 1) / tile),
                  static_cast<uint32_t>(batches)};
-  result.block = mma ? std::array<uint32_t, 3>{128, 1, 1} : std::array<uint32_t, 3>{16, 16, 1};
+  result.block = mma ? std::array<uint32_t, 3>{tiling.threads(), 1, 1} : std::array<uint32_t, 3>{16, 16, 1};
   line("// " + num(batches) + " x [" + num(M) + " x " + num(K) + "] * [" + num(K) + " x " + num(N) + "]" +
        (conv ? " (conv2d as an implicit GEMM, one group per blockIdx.z)"
              : linear ? " (weight [N x K], transposed)" : "") +
        (mma ? ", tensor cores (mma.sync m16n8k16, f32 accumulation)" : t.isF32() ? ", FFMA" : ", integer") +
-       ", 64x64 tiles");
+       ", " + num(tile) + "x" + num(tile) + " tiles");
   line("const long long M = " + num(M) + ", N = " + num(N) + ", K = " + num(K) + ";");
-  line("const long long m0 = blockIdx.y * 64LL, n0 = blockIdx.x * 64LL;");
+  line("const long long m0 = blockIdx.y * " + num(tile) + "LL, n0 = blockIdx.x * " + num(tile) + "LL;");
   Coords bc = coordsOf("(long long)blockIdx.z", batch, "b");
   auto batchOffset = [&](ArrayRef<int64_t> shape) -> std::string {
     if (linear || conv) return "0";
@@ -147,87 +152,100 @@ LogicalResult KernelEmitter::emitMatmul() {
     close();
     return success(!hadError);
   }
-  std::string mmaMacro = t.isBF16() ? "DLC_MMA_BF16" : "DLC_MMA_F16";
-  // Rows of 40 and 72 halves (80 and 144 bytes) keep every 8-element group
-  // 16-byte aligned for the vector loads below.
-  line("__shared__ __align__(16) unsigned short As[64][32 + 8];  // raw f16/bf16 bits, padded rows");
-  line("__shared__ __align__(16) unsigned short Bs[32][64 + 8];");
-  line("const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;");
-  line("const int g = lane / 4, t = lane % 4;  // the PTX fragment layout's groupID, threadID_in_group");
-  line("const int wm = (warp / 2) * 32, wn = (warp % 2) * 32;  // this warp's 32x32 of the tile");
-  line("float acc[2][4][4] = {};");
-  open("for (long long k0 = 0; k0 < K; k0 += 32)");
-  // 16-byte vector loads (8 halves) where rows are 16-byte aligned: K a
-  // multiple of 8 for A and the transposed B, N for B; a vector is then
-  // either wholly inside the matrix or wholly outside (zeros).
-  bool vectorA = !conv && K % 8 == 0;
-  bool vectorB = transposedB ? K % 8 == 0 : N % 8 == 0;
-  if (vectorA) {
-    line("// A: 16-byte vectors");
-    open("for (int l = threadIdx.x; l < 64 * 32 / 8; l += 128)");
-    line("const int r = l / 4, k = l % 4 * 8;");
-    line("uint4 v = make_uint4(0, 0, 0, 0);");
-    line("if (m0 + r < M && k0 + k < K) v = *reinterpret_cast<const uint4 *>(&A[(m0 + r) * K + k0 + k]);");
-    line("*reinterpret_cast<uint4 *>(&As[r][k]) = v;");
-    close();
-  } else {
-    open("for (int l = threadIdx.x; l < 64 * 32; l += 128)");
-    line("const int r = l / 32, k = l % 32;");
-    line("As[r][k] = (m0 + r < M && k0 + k < K) ? " + aAt + " : (unsigned short)0;");
-    close();
-  }
-  if (vectorB && !transposedB) {
-    line("// B: 16-byte vectors");
-    open("for (int l = threadIdx.x; l < 32 * 64 / 8; l += 128)");
-    line("const int k = l / 8, c = l % 8 * 8;");
-    line("uint4 v = make_uint4(0, 0, 0, 0);");
-    line("if (k0 + k < K && n0 + c < N) v = *reinterpret_cast<const uint4 *>(&B[(k0 + k) * N + n0 + c]);");
-    line("*reinterpret_cast<uint4 *>(&Bs[k][c]) = v;");
-    close();
-  } else if (vectorB) {
-    line("// B^T: 8 k per vector, stored by column");
-    open("for (int l = threadIdx.x; l < 32 * 64 / 8; l += 128)");
-    line("const int c = l / 4, k = l % 4 * 8;");
-    line("uint4 v = make_uint4(0, 0, 0, 0);");
-    line("if (k0 + k < K && n0 + c < N) v = *reinterpret_cast<const uint4 *>(&B[(n0 + c) * K + k0 + k]);");
-    line("const unsigned w[4] = {v.x, v.y, v.z, v.w};");
-    line("for (int i = 0; i < 8; ++i) Bs[k + i][c] = (unsigned short)(w[i / 2] >> (16 * (i % 2)));");
-    close();
-  } else {
-    open("for (int l = threadIdx.x; l < 32 * 64; l += 128)");
-    line("const int k = l / 64, c = l % 64;");
-    line("Bs[k][c] = (k0 + k < K && n0 + c < N) ? " + bAt + " : (unsigned short)0;");
-    close();
-  }
-  line("__syncthreads();");
-  open("for (int kk = 0; kk < 32; kk += 16)");
-  line("unsigned a[2][4], b[4][2];");
-  open("for (int mi = 0; mi < 2; ++mi)");
-  line("const int r = wm + mi * 16 + g, c = kk + 2 * t;");
-  line("a[mi][0] = dlc_pack(As[r][c], As[r][c + 1]);");
-  line("a[mi][1] = dlc_pack(As[r + 8][c], As[r + 8][c + 1]);");
-  line("a[mi][2] = dlc_pack(As[r][c + 8], As[r][c + 9]);");
-  line("a[mi][3] = dlc_pack(As[r + 8][c + 8], As[r + 8][c + 9]);");
-  close();
-  open("for (int ni = 0; ni < 4; ++ni)");
-  line("const int n = wn + ni * 8 + g, k = kk + 2 * t;");
-  line("b[ni][0] = dlc_pack(Bs[k][n], Bs[k + 1][n]);");
-  line("b[ni][1] = dlc_pack(Bs[k + 8][n], Bs[k + 9][n]);");
-  close();
-  line("for (int mi = 0; mi < 2; ++mi)");
-  line("  for (int ni = 0; ni < 4; ++ni) " + mmaMacro + "(acc[mi][ni], a[mi], b[ni], acc[mi][ni]);");
-  close();
-  line("__syncthreads();");
-  close();
+  // Vector loads where rows are 16-byte aligned: K a multiple of 8 for A and
+  // the transposed B, N for B; a vector is then wholly inside the matrix or
+  // wholly outside (zeros).
+  MmaOperands operands{aAt, bAt, !conv && K % 8 == 0, transposedB ? K % 8 == 0 : N % 8 == 0, transposedB};
+  emitMmaTiles(tiling, operands, t.isBF16() ? "DLC_MMA_BF16" : "DLC_MMA_F16");
   line("// epilogue: accumulator i of a tile is row g + 8 * (i / 2), column 2 * t + i % 2");
-  open("for (int mi = 0; mi < 2; ++mi)");
-  open("for (int ni = 0; ni < 4; ++ni)");
+  open("for (int mi = 0; mi < " + num(tiling.fragmentsM()) + "; ++mi)");
+  open("for (int ni = 0; ni < " + num(tiling.fragmentsN()) + "; ++ni)");
   open("for (int i = 0; i < 4; ++i)");
   epilogue("m0 + wm + mi * 16 + g + 8 * (i / 2)", "n0 + wn + ni * 8 + 2 * t + i % 2", "acc[mi][ni][i]");
   close();
   close();
   close();
   return success(!hadError);
+}
+
+void KernelEmitter::emitMmaTileLoads(const MmaTiling &tiling, const MmaOperands &ops) {
+  // Stage s of the shared tiles from (m0, k0) of A and (k0, n0) of B: A row
+  // major [rows][32 + 8], B k-major [32][columns + 8] or, transposed, n-major
+  // [columns][32 + 8]. The padding keeps ldmatrix's eight row reads in
+  // distinct banks and every row 16-byte aligned.
+  std::string threads = num(tiling.threads()), rows = num(tiling.rows), cols = num(tiling.columns);
+  open("auto load = [&](int s, long long k0)");
+  if (ops.vectorA) {
+    open("for (int l = threadIdx.x; l < " + rows + " * 4; l += " + threads + ")");
+    line("const int r = l / 4, k = l % 4 * 8;");
+    line("const bool in = m0 + r < M && k0 + k < K;");
+    line("DLC_CP_ASYNC16(&As[s][r][k], in ? &A[(m0 + r) * K + k0 + k] : A, in);");
+  } else {
+    open("for (int l = threadIdx.x; l < " + rows + " * 32; l += " + threads + ")");
+    line("const int r = l / 32, k = l % 32;");
+    line("As[s][r][k] = (m0 + r < M && k0 + k < K) ? " + ops.aAt + " : (unsigned short)0;");
+  }
+  close();
+  if (ops.vectorB && !ops.transposedB) {
+    open("for (int l = threadIdx.x; l < 32 * " + cols + " / 8; l += " + threads + ")");
+    line("const int k = l / " + num(tiling.columns / 8) + ", c = l % " + num(tiling.columns / 8) + " * 8;");
+    line("const bool in = k0 + k < K && n0 + c < N;");
+    line("DLC_CP_ASYNC16(&Bs[s][k][c], in ? &B[(k0 + k) * N + n0 + c] : B, in);");
+  } else if (ops.vectorB) {
+    open("for (int l = threadIdx.x; l < " + cols + " * 4; l += " + threads + ")");
+    line("const int c = l / 4, k = l % 4 * 8;");
+    line("const bool in = k0 + k < K && n0 + c < N;");
+    line("DLC_CP_ASYNC16(&Bs[s][c][k], in ? &B[(n0 + c) * K + k0 + k] : B, in);");
+  } else {
+    open("for (int l = threadIdx.x; l < 32 * " + cols + "; l += " + threads + ")");
+    line(ops.transposedB ? "const int c = l / 32, k = l % 32;" : "const int k = l / " + cols + ", c = l % " + cols + ";");
+    line(std::string(ops.transposedB ? "Bs[s][c][k]" : "Bs[s][k][c]") + " = (k0 + k < K && n0 + c < N) ? " +
+         ops.bAt + " : (unsigned short)0;");
+  }
+  close();
+  close(";");
+}
+
+void KernelEmitter::emitMmaTiles(const MmaTiling &tiling, const MmaOperands &ops, const std::string &mmaMacro) {
+  std::string rows = num(tiling.rows), cols = num(tiling.columns);
+  int64_t fm = tiling.fragmentsM(), fn = tiling.fragmentsN();
+  line("__shared__ __align__(16) unsigned short As[2][" + rows + "][32 + 8];  // raw f16/bf16 bits, two stages");
+  line(ops.transposedB ? "__shared__ __align__(16) unsigned short Bs[2][" + cols + "][32 + 8];"
+                       : "__shared__ __align__(16) unsigned short Bs[2][32][" + cols + " + 8];");
+  line("const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;");
+  line("const int g = lane / 4, t = lane % 4;  // the PTX fragment layout's groupID, threadID_in_group");
+  line("const int wm = (warp / " + num(tiling.warpsN) + ") * " + num(16 * fm) + ", wn = (warp % " +
+       num(tiling.warpsN) + ") * " + num(8 * fn) + ";  // this warp's part of the tile");
+  line("float acc[" + num(fm) + "][" + num(fn) + "][4] = {};");
+  emitMmaTileLoads(tiling, ops);
+  line("// two stages: tile k + 1 is copied (cp.async) while tile k is multiplied");
+  line("const long long tiles = (K + 31) / 32;");
+  line("load(0, 0);");
+  line("DLC_CP_ASYNC_COMMIT();");
+  open("for (long long kt = 0; kt < tiles; ++kt)");
+  line("const int s = kt & 1;");
+  line("if (kt + 1 < tiles) load(s ^ 1, (kt + 1) * 32);");
+  line("DLC_CP_ASYNC_COMMIT();");
+  line("DLC_CP_ASYNC_WAIT1();");
+  line("__syncthreads();");
+  open("for (int kk = 0; kk < 32; kk += 16)");
+  line("unsigned a[" + num(fm) + "][4], b[" + num(fn) + "][2];");
+  line("for (int mi = 0; mi < " + num(fm) + "; ++mi)");
+  line("  DLC_LDMATRIX_X4(a[mi][0], a[mi][1], a[mi][2], a[mi][3], &As[s][wm + mi * 16 + lane % 16][kk + lane / 16 * 8]);");
+  line("// lanes 8j..8j+7 address matrix j: k half j % 2 of fragment column ni + j / 2");
+  open("for (int ni = 0; ni < " + num(fn) + "; ni += 2)");
+  if (ops.transposedB)
+    line("DLC_LDMATRIX_X4(b[ni][0], b[ni][1], b[ni + 1][0], b[ni + 1][1], "
+         "&Bs[s][wn + (ni + lane / 16) * 8 + lane % 8][kk + lane / 8 % 2 * 8]);");
+  else
+    line("DLC_LDMATRIX_X4_TRANS(b[ni][0], b[ni][1], b[ni + 1][0], b[ni + 1][1], "
+         "&Bs[s][kk + lane / 8 % 2 * 8 + lane % 8][wn + (ni + lane / 16) * 8]);");
+  close();
+  line("for (int mi = 0; mi < " + num(fm) + "; ++mi)");
+  line("  for (int ni = 0; ni < " + num(fn) + "; ++ni) " + mmaMacro + "(acc[mi][ni], a[mi], b[ni], acc[mi][ni]);");
+  close();
+  line("__syncthreads();  // before the next iteration's copies overwrite stage s");
+  close();
 }
 
 /// Row reductions need their reduced axes trailing and contiguous.

@@ -220,6 +220,22 @@ private:
   std::string pointwiseAnchor(Operation *op, const Coords &c);
   LogicalResult emitRowReduction();
   LogicalResult emitMatmul();
+  /// A tensor-core GEMM's block tile: rows x columns of C, warpsM x warpsN
+  /// warps, each a grid of m16n8 fragments.
+  struct MmaTiling {
+    int64_t rows, columns, warpsM, warpsN;
+    uint32_t threads() const { return static_cast<uint32_t>(32 * warpsM * warpsN); }
+    int64_t fragmentsM() const { return rows / warpsM / 16; }
+    int64_t fragmentsN() const { return columns / warpsN / 8; }
+  };
+  /// How the tiles are read: element expressions for the scalar paths, and
+  /// whether rows allow 16-byte copies.
+  struct MmaOperands {
+    std::string aAt, bAt;
+    bool vectorA, vectorB, transposedB;
+  };
+  void emitMmaTiles(const MmaTiling &tiling, const MmaOperands &ops, const std::string &mmaMacro);
+  void emitMmaTileLoads(const MmaTiling &tiling, const MmaOperands &ops);
   std::string signature();
 
   ArrayRef<Operation *> ops;

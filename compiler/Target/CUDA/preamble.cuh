@@ -13,11 +13,37 @@
                  "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]))
 #define DLC_MMA_F16(d, a, b, c) DLC_MMA("f16", d, a, b, c)
 #define DLC_MMA_BF16(d, a, b, c) DLC_MMA("bf16", d, a, b, c)
+__device__ __forceinline__ unsigned dlc_shared_address(const void *p) {
+  unsigned a;
+  asm("{ .reg .u64 s; cvta.to.shared.u64 s, %1; cvt.u32.u64 %0, s; }" : "=r"(a) : "l"(p));
+  return a;
+}
+// Four 8x8 matrices of 16-bit elements from shared memory, one row address per
+// lane (lanes 8j..8j+7: matrix j), in the mma fragment layout; .trans transposes.
+#define DLC_LDMATRIX_X4_OP(op, r0, r1, r2, r3, p)                                      \
+  asm volatile(op " {%0, %1, %2, %3}, [%4];"                                            \
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(dlc_shared_address(p)))
+#define DLC_LDMATRIX_X4(r0, r1, r2, r3, p)                                             \
+  DLC_LDMATRIX_X4_OP("ldmatrix.sync.aligned.m8n8.x4.shared.b16", r0, r1, r2, r3, p)
+#define DLC_LDMATRIX_X4_TRANS(r0, r1, r2, r3, p)                                       \
+  DLC_LDMATRIX_X4_OP("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16", r0, r1, r2, r3, p)
+// 16 bytes global -> shared without registers; zeros where !full.
+#define DLC_CP_ASYNC16(dst, src, full)                                                 \
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dlc_shared_address(dst)), \
+               "l"(src), "r"((full) ? 16 : 0))
+#define DLC_CP_ASYNC_COMMIT() asm volatile("cp.async.commit_group;")
+// Waits until at most one committed group is still in flight.
+#define DLC_CP_ASYNC_WAIT1() asm volatile("cp.async.wait_group 1;")
 #else
 // Host emulation (compiler/Target/CUDA/emulation/cuda_emu.h): the same lane mapping.
 #define DLC_INF INFINITY
 #define DLC_MMA_F16(d, a, b, c) ::dlc_emu::mma16816<false>(d, a, b, c)
 #define DLC_MMA_BF16(d, a, b, c) ::dlc_emu::mma16816<true>(d, a, b, c)
+#define DLC_LDMATRIX_X4(r0, r1, r2, r3, p) ::dlc_emu::ldmatrixX4<false>(r0, r1, r2, r3, p)
+#define DLC_LDMATRIX_X4_TRANS(r0, r1, r2, r3, p) ::dlc_emu::ldmatrixX4<true>(r0, r1, r2, r3, p)
+#define DLC_CP_ASYNC16(dst, src, full) ::dlc_emu::copy16(dst, src, full)
+#define DLC_CP_ASYNC_COMMIT() ((void)0)
+#define DLC_CP_ASYNC_WAIT1() ((void)0)
 #endif
 
 // One rounding per op, as the reference interpreter does.

@@ -365,6 +365,39 @@ inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
 template <typename T> inline T __ldg(const T *p) { return *p; }
 
 namespace dlc_emu {
+/// ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16, one warp: lanes 8j..8j+7
+/// give the row addresses of matrix j; lane l receives, of each matrix, row
+/// l / 4, elements 2 (l % 4) and 2 (l % 4) + 1 (transposed: those rows of
+/// column l / 4).
+template <bool Trans>
+inline void ldmatrixX4(unsigned &r0, unsigned &r1, unsigned &r2, unsigned &r3, const void *p) {
+  const void *mine = p;
+  unsigned self = lane();
+  std::memcpy(slot(self), &mine, sizeof mine);
+  syncwarp();
+  auto element = [](unsigned laneIndex, unsigned column) {
+    const uint16_t *row;
+    std::memcpy(&row, slot(laneIndex), sizeof row);
+    return static_cast<unsigned>(row[column]);
+  };
+  unsigned out[4];
+  for (unsigned j = 0; j < 4; ++j) {
+    unsigned pair = 2 * (self % 4);
+    out[j] = Trans ? element(8 * j + pair, self / 4) | element(8 * j + pair + 1, self / 4) << 16
+                   : element(8 * j + self / 4, pair) | element(8 * j + self / 4, pair + 1) << 16;
+  }
+  syncwarp();
+  r0 = out[0], r1 = out[1], r2 = out[2], r3 = out[3];
+}
+
+/// cp.async of 16 bytes (here at once), zeros where !full.
+inline void copy16(void *dst, const void *src, bool full) {
+  if (full)
+    std::memcpy(dst, src, 16);
+  else
+    std::memset(dst, 0, 16);
+}
+
 /// mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32, one warp.
 template <bool BF16>
 inline void mma16816(float *d, const unsigned *a, const unsigned *b, const float *c) {

@@ -4,6 +4,7 @@
 // RUN: dlc compile %s --entry=chain --devices=cpu,cuda:0 --placement=gpu --emit=cuda | FileCheck %s --check-prefix=CHAIN
 // RUN: dlc compile %s --entry=softmax --devices=cpu,cuda:0 --placement=gpu --emit=cuda | FileCheck %s --check-prefix=SOFTMAX
 // RUN: dlc compile %s --entry=gemm --devices=cpu,cuda:0 --placement=gpu --emit=cuda | FileCheck %s --check-prefix=GEMM
+// RUN: dlc compile %s --entry=big --devices=cpu,cuda:0 --placement=gpu --emit=cuda | FileCheck %s --check-prefix=BIG
 // RUN: dlc compile %s --entry=chain --emit=cuda | count 0
 
 // CHAIN: #define DLC_MMA_F16(d, a, b, c) DLC_MMA("f16", d, a, b, c)
@@ -45,13 +46,15 @@ func.func @softmax(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
 
 // GEMM-LABEL: // k0 (gemm-mma): dlc.matmul '/fc1/MatMul' -> dlc.add '/fc1/Add' -> dlc.gelu '/act/Gelu'
 // GEMM:         // 1 x [128 x 256] * [256 x 512], tensor cores (mma.sync m16n8k16, f32 accumulation), 64x64 tiles
-// GEMM:         __shared__ __align__(16) unsigned short As[64][32 + 8];
+// GEMM:         __shared__ __align__(16) unsigned short As[2][64][32 + 8];
+// GEMM:         __shared__ __align__(16) unsigned short Bs[2][32][64 + 8];
 // GEMM:         float acc[2][4][4] = {};
-// GEMM:         // A: 16-byte vectors
-// GEMM:         v = *reinterpret_cast<const uint4 *>(&A[(m0 + r) * K + k0 + k]);
-// GEMM:         // B: 16-byte vectors
-// GEMM:         a[mi][0] = dlc_pack(As[r][c], As[r][c + 1]);
-// GEMM:         b[ni][0] = dlc_pack(Bs[k][n], Bs[k + 1][n]);
+// GEMM:         DLC_CP_ASYNC16(&As[s][r][k], in ? &A[(m0 + r) * K + k0 + k] : A, in);
+// GEMM:         DLC_CP_ASYNC16(&Bs[s][k][c], in ? &B[(k0 + k) * N + n0 + c] : B, in);
+// GEMM:         if (kt + 1 < tiles) load(s ^ 1, (kt + 1) * 32);
+// GEMM:         DLC_CP_ASYNC_WAIT1();
+// GEMM:         DLC_LDMATRIX_X4(a[mi][0], a[mi][1], a[mi][2], a[mi][3], &As[s][wm + mi * 16 + lane % 16][kk + lane / 16 * 8]);
+// GEMM:         DLC_LDMATRIX_X4_TRANS(b[ni][0], b[ni][1], b[ni + 1][0], b[ni + 1][1], &Bs[s][kk + lane / 8 % 2 * 8 + lane % 8][wn + (ni + lane / 16) * 8]);
 // GEMM:         DLC_MMA_F16(acc[mi][ni], a[mi], b[ni], acc[mi][ni]);
 // GEMM:         // epilogue: accumulator i of a tile is row g + 8 * (i / 2), column 2 * t + i % 2
 // GEMM:         const float [[MM:fc1_MatMul_[0-9]+]] = dlc_round_f16(acc[mi][ni][i]);
@@ -64,4 +67,18 @@ func.func @gemm(%x: tensor<128x256xf16>, %w: tensor<256x512xf16>, %b: tensor<512
   %a = dlc.add %m, %b : (tensor<128x512xf16>, tensor<512xf16>) -> tensor<128x512xf16> loc("/fc1/Add")
   %g = dlc.gelu %a : tensor<128x512xf16> loc("/act/Gelu")
   return %g : tensor<128x512xf16>
+}
+
+// Enough 128x128 tiles for two waves: 8 warps of 64x32; a linear's weight is
+// n-major in shared memory and read without .trans.
+// BIG-LABEL: // k0 (gemm-mma): dlc.linear 'big'
+// BIG:         tensor cores (mma.sync m16n8k16, f32 accumulation), 128x128 tiles
+// BIG:         __shared__ __align__(16) unsigned short Bs[2][128][32 + 8];
+// BIG:         const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
+// BIG:         float acc[4][4][4] = {};
+// BIG:         DLC_CP_ASYNC16(&Bs[s][c][k], in ? &B[(n0 + c) * K + k0 + k] : B, in);
+// BIG:         DLC_LDMATRIX_X4(b[ni][0], b[ni][1], b[ni + 1][0], b[ni + 1][1], &Bs[s][wn + (ni + lane / 16) * 8 + lane % 8][kk + lane / 8 % 2 * 8]);
+func.func @big(%x: tensor<2048x512xbf16>, %w: tensor<2048x512xbf16>) -> tensor<2048x2048xbf16> {
+  %y = dlc.linear %x, %w : (tensor<2048x512xbf16>, tensor<2048x512xbf16>) -> tensor<2048x2048xbf16> loc("big")
+  return %y : tensor<2048x2048xbf16>
 }
