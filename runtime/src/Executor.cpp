@@ -215,7 +215,7 @@ dlc_status_t waitForGpu(dlc_session_s &s, Slot &slot, uint32_t d,
 void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
   DeviceStats &stats = s.stats[d];
   bool profile = s.options.profile != 0;
-  const cuda::Device *gpu = s.gpus[d].get();
+  cuda::Device *gpu = s.gpus[d].get();
   ThreadLimitScope threads(s.threads);
   ++stats.runs;
   if (gpu)
@@ -225,6 +225,7 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
     if (slot.failed.load(std::memory_order_relaxed))
       break;
     Clock::time_point t0 = profile ? Clock::now() : Clock::time_point();
+    uint64_t gpuNs = UINT64_MAX; // Set where the GPU timed the step.
     if (op.kind == fb::StepKind::Call || op.kind == fb::StepKind::Copy) {
       if (slot.checker)
         if (dlc_status_t e = slot.checker->step(d, op.index, *op.step)) {
@@ -241,7 +242,12 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
         break;
       }
       if (op.cuda) {
-        dlc_status_t e = cuda::issue(*op.cuda, stepName(s, d, op));
+        auto issue = [&] { return cuda::issue(*op.cuda, stepName(s, d, op)); };
+        dlc_status_t e;
+        if (profile && gpu && op.kind == fb::StepKind::Call)
+          e = gpu->timeOnStream(issue, gpuNs); // The kernel's own time.
+        else
+          e = issue();
         if (!e && profile && gpu)
           e = gpu->drv->check(gpu->drv->cuStreamSynchronize(gpu->stream),
                               "cuStreamSynchronize", gpu->label);
@@ -299,8 +305,9 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
     if (!profile)
       continue;
     Clock::time_point t1 = Clock::now();
-    uint64_t ns = uint64_t(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    uint64_t ns = gpuNs != UINT64_MAX
+                      ? gpuNs
+                      : uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     if (op.kind == fb::StepKind::Call || op.kind == fb::StepKind::Copy)
       stats.busyNs += ns;
     if (op.kind == fb::StepKind::Call) {

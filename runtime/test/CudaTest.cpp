@@ -334,6 +334,24 @@ TEST(Cuda, DriverFailuresNameTheCall) {
   EXPECT_TRUE(got == reference(1));
 }
 
+TEST(Cuda, ProfiledKernelsAreTimedByTheGpu) {
+  // Profiling times each kernel between two events on its stream: their
+  // elapsed time is what the stats count, and a failing read names the call.
+  dlc::Model model = load(cudaMulti());
+  dlc::Session session;
+  dlc_session_options_t o = options();
+  o.profile = 1;
+  ASSERT_TRUE(dlc::Session::create(model, session, &o).ok());
+  Outputs got;
+  ASSERT_EQ(runOnce(session, 0, got), "");
+  EXPECT_TRUE(got == reference(0));
+  control("fail:cuEventElapsedTime", 600);
+  EXPECT_NE(runOnce(session, 1, got).find("cuEventElapsedTime failed"), std::string::npos);
+  control("fail:cuEventElapsedTime", 0);
+  ASSERT_EQ(runOnce(session, 2, got), "");
+  EXPECT_TRUE(got == reference(2));
+}
+
 /// dlc-run's flags over the fake driver.
 struct Result {
   int code;

@@ -24,6 +24,7 @@
 #include "cuda/CudaDriver.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +50,7 @@ struct CUctx_st {
 };
 struct CUevent_st {
   uint64_t recorded = 0, completed = 0; // Under gMutex.
+  std::chrono::steady_clock::time_point at; // When `completed` was reached.
 };
 struct CUfunc_st {
   void (*fn)(void **);
@@ -65,7 +67,7 @@ namespace {
 constexpr CUresult kInvalidValue = 1, kOutOfMemory = 2, kNotInitialized = 3,
                    kInvalidDevice = 101, kInvalidImage = 200,
                    kInvalidContext = 201, kInvalidPtx = 218, kNotFound = 500,
-                   kLaunchFailed = 719, kUnknown = 999;
+                   kNotReady = 600, kLaunchFailed = 719, kUnknown = 999;
 constexpr uint64_t kDeviceBit = uint64_t(1) << 62;
 
 std::mutex gMutex; // Counters, failures, events, contexts.
@@ -318,8 +320,10 @@ CUresult fake_cuEventRecord(CUevent e, CUstream s) {
   enqueue(s, [e, seq] {
     {
       std::lock_guard<std::mutex> lock(gMutex);
-      if (e->completed < seq)
+      if (e->completed < seq) {
         e->completed = seq;
+        e->at = std::chrono::steady_clock::now();
+      }
     }
     gEventCv.notify_all();
   });
@@ -328,6 +332,14 @@ CUresult fake_cuEventRecord(CUevent e, CUstream s) {
 void waitFor(CUevent e, uint64_t seq) {
   std::unique_lock<std::mutex> lock(gMutex);
   gEventCv.wait(lock, [&] { return e->completed >= seq; });
+}
+CUresult fake_cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  FAKE_ENTRY(cuEventElapsedTime);
+  std::lock_guard<std::mutex> lock(gMutex);
+  if (start->completed != start->recorded || end->completed != end->recorded)
+    return kNotReady;
+  *ms = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+  return CUDA_SUCCESS;
 }
 CUresult fake_cuEventSynchronize(CUevent e) {
   FAKE_ENTRY(cuEventSynchronize);

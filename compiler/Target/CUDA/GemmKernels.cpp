@@ -44,9 +44,13 @@ LogicalResult KernelEmitter::emitMatmul() {
     batches = countOf(batch);
   }
   // Tensor-core GEMMs with enough 128x128 tiles to fill a GPU twice over take
-  // them (8 warps of 64x32); smaller ones keep 64x64 tiles (4 warps of 32x32).
+  // them (8 warps of 64x32, four stages: 74 KiB of shared memory, two blocks
+  // per multiprocessor); smaller ones 64x64 tiles (4 warps of 32x32, three
+  // stages).
   MmaTiling tiling = mma && ((M + 127) / 128) * ((N + 127) / 128) * batches >= 256
-                         ? MmaTiling{128, 128, 2, 4} : MmaTiling{64, 64, 2, 2};
+                         ? MmaTiling{128, 128, 2, 4, 4} : MmaTiling{64, 64, 2, 2, 3};
+  if (mma)
+    result.sharedBytes = static_cast<uint32_t>(tiling.stages * tiling.stageBytes());
   int64_t tile = tiling.rows;
   result.kind = std::string(mma ? "gemm-mma" : "gemm-ffma") + (conv ? " (implicit conv2d)" : "");
   result.grid = {static_cast<uint32_t>((N + tile - 1) / tile), static_cast<uint32_t>((M + tile - 1) / tile),
@@ -209,25 +213,35 @@ void KernelEmitter::emitMmaTileLoads(const MmaTiling &tiling, const MmaOperands 
 void KernelEmitter::emitMmaTiles(const MmaTiling &tiling, const MmaOperands &ops, const std::string &mmaMacro) {
   std::string rows = num(tiling.rows), cols = num(tiling.columns);
   int64_t fm = tiling.fragmentsM(), fn = tiling.fragmentsN();
-  line("__shared__ __align__(16) unsigned short As[2][" + rows + "][32 + 8];  // raw f16/bf16 bits, two stages");
-  line(ops.transposedB ? "__shared__ __align__(16) unsigned short Bs[2][" + cols + "][32 + 8];"
-                       : "__shared__ __align__(16) unsigned short Bs[2][32][" + cols + " + 8];");
+  std::string stages = num(tiling.stages);
+  std::string bRow = ops.transposedB ? "[" + cols + "][32 + 8]" : "[32][" + cols + " + 8]";
+  line("// " + stages + " stages of A [" + rows + "][32 + 8] and B " + bRow +
+       ", raw f16/bf16 bits; the padding keeps ldmatrix's rows in distinct banks");
+  line("DLC_DYNAMIC_SHARED(dlc_smem, " + num(tiling.stages * tiling.stageBytes()) + ");");
+  line("unsigned short (*As)[" + rows + "][32 + 8] = reinterpret_cast<unsigned short (*)[" + rows +
+       "][32 + 8]>(dlc_smem);");
+  line("unsigned short (*Bs)" + bRow + " = reinterpret_cast<unsigned short (*)" + bRow + ">(dlc_smem + " +
+       num(tiling.stages * 2 * tiling.rows * 40) + ");");
   line("const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;");
   line("const int g = lane / 4, t = lane % 4;  // the PTX fragment layout's groupID, threadID_in_group");
   line("const int wm = (warp / " + num(tiling.warpsN) + ") * " + num(16 * fm) + ", wn = (warp % " +
        num(tiling.warpsN) + ") * " + num(8 * fn) + ";  // this warp's part of the tile");
   line("float acc[" + num(fm) + "][" + num(fn) + "][4] = {};");
   emitMmaTileLoads(tiling, ops);
-  line("// two stages: tile k + 1 is copied (cp.async) while tile k is multiplied");
+  line("// a ring of stages: tiles k + 1 ... k + " + num(tiling.stages - 1) +
+       " are in flight (cp.async) while tile k is multiplied");
   line("const long long tiles = (K + 31) / 32;");
-  line("load(0, 0);");
+  open("for (int st = 0; st < " + num(tiling.stages - 1) + "; ++st)");
+  line("if (st < tiles) load(st, st * 32LL);");
   line("DLC_CP_ASYNC_COMMIT();");
+  close();
   open("for (long long kt = 0; kt < tiles; ++kt)");
-  line("const int s = kt & 1;");
-  line("if (kt + 1 < tiles) load(s ^ 1, (kt + 1) * 32);");
+  line("DLC_CP_ASYNC_WAIT(" + num(tiling.stages - 2) + ");  // tile kt has landed");
+  line("__syncthreads();  // for every thread, and all are done with tile kt - 1's stage");
+  line("const long long next = kt + " + num(tiling.stages - 1) + ";");
+  line("if (next < tiles) load(next % " + stages + ", next * 32);");
   line("DLC_CP_ASYNC_COMMIT();");
-  line("DLC_CP_ASYNC_WAIT1();");
-  line("__syncthreads();");
+  line("const int s = kt % " + stages + ";");
   open("for (int kk = 0; kk < 32; kk += 16)");
   line("unsigned a[" + num(fm) + "][4], b[" + num(fn) + "][2];");
   line("for (int mi = 0; mi < " + num(fm) + "; ++mi)");
@@ -244,7 +258,6 @@ void KernelEmitter::emitMmaTiles(const MmaTiling &tiling, const MmaOperands &ops
   line("for (int mi = 0; mi < " + num(fm) + "; ++mi)");
   line("  for (int ni = 0; ni < " + num(fn) + "; ++ni) " + mmaMacro + "(acc[mi][ni], a[mi], b[ni], acc[mi][ni]);");
   close();
-  line("__syncthreads();  // before the next iteration's copies overwrite stage s");
   close();
 }
 

@@ -223,10 +223,13 @@ private:
   /// A tensor-core GEMM's block tile: rows x columns of C, warpsM x warpsN
   /// warps, each a grid of m16n8 fragments.
   struct MmaTiling {
-    int64_t rows, columns, warpsM, warpsN;
+    int64_t rows, columns, warpsM, warpsN, stages;
     uint32_t threads() const { return static_cast<uint32_t>(32 * warpsM * warpsN); }
     int64_t fragmentsM() const { return rows / warpsM / 16; }
     int64_t fragmentsN() const { return columns / warpsN / 8; }
+    /// Shared memory per stage: A [rows][32 + 8], B [32][columns + 8] or
+    /// [columns][32 + 8] (the same size), 16-bit elements.
+    int64_t stageBytes() const { return 2 * (rows * 40 + 32 * (columns + 8)); }
   };
   /// How the tiles are read: element expressions for the scalar paths, and
   /// whether rows allow 16-byte copies.

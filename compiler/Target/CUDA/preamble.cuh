@@ -32,8 +32,10 @@ __device__ __forceinline__ unsigned dlc_shared_address(const void *p) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dlc_shared_address(dst)), \
                "l"(src), "r"((full) ? 16 : 0))
 #define DLC_CP_ASYNC_COMMIT() asm volatile("cp.async.commit_group;")
-// Waits until at most one committed group is still in flight.
-#define DLC_CP_ASYNC_WAIT1() asm volatile("cp.async.wait_group 1;")
+// Waits until at most n committed groups are still in flight.
+#define DLC_CP_ASYNC_WAIT(n) asm volatile("cp.async.wait_group %0;" ::"n"(n))
+// The launch's dynamic shared memory (KernelSource::sharedBytes of them).
+#define DLC_DYNAMIC_SHARED(name, bytes) extern __shared__ __align__(16) unsigned char name[]
 #else
 // Host emulation (compiler/Target/CUDA/emulation/cuda_emu.h): the same lane mapping.
 #define DLC_INF INFINITY
@@ -43,7 +45,8 @@ __device__ __forceinline__ unsigned dlc_shared_address(const void *p) {
 #define DLC_LDMATRIX_X4_TRANS(r0, r1, r2, r3, p) ::dlc_emu::ldmatrixX4<true>(r0, r1, r2, r3, p)
 #define DLC_CP_ASYNC16(dst, src, full) ::dlc_emu::copy16(dst, src, full)
 #define DLC_CP_ASYNC_COMMIT() ((void)0)
-#define DLC_CP_ASYNC_WAIT1() ((void)0)
+#define DLC_CP_ASYNC_WAIT(n) ((void)0)
+#define DLC_DYNAMIC_SHARED(name, bytes) alignas(16) static thread_local unsigned char name[bytes]
 #endif
 
 // One rounding per op, as the reference interpreter does.

@@ -30,6 +30,9 @@ Device::~Device() {
       drv->cuModuleUnload(m);
   if (constants)
     drv->cuMemFree(constants);
+  for (CUevent e : {stepStart, stepEnd})
+    if (e)
+      drv->cuEventDestroy(e);
   if (stream)
     drv->cuStreamDestroy(stream);
   if (transfer)
@@ -58,6 +61,20 @@ dlc_status_t Device::open(const Driver &driver, const std::string &logical,
 }
 
 dlc_status_t Device::use() const { return DLC_CU(cuCtxSetCurrent, ctx); }
+
+dlc_status_t Device::timeOnStream(const std::function<dlc_status_t()> &work, uint64_t &ns) {
+  for (CUevent *e : {&stepStart, &stepEnd})
+    if (!*e)
+      DLC_RETURN_IF_ERROR(DLC_CU(cuEventCreate, e, CU_EVENT_DEFAULT));
+  DLC_RETURN_IF_ERROR(DLC_CU(cuEventRecord, stepStart, stream));
+  DLC_RETURN_IF_ERROR(work());
+  DLC_RETURN_IF_ERROR(DLC_CU(cuEventRecord, stepEnd, stream));
+  DLC_RETURN_IF_ERROR(DLC_CU(cuEventSynchronize, stepEnd));
+  float ms = 0;
+  DLC_RETURN_IF_ERROR(DLC_CU(cuEventElapsedTime, &ms, stepStart, stepEnd));
+  ns = static_cast<uint64_t>(double(ms) * 1e6);
+  return nullptr;
+}
 
 dlc_status_t Device::loadKernel(const Artifact &a, uint32_t k) {
   const fb::Model &m = a.model();

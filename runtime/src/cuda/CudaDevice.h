@@ -20,6 +20,7 @@
 #include "../Artifact.h"
 #include "CudaDriver.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,7 @@ struct Device {
   std::vector<CUmodule> modules;     // By Model.cuda_modules index.
   std::vector<CUfunction> functions; // By kernel index.
   CUdeviceptr constants = 0;         // One block for all its constants.
+  CUevent stepStart = nullptr, stepEnd = nullptr; // Profiling; made on first use.
 
   Device() = default;
   Device(const Device &) = delete;
@@ -54,6 +56,10 @@ struct Device {
   dlc_status_t upload(CUdeviceptr dst, const void *src, size_t bytes) const;
   dlc_status_t download(void *dst, CUdeviceptr src, size_t bytes) const;
   dlc_status_t fill(CUdeviceptr dst, uint8_t value, size_t bytes) const;
+  /// Issues `work` to `stream` between two timing events and waits for it:
+  /// `ns` is the GPU's time for it. Host clocks around a launch and a
+  /// synchronisation would add both (about 20 us on a virtual machine).
+  dlc_status_t timeOnStream(const std::function<dlc_status_t()> &work, uint64_t &ns);
   /// Uploads `bytes` of constants laid out by the caller; sets `constants`.
   dlc_status_t uploadConstants(const std::vector<uint8_t> &bytes);
 };

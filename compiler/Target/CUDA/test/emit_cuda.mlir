@@ -46,13 +46,15 @@ func.func @softmax(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
 
 // GEMM-LABEL: // k0 (gemm-mma): dlc.matmul '/fc1/MatMul' -> dlc.add '/fc1/Add' -> dlc.gelu '/act/Gelu'
 // GEMM:         // 1 x [128 x 256] * [256 x 512], tensor cores (mma.sync m16n8k16, f32 accumulation), 64x64 tiles
-// GEMM:         __shared__ __align__(16) unsigned short As[2][64][32 + 8];
-// GEMM:         __shared__ __align__(16) unsigned short Bs[2][32][64 + 8];
+// GEMM:         // 3 stages of A [64][32 + 8] and B [32][64 + 8]
+// GEMM:         DLC_DYNAMIC_SHARED(dlc_smem, 29184);
+// GEMM:         unsigned short (*Bs)[32][64 + 8] = reinterpret_cast<unsigned short (*)[32][64 + 8]>(dlc_smem + 15360);
 // GEMM:         float acc[2][4][4] = {};
 // GEMM:         DLC_CP_ASYNC16(&As[s][r][k], in ? &A[(m0 + r) * K + k0 + k] : A, in);
 // GEMM:         DLC_CP_ASYNC16(&Bs[s][k][c], in ? &B[(k0 + k) * N + n0 + c] : B, in);
-// GEMM:         if (kt + 1 < tiles) load(s ^ 1, (kt + 1) * 32);
-// GEMM:         DLC_CP_ASYNC_WAIT1();
+// GEMM:         DLC_CP_ASYNC_WAIT(1);
+// GEMM:         const long long next = kt + 2;
+// GEMM:         if (next < tiles) load(next % 3, next * 32);
 // GEMM:         DLC_LDMATRIX_X4(a[mi][0], a[mi][1], a[mi][2], a[mi][3], &As[s][wm + mi * 16 + lane % 16][kk + lane / 16 * 8]);
 // GEMM:         DLC_LDMATRIX_X4_TRANS(b[ni][0], b[ni][1], b[ni + 1][0], b[ni + 1][1], &Bs[s][kk + lane / 8 % 2 * 8 + lane % 8][wn + (ni + lane / 16) * 8]);
 // GEMM:         DLC_MMA_F16(acc[mi][ni], a[mi], b[ni], acc[mi][ni]);
@@ -73,7 +75,8 @@ func.func @gemm(%x: tensor<128x256xf16>, %w: tensor<256x512xf16>, %b: tensor<512
 // n-major in shared memory and read without .trans.
 // BIG-LABEL: // k0 (gemm-mma): dlc.linear 'big'
 // BIG:         tensor cores (mma.sync m16n8k16, f32 accumulation), 128x128 tiles
-// BIG:         __shared__ __align__(16) unsigned short Bs[2][128][32 + 8];
+// BIG:         // 4 stages of A [128][32 + 8] and B [128][32 + 8]
+// BIG:         DLC_DYNAMIC_SHARED(dlc_smem, 75776);
 // BIG:         const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
 // BIG:         float acc[4][4][4] = {};
 // BIG:         DLC_CP_ASYNC16(&Bs[s][c][k], in ? &B[(n0 + c) * K + k0 + k] : B, in);

@@ -28,9 +28,10 @@
 
 // ENC: cuda module 0: PTX compute_80 ({{[0-9]+}} bytes), CUBIN sm_80
 
-// The f16 GEMMs run on tensor cores: 128 threads (4 warps) per block.
+// The f16 GEMMs run on tensor cores: 128 threads (4 warps) per block, three
+// stages of 64x32 and 32x64 tiles in dynamic shared memory.
 // MIXED: 'k1' = k1_entry in library 0; ops: /blocks/blocks.0/attn/qkv/Gemm, /blocks/blocks.0/attn/qkv/Gemm/bias
-// MIXED-NEXT: cuda: k1 in module 0, grid 12x4x1, block 128x1x1, 0 bytes shared
+// MIXED-NEXT: cuda: k1 in module 0, grid 12x4x1, block 128x1x1, 29184 bytes shared
 
 // OPS-NOT: FAIL
 // OPS: OK {{.*}} GPU kernels
