@@ -50,7 +50,7 @@ LogicalResult KernelEmitter::emitMatmul() {
   MmaTiling tiling = mma && ((M + 127) / 128) * ((N + 127) / 128) * batches >= 256
                          ? MmaTiling{128, 128, 2, 4, 4} : MmaTiling{64, 64, 2, 2, 3};
   if (mma)
-    result.sharedBytes = static_cast<uint32_t>(tiling.stages * tiling.stageBytes());
+    result.sharedBytes = static_cast<uint32_t>(tiling.stages * tiling.stageBytes(transposedB));
   int64_t tile = tiling.rows;
   result.kind = std::string(mma ? "gemm-mma" : "gemm-ffma") + (conv ? " (implicit conv2d)" : "");
   result.grid = {static_cast<uint32_t>((N + tile - 1) / tile), static_cast<uint32_t>((M + tile - 1) / tile),
@@ -217,7 +217,10 @@ void KernelEmitter::emitMmaTiles(const MmaTiling &tiling, const MmaOperands &ops
   std::string bRow = ops.transposedB ? "[" + cols + "][32 + 8]" : "[32][" + cols + " + 8]";
   line("// " + stages + " stages of A [" + rows + "][32 + 8] and B " + bRow +
        ", raw f16/bf16 bits; the padding keeps ldmatrix's rows in distinct banks");
-  line("DLC_DYNAMIC_SHARED(dlc_smem, " + num(tiling.stages * tiling.stageBytes()) + ");");
+  std::string bytes = num(tiling.stages * tiling.stageBytes(ops.transposedB));
+  line("DLC_DYNAMIC_SHARED(dlc_smem, " + bytes + ");");
+  line("static_assert(sizeof(unsigned short[" + stages + "][" + rows + "][32 + 8]) + sizeof(unsigned short[" +
+       stages + "]" + bRow + ") <= " + bytes + ", \"the stages exceed the shared memory asked for\");");
   line("unsigned short (*As)[" + rows + "][32 + 8] = reinterpret_cast<unsigned short (*)[" + rows +
        "][32 + 8]>(dlc_smem);");
   line("unsigned short (*Bs)" + bRow + " = reinterpret_cast<unsigned short (*)" + bRow + ">(dlc_smem + " +

@@ -227,9 +227,11 @@ private:
     uint32_t threads() const { return static_cast<uint32_t>(32 * warpsM * warpsN); }
     int64_t fragmentsM() const { return rows / warpsM / 16; }
     int64_t fragmentsN() const { return columns / warpsN / 8; }
-    /// Shared memory per stage: A [rows][32 + 8], B [32][columns + 8] or
-    /// [columns][32 + 8] (the same size), 16-bit elements.
-    int64_t stageBytes() const { return 2 * (rows * 40 + 32 * (columns + 8)); }
+    /// Shared memory per stage: A [rows][32 + 8], B [32][columns + 8] or,
+    /// transposed, [columns][32 + 8]; 16-bit elements.
+    int64_t stageBytes(bool transposedB) const {
+      return 2 * (rows * 40 + (transposedB ? columns * 40 : 32 * (columns + 8)));
+    }
   };
   /// How the tiles are read: element expressions for the scalar paths, and
   /// whether rows allow 16-byte copies.

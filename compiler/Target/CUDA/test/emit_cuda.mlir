@@ -76,7 +76,7 @@ func.func @gemm(%x: tensor<128x256xf16>, %w: tensor<256x512xf16>, %b: tensor<512
 // BIG-LABEL: // k0 (gemm-mma): dlc.linear 'big'
 // BIG:         tensor cores (mma.sync m16n8k16, f32 accumulation), 128x128 tiles
 // BIG:         // 4 stages of A [128][32 + 8] and B [128][32 + 8]
-// BIG:         DLC_DYNAMIC_SHARED(dlc_smem, 75776);
+// BIG:         DLC_DYNAMIC_SHARED(dlc_smem, 81920);
 // BIG:         const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
 // BIG:         float acc[4][4][4] = {};
 // BIG:         DLC_CP_ASYNC16(&Bs[s][c][k], in ? &B[(n0 + c) * K + k0 + k] : B, in);
