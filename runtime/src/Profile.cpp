@@ -13,6 +13,7 @@
 #include "JsonText.h"
 #include "Session.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -94,6 +95,23 @@ extern "C" dlc_status_t dlc_session_kernel_stats(dlc_session_t *session,
     out->calls += st.kernelCalls[index];
     out->ns += st.kernelNs[index];
   }
+  return nullptr;
+}
+
+extern "C" dlc_status_t dlc_session_reset_stats(dlc_session_t *session) {
+  if (!session)
+    return Error(DLC_STATUS_INVALID_ARGUMENT)
+           << "dlc_session_reset_stats: null argument";
+  for (const auto &slot : session->slots)
+    if (slot->inFlight)
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << "dlc_session_reset_stats: a run is in flight (wait for it first)";
+  for (DeviceStats &st : session->stats) {
+    st.runs = st.steps = st.busyNs = st.copyNs = st.waitNs = st.bytesCopied = 0;
+    std::fill(st.kernelCalls.begin(), st.kernelCalls.end(), 0);
+    std::fill(st.kernelNs.begin(), st.kernelNs.end(), 0);
+  }
+  session->activeNs = 0;
   return nullptr;
 }
 

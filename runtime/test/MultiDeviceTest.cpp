@@ -348,6 +348,46 @@ TEST(MultiDevice, StatsAndTrace) {
                          "without profile = 1: there is no trace");
 }
 
+TEST(MultiDevice, ResetStatsStartsTheCountsAfresh) {
+  dlc::Model model = load(multi());
+  dlc_session_options_t o = simOptions(0);
+  o.profile = 1;
+  o.max_in_flight = 2;
+  dlc::Session session = create(model, o);
+  Outputs out;
+  ASSERT_EQ(runOnce(session, 0, out), "");
+  // Not while a run is in flight.
+  std::vector<float> x(6, 1.0f), y(6, 2.0f);
+  std::vector<int32_t> idx = {1, 2, 3, 0};
+  const void *in[] = {x.data(), y.data(), idx.data()};
+  size_t bytes[] = {24, 24, 16};
+  uint64_t ticket;
+  DLC_ASSERT_OK(dlc_session_submit(session.get(), in, bytes, 3, &ticket));
+  dlc::Status busy(dlc_session_reset_stats(session.get()));
+  EXPECT_EQ(busy.message(), "dlc_session_reset_stats: a run is in flight (wait for it first)");
+  std::vector<float> o1(6), o2(6);
+  std::vector<int32_t> o3(1);
+  void *outs[] = {o1.data(), o2.data(), o3.data()};
+  size_t outBytes[] = {24, 24, 4};
+  DLC_ASSERT_OK(dlc_session_wait(session.get(), ticket, outs, outBytes, 3));
+  DLC_ASSERT_OK(dlc_session_reset_stats(session.get()));
+  dlc_device_stats_t st;
+  DLC_ASSERT_OK(dlc_session_device_stats(session.get(), 0, &st));
+  EXPECT_EQ(st.runs, 0u);
+  EXPECT_EQ(st.steps, 0u);
+  EXPECT_EQ(st.busy_ns, 0u);
+  EXPECT_EQ(st.active_ns, 0u);
+  dlc_kernel_stats_t k;
+  DLC_ASSERT_OK(dlc_session_kernel_stats(session.get(), 0, &k));
+  EXPECT_EQ(k.calls, 0u);
+  ASSERT_EQ(runOnce(session, 1, out), "");
+  DLC_ASSERT_OK(dlc_session_device_stats(session.get(), 0, &st));
+  EXPECT_EQ(st.runs, 1u);
+  EXPECT_EQ(st.steps, 6u);
+  dlc::Status null(dlc_session_reset_stats(nullptr));
+  EXPECT_EQ(null.message(), "dlc_session_reset_stats: null argument");
+}
+
 TEST(MultiDevice, SimLinksMakeCopiesTakeTheLinksTime) {
   // cuda:0 -> cuda:1 carries the 24-byte copy 'sum0' -> 'sum1': 5 ms of
   // latency + 24 B at 4800 B/s (5 ms) = at least 10 ms per run.

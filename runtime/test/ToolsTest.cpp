@@ -140,11 +140,11 @@ TEST(Tools, SimulatedGpusProfileAndPipelining) {
     EXPECT_EQ(r.out.substr(0, one.out.size()), one.out);
     std::string rest = r.out.substr(one.out.size());
     std::regex summary(
-        "devices \\(8 runs, warmup included; idle = active - busy\\):\n"
+        "devices \\(7 runs, warmup excluded; idle = active - busy\\):\n"
         "  cpu \\(cpu\\): busy [0-9.]+ ms \\([0-9.]+%\\), idle [0-9.]+ ms, "
-        "waits [0-9.]+ ms, 48 steps, 576 bytes copied \\([0-9.]+ GB/s\\)\n"
-        "  cuda:0 \\(sim\\): busy .*, 24 steps, 0 bytes copied\n"
-        "  cuda:1 \\(sim\\): busy .*, 32 steps, 192 bytes copied .*\n"
+        "waits [0-9.]+ ms, 42 steps, 504 bytes copied \\([0-9.]+ GB/s\\)\n"
+        "  cuda:0 \\(sim\\): busy .*, 21 steps, 0 bytes copied\n"
+        "  cuda:1 \\(sim\\): busy .*, 28 steps, 168 bytes copied .*\n"
         "op kinds \\(per run; estimated: the cost model, "
         "measured: kernels split over their ops by estimate\\):\n"
         "  dlc.add: 1 ops, estimated -, measured [0-9.]+ us\n"

@@ -307,6 +307,7 @@ void KernelEmitter::storeOutputs(ArrayRef<int64_t> space, const Coords &c) {
 std::string KernelEmitter::signature() {
   std::string s = "extern \"C\" __global__ void __launch_bounds__(" +
                   std::to_string(result.block[0] * result.block[1] * result.block[2]) +
+                  (result.minBlocksPerSM ? ", " + std::to_string(result.minBlocksPerSM) : "") +
                   ") " + entry + "(";
   for (auto [i, v] : llvm::enumerate(llvm::concat<const Value>(inputs, outputs))) {
     bool in = i < inputs.size();

@@ -39,7 +39,8 @@ struct KernelSource {
   std::string kind;    // see above
   std::string code;    // the function (without the preamble)
   std::array<uint32_t, 3> grid{1, 1, 1}, block{1, 1, 1};
-  uint32_t sharedBytes = 0; // dynamic shared memory (the kernels use static)
+  uint32_t sharedBytes = 0; // dynamic shared memory (the GEMM's stages)
+  uint32_t minBlocksPerSM = 0; // __launch_bounds__'s second argument, 0: none
   std::vector<std::string> ops; // the fused ops' names, in order
   uint32_t parameters = 0;      // buffers: inputs, then outputs
 };

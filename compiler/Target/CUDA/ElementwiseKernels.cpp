@@ -18,7 +18,7 @@ LogicalResult KernelEmitter::emitElementwise() {
   result.kind = "elementwise";
   result.block = {256, 1, 1};
   if (emitVectorised(space)) return success();
-  result.grid = {static_cast<uint32_t>(std::min<int64_t>((n + 255) / 256, 4096)), 1, 1};
+  result.grid = gridStrideBlocks(n);
   line("const long long n = " + num(n) + ";");
   open("for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; "
        "i += (long long)gridDim.x * blockDim.x)");
@@ -54,7 +54,7 @@ bool KernelEmitter::emitVectorised(ArrayRef<int64_t> space) {
     if (!isa<AddOp, SubOp, MulOp, MaxOp, MinOp, NegOp, ReluOp>(op)) half2 = false;
   }
   int64_t vectors = n / 4;
-  result.grid = {static_cast<uint32_t>(std::min<int64_t>((vectors + 255) / 256, 4096)), 1, 1};
+  result.grid = gridStrideBlocks(vectors);
   line(std::string("// vectorised: ") + (t.isF32() ? "float4" : half2 ? "__half2 arithmetic" : "__half2 loads, f32 math") + ", 4 elements per thread");
   line("const long long n = " + num(vectors) + ";");
   open("for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; "

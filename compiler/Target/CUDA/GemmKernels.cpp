@@ -7,8 +7,16 @@
 
 #include "compiler/Target/CUDA/KernelEmitter.h"
 
+#include "llvm/Support/CommandLine.h"
+
 using namespace dlc::cuda::detail;
 using namespace dlc;
+
+// Tuning knobs of the 128x128 tensor-core tiling, for measuring on a GPU.
+static llvm::cl::opt<int64_t> gemmDepth("cuda-gemm-depth", llvm::cl::Hidden, llvm::cl::init(64),
+                                        llvm::cl::desc("k-step of the CUDA GEMM's 128x128 tiles"));
+static llvm::cl::opt<int64_t> gemmStages("cuda-gemm-stages", llvm::cl::Hidden, llvm::cl::init(2),
+                                         llvm::cl::desc("cp.async stages of the CUDA GEMM's 128x128 tiles"));
 
 LogicalResult KernelEmitter::emitMatmul() {
   // matmul: [..., M, K] x [..., K, N]. linear (a non-constant weight, which
@@ -44,13 +52,24 @@ LogicalResult KernelEmitter::emitMatmul() {
     batches = countOf(batch);
   }
   // Tensor-core GEMMs with enough 128x128 tiles to fill a GPU twice over take
-  // them (8 warps of 64x32, four stages: 74 KiB of shared memory, two blocks
-  // per multiprocessor); smaller ones 64x64 tiles (4 warps of 32x32, three
-  // stages).
+  // them: 8 warps of 64x32, two blocks per multiprocessor (at most 128
+  // registers a thread), by default k-steps of 64 in two stages (70-80 KiB of
+  // shared memory). On an H200 (f16, 4096^3) that ran at 242 TFLOP/s, against
+  // 225 with three stages, 206 with k-steps of 32 in four, 143-192 at one
+  // block per multiprocessor. Smaller GEMMs take 64x64 tiles (4 warps of
+  // 32x32, k-steps of 32 in three stages).
   MmaTiling tiling = mma && ((M + 127) / 128) * ((N + 127) / 128) * batches >= 256
-                         ? MmaTiling{128, 128, 2, 4, 4} : MmaTiling{64, 64, 2, 2, 3};
-  if (mma)
+                         ? MmaTiling{128, 128, 2, 4, gemmDepth, gemmStages}
+                         : MmaTiling{64, 64, 2, 2, 32, 3};
+  if (mma && (tiling.depth % 16 || tiling.depth < 16 || tiling.stages < 2 ||
+              tiling.stages * tiling.stageBytes(transposedB) > 227 * 1024))
+    return anchor->emitError() << "the CUDA GEMM tiling (k-step " << tiling.depth << ", " << tiling.stages
+                               << " stages) needs a k-step a multiple of 16, at least 2 stages and at most "
+                                  "227 KiB of shared memory";
+  if (mma) {
     result.sharedBytes = static_cast<uint32_t>(tiling.stages * tiling.stageBytes(transposedB));
+    result.minBlocksPerSM = tiling.rows == 128 ? 2 : 0;
+  }
   int64_t tile = tiling.rows;
   result.kind = std::string(mma ? "gemm-mma" : "gemm-ffma") + (conv ? " (implicit conv2d)" : "");
   result.grid = {static_cast<uint32_t>((N + tile - 1) / tile), static_cast<uint32_t>((M + tile - 1) / tile),
@@ -174,35 +193,37 @@ LogicalResult KernelEmitter::emitMatmul() {
 
 void KernelEmitter::emitMmaTileLoads(const MmaTiling &tiling, const MmaOperands &ops) {
   // Stage s of the shared tiles from (m0, k0) of A and (k0, n0) of B: A row
-  // major [rows][32 + 8], B k-major [32][columns + 8] or, transposed, n-major
-  // [columns][32 + 8]. The padding keeps ldmatrix's eight row reads in
-  // distinct banks and every row 16-byte aligned.
+  // major [rows][depth + 8], B k-major [depth][columns + 8] or, transposed,
+  // n-major [columns][depth + 8]. The padding keeps ldmatrix's eight row
+  // reads in distinct banks and every row 16-byte aligned.
   std::string threads = num(tiling.threads()), rows = num(tiling.rows), cols = num(tiling.columns);
+  std::string depth = num(tiling.depth), vectors = num(tiling.depth / 8);
   open("auto load = [&](int s, long long k0)");
   if (ops.vectorA) {
-    open("for (int l = threadIdx.x; l < " + rows + " * 4; l += " + threads + ")");
-    line("const int r = l / 4, k = l % 4 * 8;");
+    open("for (int l = threadIdx.x; l < " + rows + " * " + vectors + "; l += " + threads + ")");
+    line("const int r = l / " + vectors + ", k = l % " + vectors + " * 8;");
     line("const bool in = m0 + r < M && k0 + k < K;");
     line("DLC_CP_ASYNC16(&As[s][r][k], in ? &A[(m0 + r) * K + k0 + k] : A, in);");
   } else {
-    open("for (int l = threadIdx.x; l < " + rows + " * 32; l += " + threads + ")");
-    line("const int r = l / 32, k = l % 32;");
+    open("for (int l = threadIdx.x; l < " + rows + " * " + depth + "; l += " + threads + ")");
+    line("const int r = l / " + depth + ", k = l % " + depth + ";");
     line("As[s][r][k] = (m0 + r < M && k0 + k < K) ? " + ops.aAt + " : (unsigned short)0;");
   }
   close();
   if (ops.vectorB && !ops.transposedB) {
-    open("for (int l = threadIdx.x; l < 32 * " + cols + " / 8; l += " + threads + ")");
+    open("for (int l = threadIdx.x; l < " + depth + " * " + cols + " / 8; l += " + threads + ")");
     line("const int k = l / " + num(tiling.columns / 8) + ", c = l % " + num(tiling.columns / 8) + " * 8;");
     line("const bool in = k0 + k < K && n0 + c < N;");
     line("DLC_CP_ASYNC16(&Bs[s][k][c], in ? &B[(k0 + k) * N + n0 + c] : B, in);");
   } else if (ops.vectorB) {
-    open("for (int l = threadIdx.x; l < " + cols + " * 4; l += " + threads + ")");
-    line("const int c = l / 4, k = l % 4 * 8;");
+    open("for (int l = threadIdx.x; l < " + cols + " * " + vectors + "; l += " + threads + ")");
+    line("const int c = l / " + vectors + ", k = l % " + vectors + " * 8;");
     line("const bool in = k0 + k < K && n0 + c < N;");
     line("DLC_CP_ASYNC16(&Bs[s][c][k], in ? &B[(n0 + c) * K + k0 + k] : B, in);");
   } else {
-    open("for (int l = threadIdx.x; l < 32 * " + cols + "; l += " + threads + ")");
-    line(ops.transposedB ? "const int c = l / 32, k = l % 32;" : "const int k = l / " + cols + ", c = l % " + cols + ";");
+    open("for (int l = threadIdx.x; l < " + depth + " * " + cols + "; l += " + threads + ")");
+    line(ops.transposedB ? "const int c = l / " + depth + ", k = l % " + depth + ";"
+                         : "const int k = l / " + cols + ", c = l % " + cols + ";");
     line(std::string(ops.transposedB ? "Bs[s][c][k]" : "Bs[s][k][c]") + " = (k0 + k < K && n0 + c < N) ? " +
          ops.bAt + " : (unsigned short)0;");
   }
@@ -210,21 +231,26 @@ void KernelEmitter::emitMmaTileLoads(const MmaTiling &tiling, const MmaOperands 
   close(";");
 }
 
-void KernelEmitter::emitMmaTiles(const MmaTiling &tiling, const MmaOperands &ops, const std::string &mmaMacro) {
-  std::string rows = num(tiling.rows), cols = num(tiling.columns);
-  int64_t fm = tiling.fragmentsM(), fn = tiling.fragmentsN();
-  std::string stages = num(tiling.stages);
-  std::string bRow = ops.transposedB ? "[" + cols + "][32 + 8]" : "[32][" + cols + " + 8]";
-  line("// " + stages + " stages of A [" + rows + "][32 + 8] and B " + bRow +
+void KernelEmitter::emitMmaSharedTiles(const MmaTiling &tiling, bool transposedB) {
+  std::string rows = num(tiling.rows), cols = num(tiling.columns), stages = num(tiling.stages);
+  std::string row = "[" + num(tiling.depth) + " + 8]";
+  std::string aRow = "[" + rows + "]" + row;
+  std::string bRow = transposedB ? "[" + cols + "]" + row : "[" + num(tiling.depth) + "][" + cols + " + 8]";
+  line("// " + stages + " stages of A " + aRow + " and B " + bRow +
        ", raw f16/bf16 bits; the padding keeps ldmatrix's rows in distinct banks");
-  std::string bytes = num(tiling.stages * tiling.stageBytes(ops.transposedB));
+  std::string bytes = num(tiling.stages * tiling.stageBytes(transposedB));
   line("DLC_DYNAMIC_SHARED(dlc_smem, " + bytes + ");");
-  line("static_assert(sizeof(unsigned short[" + stages + "][" + rows + "][32 + 8]) + sizeof(unsigned short[" +
-       stages + "]" + bRow + ") <= " + bytes + ", \"the stages exceed the shared memory asked for\");");
-  line("unsigned short (*As)[" + rows + "][32 + 8] = reinterpret_cast<unsigned short (*)[" + rows +
-       "][32 + 8]>(dlc_smem);");
-  line("unsigned short (*Bs)" + bRow + " = reinterpret_cast<unsigned short (*)" + bRow + ">(dlc_smem + " +
-       num(tiling.stages * 2 * tiling.rows * 40) + ");");
+  line("static_assert(sizeof(unsigned short[" + stages + "]" + aRow + ") + sizeof(unsigned short[" + stages + "]" +
+       bRow + ") <= " + bytes + ", \"the stages exceed the shared memory asked for\");");
+  line("unsigned short (*As)" + aRow + " = reinterpret_cast<unsigned short (*)" + aRow + ">(dlc_smem);");
+  line("unsigned short (*Bs)" + bRow + " = reinterpret_cast<unsigned short (*)" + bRow + ">(dlc_smem + sizeof(unsigned short[" +
+       stages + "]" + aRow + "));");
+}
+
+void KernelEmitter::emitMmaTiles(const MmaTiling &tiling, const MmaOperands &ops, const std::string &mmaMacro) {
+  int64_t fm = tiling.fragmentsM(), fn = tiling.fragmentsN();
+  std::string stages = num(tiling.stages), depth = num(tiling.depth);
+  emitMmaSharedTiles(tiling, ops.transposedB);
   line("const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;");
   line("const int g = lane / 4, t = lane % 4;  // the PTX fragment layout's groupID, threadID_in_group");
   line("const int wm = (warp / " + num(tiling.warpsN) + ") * " + num(16 * fm) + ", wn = (warp % " +
@@ -233,19 +259,19 @@ void KernelEmitter::emitMmaTiles(const MmaTiling &tiling, const MmaOperands &ops
   emitMmaTileLoads(tiling, ops);
   line("// a ring of stages: tiles k + 1 ... k + " + num(tiling.stages - 1) +
        " are in flight (cp.async) while tile k is multiplied");
-  line("const long long tiles = (K + 31) / 32;");
+  line("const long long tiles = (K + " + num(tiling.depth - 1) + ") / " + depth + ";");
   open("for (int st = 0; st < " + num(tiling.stages - 1) + "; ++st)");
-  line("if (st < tiles) load(st, st * 32LL);");
+  line("if (st < tiles) load(st, st * " + depth + "LL);");
   line("DLC_CP_ASYNC_COMMIT();");
   close();
   open("for (long long kt = 0; kt < tiles; ++kt)");
   line("DLC_CP_ASYNC_WAIT(" + num(tiling.stages - 2) + ");  // tile kt has landed");
   line("__syncthreads();  // for every thread, and all are done with tile kt - 1's stage");
   line("const long long next = kt + " + num(tiling.stages - 1) + ";");
-  line("if (next < tiles) load(next % " + stages + ", next * 32);");
+  line("if (next < tiles) load(next % " + stages + ", next * " + depth + ");");
   line("DLC_CP_ASYNC_COMMIT();");
   line("const int s = kt % " + stages + ";");
-  open("for (int kk = 0; kk < 32; kk += 16)");
+  open("for (int kk = 0; kk < " + depth + "; kk += 16)");
   line("unsigned a[" + num(fm) + "][4], b[" + num(fn) + "][2];");
   line("for (int mi = 0; mi < " + num(fm) + "; ++mi)");
   line("  DLC_LDMATRIX_X4(a[mi][0], a[mi][1], a[mi][2], a[mi][3], &As[s][wm + mi * 16 + lane % 16][kk + lane / 16 * 8]);");

@@ -16,7 +16,7 @@ LogicalResult KernelEmitter::emitPointwise() {
     if (countOf(shapeOf(out)) > countOf(space)) space = shapeOf(out);
   int64_t n = countOf(space);
   result.block = {256, 1, 1};
-  result.grid = {static_cast<uint32_t>(std::max<int64_t>(1, std::min<int64_t>((n + 255) / 256, 4096))), 1, 1};
+  result.grid = gridStrideBlocks(n);
   line("const long long n = " + num(n) + ";");
   open("for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; "
        "i += (long long)gridDim.x * blockDim.x)");
@@ -35,7 +35,7 @@ LogicalResult KernelEmitter::emitSplit() {
   result.block = {256, 1, 1};
   int64_t most = 1;
   for (Value out : outputs) most = std::max(most, countOf(shapeOf(out)));
-  result.grid = {static_cast<uint32_t>(std::min<int64_t>((most + 255) / 256, 4096)), 1, 1};
+  result.grid = gridStrideBlocks(most);
   for (Value out : outputs) {
     ArrayRef<int64_t> shape = shapeOf(out);
     line("// " + param(out) + ": dlc.split piece");

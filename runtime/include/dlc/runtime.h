@@ -432,6 +432,9 @@ typedef struct dlc_kernel_stats_t {
  * when index >= the artifact's kernel count. */
 dlc_status_t dlc_session_kernel_stats(dlc_session_t *session, size_t index,
                                       dlc_kernel_stats_t *out_stats);
+/* Starts the statistics above afresh (warmup runs left out, say); the trace
+ * keeps every span. Call it with no run in flight, else INVALID_ARGUMENT. */
+dlc_status_t dlc_session_reset_stats(dlc_session_t *session);
 /* Writes the session's trace (options.profile = 1) as Chrome trace events
  * (JSON, for Perfetto or chrome://tracing) to `path`: one track per device,
  * kernels and copies (bytes, GB/s) and waits as spans, records as instants.

@@ -48,7 +48,7 @@ func.func @softmax(%x: tensor<64x1000xf32>) -> tensor<64x1000xf32> {
 // GEMM:         // 1 x [128 x 256] * [256 x 512], tensor cores (mma.sync m16n8k16, f32 accumulation), 64x64 tiles
 // GEMM:         // 3 stages of A [64][32 + 8] and B [32][64 + 8]
 // GEMM:         DLC_DYNAMIC_SHARED(dlc_smem, 29184);
-// GEMM:         unsigned short (*Bs)[32][64 + 8] = reinterpret_cast<unsigned short (*)[32][64 + 8]>(dlc_smem + 15360);
+// GEMM:         unsigned short (*Bs)[32][64 + 8] = reinterpret_cast<unsigned short (*)[32][64 + 8]>(dlc_smem + sizeof(unsigned short[3][64][32 + 8]));
 // GEMM:         float acc[2][4][4] = {};
 // GEMM:         DLC_CP_ASYNC16(&As[s][r][k], in ? &A[(m0 + r) * K + k0 + k] : A, in);
 // GEMM:         DLC_CP_ASYNC16(&Bs[s][k][c], in ? &B[(k0 + k) * N + n0 + c] : B, in);
@@ -71,16 +71,28 @@ func.func @gemm(%x: tensor<128x256xf16>, %w: tensor<256x512xf16>, %b: tensor<512
   return %g : tensor<128x512xf16>
 }
 
-// Enough 128x128 tiles for two waves: 8 warps of 64x32; a linear's weight is
-// n-major in shared memory and read without .trans.
+// Enough 128x128 tiles for two waves: 8 warps of 64x32, two blocks per
+// multiprocessor, k-steps of 64 in two stages; a linear's weight is n-major in
+// shared memory and read without .trans.
 // BIG-LABEL: // k0 (gemm-mma): dlc.linear 'big'
+// BIG:         __launch_bounds__(256, 2)
 // BIG:         tensor cores (mma.sync m16n8k16, f32 accumulation), 128x128 tiles
-// BIG:         // 4 stages of A [128][32 + 8] and B [128][32 + 8]
-// BIG:         DLC_DYNAMIC_SHARED(dlc_smem, 81920);
+// BIG:         // 2 stages of A [128][64 + 8] and B [128][64 + 8]
+// BIG:         DLC_DYNAMIC_SHARED(dlc_smem, 73728);
 // BIG:         const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;
 // BIG:         float acc[4][4][4] = {};
+// BIG:         const int c = l / 8, k = l % 8 * 8;
 // BIG:         DLC_CP_ASYNC16(&Bs[s][c][k], in ? &B[(n0 + c) * K + k0 + k] : B, in);
+// BIG:         const long long tiles = (K + 63) / 64;
+// BIG:         DLC_CP_ASYNC_WAIT(0);
+// BIG:         for (int kk = 0; kk < 64; kk += 16)
 // BIG:         DLC_LDMATRIX_X4(b[ni][0], b[ni][1], b[ni + 1][0], b[ni + 1][1], &Bs[s][wn + (ni + lane / 16) * 8 + lane % 8][kk + lane / 8 % 2 * 8]);
+// A developer's tuning knobs (hidden options); a tiling that cannot work is an error.
+// RUN: dlc compile %s --entry=big --devices=cpu,cuda:0 --placement=gpu --emit=cuda --cuda-gemm-depth=32 --cuda-gemm-stages=4 | FileCheck %s --check-prefix=KNOBS
+// KNOBS: DLC_DYNAMIC_SHARED(dlc_smem, 81920);
+// KNOBS: DLC_CP_ASYNC_WAIT(2);
+// RUN: not dlc compile %s --entry=big --devices=cpu,cuda:0 --placement=gpu --emit=cuda --cuda-gemm-depth=64 --cuda-gemm-stages=8 2>&1 | FileCheck %s --check-prefix=TOO-BIG
+// TOO-BIG: error: loc("big"): the CUDA GEMM tiling (k-step 64, 8 stages) needs a k-step a multiple of 16, at least 2 stages and at most 227 KiB of shared memory
 func.func @big(%x: tensor<2048x512xbf16>, %w: tensor<2048x512xbf16>) -> tensor<2048x2048xbf16> {
   %y = dlc.linear %x, %w : (tensor<2048x512xbf16>, tensor<2048x512xbf16>) -> tensor<2048x2048xbf16> loc("big")
   return %y : tensor<2048x2048xbf16>
