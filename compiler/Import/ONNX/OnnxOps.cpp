@@ -892,6 +892,7 @@ const llvm::StringMap<Converter> &converters() {
       t[r] = convertReduce;
     addShapeConverters(t);
     addLossConverters(t);
+    addResizeConverters(t);
     t["Identity"] = passThrough;
     t["Dropout"] = passThrough;
     return t;

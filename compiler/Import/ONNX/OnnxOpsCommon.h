@@ -2,8 +2,8 @@
 //
 // Private to compiler/Import/ONNX: OnnxOps.cpp (arithmetic, activations,
 // contractions, normalisation, reductions), OnnxShapeOps.cpp (shapes,
-// constants, comparisons folded at import time) and OnnxLossOps.cpp (losses,
-// ArgMax/ArgMin/Hardmax).
+// constants, comparisons folded at import time), OnnxLossOps.cpp (losses,
+// ArgMax/ArgMin/Hardmax) and OnnxResize.cpp (Resize, Upsample).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
@@ -31,6 +31,8 @@ inline int64_t product(llvm::ArrayRef<int64_t> dims) {
 void addShapeConverters(llvm::StringMap<Converter> &table);
 /// Adds the converters of OnnxLossOps.cpp (losses, ArgMax/ArgMin/Hardmax) to `table`.
 void addLossConverters(llvm::StringMap<Converter> &table);
+/// Adds OnnxResize.cpp's Resize and Upsample to `table`.
+void addResizeConverters(llvm::StringMap<Converter> &table);
 
 /// dlc.reduce_{sum,mean,prod,max} ("sum", "mean", "prod", anything else: max) of `x`;
 /// "min" as the max of an order-reversing map (neg for floats, -1 - x for

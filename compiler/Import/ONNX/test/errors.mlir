@@ -110,3 +110,15 @@
 // RUN: %make-onnx eye_like_3d %t/eye3.onnx
 // RUN: not dlc import %t/eye3.onnx 2>&1 | FileCheck %s --check-prefix=EYE3
 // EYE3: error: {{.*}}: node '/EyeLike' (EyeLike): expects a 2-D input
+
+// Resize: a mode or nearest_mode ONNX does not define, and a scales input
+// that does not match the rank, each named.
+// RUN: %make-onnx resize_area %t/resize_area.onnx
+// RUN: not dlc import %t/resize_area.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE-MODE
+// RESIZE-MODE: error: {{.*}}resize_area.onnx: node '/up/Resize' (Resize): unknown mode 'area'
+// RUN: %make-onnx resize_bad_nearest %t/resize_round.onnx
+// RUN: not dlc import %t/resize_round.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE-NEAREST
+// RESIZE-NEAREST: error: {{.*}}resize_round.onnx: node '/up/Resize' (Resize): unknown nearest_mode 'round'
+// RUN: %make-onnx resize_scale_count %t/resize_count.onnx
+// RUN: not dlc import %t/resize_count.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE-COUNT
+// RESIZE-COUNT: error: {{.*}}resize_count.onnx: node '/up/Resize' (Resize): scales has 2 values for 4 axes

@@ -26,6 +26,12 @@
 // RUN: dlc import %t/onehot.onnx | FileCheck %s --check-prefix=ONEHOT
 // RUN: %make-onnx pad_reflect %t/reflect.onnx
 // RUN: dlc import %t/reflect.onnx | FileCheck %s --check-prefix=REFLECT
+// RUN: %make-onnx resize_linear %t/resize.onnx
+// RUN: dlc import %t/resize.onnx | FileCheck %s --check-prefix=RESIZE
+// RUN: %make-onnx resize_antialias %t/antialias.onnx
+// RUN: dlc import %t/antialias.onnx | FileCheck %s --check-prefix=ANTIALIAS
+// RUN: %make-onnx resize_nearest_u8 %t/nearest.onnx
+// RUN: dlc import %t/nearest.onnx | FileCheck %s --check-prefix=NEAREST
 // RUN: %make-onnx castlike_u8 %t/castlike.onnx
 // RUN: dlc import %t/castlike.onnx | FileCheck %s --check-prefix=CASTLIKE
 
@@ -73,3 +79,25 @@
 // Reflect-padding [2, 4] by one column each side: columns 1, 0 1 2 3, 2.
 // REFLECT: %[[I:.*]] = dlc.constant dense<[1, 0, 1, 2, 3, 2]> : tensor<6xi64>
 // REFLECT: dlc.gather %arg0, %[[I]] {axis = 1 : i64} : (tensor<2x4xf32>, tensor<6xi64>) -> tensor<2x6xf32>
+
+// Resize is separable: per resized axis, a gather per tap times its constant
+// weight column, summed. Linear, align_corners, width 4 -> 8: source x = 3j/7,
+// taps ceil(x) - 1 and ceil(x) (clamped), an integral x read exactly.
+// RESIZE-DAG: %[[I0:.*]] = dlc.constant dense<[0, 0, 0, 1, 1, 2, 2, 2]> : tensor<8xi64>
+// RESIZE-DAG: %[[I1:.*]] = dlc.constant dense<[0, 1, 1, 2, 2, 3, 3, 3]> : tensor<8xi64>
+// RESIZE-DAG: %[[W0:.*]] = dlc.constant dense<{{\[\[\[\[}}0.000000e+00, 0.571428597, {{.*}}> : tensor<1x1x1x8xf32>
+// RESIZE-DAG: %[[W1:.*]] = dlc.constant dense<{{\[\[\[\[}}1.000000e+00, 0.428571433, {{.*}}> : tensor<1x1x1x8xf32>
+// RESIZE: %[[G0:.*]] = dlc.gather %arg0, %[[I0]] {axis = 3 : i64} : (tensor<1x1x2x4xf32>, tensor<8xi64>) -> tensor<1x1x2x8xf32>
+// RESIZE: %[[M0:.*]] = dlc.mul %[[G0]], %[[W0]]
+// RESIZE: %[[G1:.*]] = dlc.gather %arg0, %[[I1]] {axis = 3 : i64}
+// RESIZE: %[[M1:.*]] = dlc.mul %[[G1]], %[[W1]]
+// RESIZE: dlc.add %[[M0]], %[[M1]]
+// RESIZE-NOT: dlc.gather
+// Nearest on integers is a gather alone (asymmetric, floor: each column twice).
+// NEAREST: %[[N:.*]] = dlc.constant dense<[0, 0, 1, 1, 2, 2]> : tensor<6xi64>
+// NEAREST-NEXT: dlc.gather %arg0, %[[N]] {axis = 1 : i64} : (tensor<2x3xui8>, tensor<6xi64>) -> tensor<2x6xui8>
+// NEAREST-NOT: dlc.mul
+// Antialiased linear shrinking by 2 stretches the triangle filter over four
+// taps (ONNX's reference; its node tests pass, test/onnx/pypi_node_tests.py).
+// ANTIALIAS-COUNT-4: dlc.gather %arg0
+// ANTIALIAS-NOT: dlc.gather

@@ -388,7 +388,42 @@ def castlike_u8():
                     extra_inputs=[("like", [1], TensorProto.UINT8)])
 
 
-MODELS = {f.__name__: f for f in [depth_to_space_crd, depth_to_space_bad_mode,
+def resize(mode="linear", scales=(1.0, 1.0, 1.0, 2.0), out_w=8, opset=13, **attrs):
+    """Resize of [1, 1, 2, 4] by constant scales (roi and sizes left empty)."""
+    s = numpy_helper.from_array(np.array(scales, np.float32), "scales")
+    node = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="/up/Resize", mode=mode, **attrs)
+    return model([node], [vi("x", [1, 1, 2, 4])], [vi("y", [1, 1, 2, out_w])], [s], opset=opset)
+
+
+def resize_linear():
+    return resize(coordinate_transformation_mode="align_corners")
+
+
+def resize_nearest_u8():
+    s = numpy_helper.from_array(np.array([1.0, 2.0], np.float32), "scales")
+    node = helper.make_node("Resize", ["x", "", "scales"], ["y"], name="/up/Resize", mode="nearest",
+                            coordinate_transformation_mode="asymmetric", nearest_mode="floor")
+    return model([node], [vi("x", [2, 3], TensorProto.UINT8)], [vi("y", [2, 6], TensorProto.UINT8)], [s])
+
+
+def resize_area():
+    return resize(mode="area")
+
+
+def resize_antialias():
+    return resize(scales=(1.0, 1.0, 1.0, 0.5), out_w=2, opset=18, antialias=1)
+
+
+def resize_bad_nearest():
+    return resize(mode="nearest", nearest_mode="round")
+
+
+def resize_scale_count():
+    return resize(scales=(1.0, 2.0))
+
+
+MODELS = {f.__name__: f for f in [resize_linear, resize_nearest_u8, resize_area, resize_antialias,
+                                  resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
                                   eye_like_3d, pow_int, castlike_u8, cumsum_reverse, one_hot,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss, pad_mirror,
