@@ -893,6 +893,7 @@ const llvm::StringMap<Converter> &converters() {
     addShapeConverters(t);
     addLossConverters(t);
     addResizeConverters(t);
+    addConvTransposeConverters(t);
     t["Identity"] = passThrough;
     t["Dropout"] = passThrough;
     return t;

@@ -3,7 +3,8 @@
 // Private to compiler/Import/ONNX: OnnxOps.cpp (arithmetic, activations,
 // contractions, normalisation, reductions), OnnxShapeOps.cpp (shapes,
 // constants, comparisons folded at import time), OnnxLossOps.cpp (losses,
-// ArgMax/ArgMin/Hardmax) and OnnxResize.cpp (Resize, Upsample).
+// ArgMax/ArgMin/Hardmax), OnnxResize.cpp (Resize, Upsample) and
+// OnnxConvTranspose.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
@@ -33,6 +34,8 @@ void addShapeConverters(llvm::StringMap<Converter> &table);
 void addLossConverters(llvm::StringMap<Converter> &table);
 /// Adds OnnxResize.cpp's Resize and Upsample to `table`.
 void addResizeConverters(llvm::StringMap<Converter> &table);
+/// Adds OnnxConvTranspose.cpp's ConvTranspose to `table`.
+void addConvTransposeConverters(llvm::StringMap<Converter> &table);
 
 /// dlc.reduce_{sum,mean,prod,max} ("sum", "mean", "prod", anything else: max) of `x`;
 /// "min" as the max of an order-reversing map (neg for floats, -1 - x for

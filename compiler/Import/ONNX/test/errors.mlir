@@ -122,3 +122,11 @@
 // RUN: %make-onnx resize_scale_count %t/resize_count.onnx
 // RUN: not dlc import %t/resize_count.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE-COUNT
 // RESIZE-COUNT: error: {{.*}}resize_count.onnx: node '/up/Resize' (Resize): scales has 2 values for 4 axes
+
+// ConvTranspose: an auto_pad ONNX does not define; a 3-D one (not yet).
+// RUN: %make-onnx conv_transpose_bad_autopad %t/convt_pad.onnx
+// RUN: not dlc import %t/convt_pad.onnx 2>&1 | FileCheck %s --check-prefix=CONVT-PAD
+// CONVT-PAD: error: {{.*}}convt_pad.onnx: node '/up/ConvTranspose' (ConvTranspose): unknown auto_pad 'SAME'
+// RUN: %make-onnx conv_transpose_3d %t/convt_3d.onnx
+// RUN: not dlc import %t/convt_3d.onnx 2>&1 | FileCheck %s --check-prefix=CONVT-3D
+// CONVT-3D: error: {{.*}}unsupported op 'ConvTranspose' (node '/up/ConvTranspose', opset 13): a 3-D transposed convolution

@@ -28,6 +28,8 @@
 // RUN: dlc import %t/reflect.onnx | FileCheck %s --check-prefix=REFLECT
 // RUN: %make-onnx resize_linear %t/resize.onnx
 // RUN: dlc import %t/resize.onnx | FileCheck %s --check-prefix=RESIZE
+// RUN: %make-onnx conv_transpose_stride2 %t/convt.onnx
+// RUN: dlc import %t/convt.onnx | FileCheck %s --check-prefix=CONVT
 // RUN: %make-onnx resize_antialias %t/antialias.onnx
 // RUN: dlc import %t/antialias.onnx | FileCheck %s --check-prefix=ANTIALIAS
 // RUN: %make-onnx resize_nearest_u8 %t/nearest.onnx
@@ -101,3 +103,15 @@
 // taps (ONNX's reference; its node tests pass, test/onnx/pypi_node_tests.py).
 // ANTIALIAS-COUNT-4: dlc.gather %arg0
 // ANTIALIAS-NOT: dlc.gather
+
+// ConvTranspose (stride 2, pads 1, output_padding 1, 3x3): zeros inserted
+// between the 3 columns (5), padded by 2 - 1 = 1 before and 1 + 1 after (8),
+// convolved at stride 1 with the filter's channels swapped and flipped: 6x6.
+// CONVT: dlc.reshape %arg0 : tensor<1x2x3x3xf32> -> tensor<1x2x3x1x3xf32>
+// CONVT: dlc.concat {{.*}} {axis = 3 : i64} : (tensor<1x2x3x1x3xf32>, tensor<1x2x3x1x3xf32>) -> tensor<1x2x3x2x3xf32>
+// CONVT: dlc.slice {{.*}} -> tensor<1x2x5x3xf32>
+// CONVT: dlc.concat {{.*}} : (tensor<1x2x1x3xf32>, tensor<1x2x5x3xf32>, tensor<1x2x2x3xf32>) -> tensor<1x2x8x3xf32>
+// CONVT: dlc.slice {{.*}} -> tensor<1x2x8x5xf32>
+// CONVT: %[[P:.*]] = dlc.concat {{.*}} -> tensor<1x2x8x8xf32>
+// The constant filter is swapped and flipped at import (folded).
+// CONVT: dlc.conv2d %[[P]], %{{.*}} : (tensor<1x2x8x8xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x6x6xf32>

@@ -422,7 +422,29 @@ def resize_scale_count():
     return resize(scales=(1.0, 2.0))
 
 
-MODELS = {f.__name__: f for f in [resize_linear, resize_nearest_u8, resize_area, resize_antialias,
+def conv_transpose(x_shape=(1, 2, 3, 3), w_shape=(2, 3, 3, 3), y_shape=(1, 3, 6, 6), **attrs):
+    """ConvTranspose with a constant filter (a stride-2 upsampling by default)."""
+    rng = np.random.default_rng(0)
+    w = numpy_helper.from_array(rng.standard_normal(w_shape).astype(np.float32), "w")
+    attrs = attrs or dict(strides=[2, 2], pads=[1, 1, 1, 1], output_padding=[1, 1])
+    node = helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="/up/ConvTranspose", **attrs)
+    return model([node], [vi("x", list(x_shape))], [vi("y", list(y_shape))], [w])
+
+
+def conv_transpose_stride2():
+    return conv_transpose()
+
+
+def conv_transpose_bad_autopad():
+    return conv_transpose(auto_pad="SAME")
+
+
+def conv_transpose_3d():
+    return conv_transpose((1, 2, 3, 3, 3), (2, 3, 3, 3, 3), (1, 3, 5, 5, 5))
+
+
+MODELS = {f.__name__: f for f in [conv_transpose_stride2, conv_transpose_bad_autopad,
+                                  conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
                                   eye_like_3d, pow_int, castlike_u8, cumsum_reverse, one_hot,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
