@@ -96,9 +96,7 @@ Value convFilter(GraphImporter &g, Value w, int64_t groups) {
   RankedTensorType t = GraphImporter::typeOf(w);
   int64_t c = t.getDimSize(0), m = t.getDimSize(1), kh = t.getDimSize(2), kw = t.getDimSize(3);
   Value v = g.reshape(w, {groups, c / groups, m, kh, kw});
-  SmallVector<int64_t> perm{0, 2, 1, 3, 4};
-  v = g.make<TransposeOp>(g.tensorType({groups, m, c / groups, kh, kw}, t.getElementType()), v,
-                          g.builder.getDenseI64ArrayAttr(perm), DeviceAttr());
+  v = transposed(g, v, {0, 2, 1, 3, 4});
   v = g.reshape(v, {groups * m, c / groups, kh, kw});
   for (int64_t axis : {2, 3}) {
     int64_t n = GraphImporter::typeOf(v).getDimSize(axis);

@@ -894,6 +894,7 @@ const llvm::StringMap<Converter> &converters() {
     addLossConverters(t);
     addResizeConverters(t);
     addConvTransposeConverters(t);
+    addEinsumConverters(t);
     t["Identity"] = passThrough;
     t["Dropout"] = passThrough;
     return t;

@@ -3,8 +3,8 @@
 // Private to compiler/Import/ONNX: OnnxOps.cpp (arithmetic, activations,
 // contractions, normalisation, reductions), OnnxShapeOps.cpp (shapes,
 // constants, comparisons folded at import time), OnnxLossOps.cpp (losses,
-// ArgMax/ArgMin/Hardmax), OnnxResize.cpp (Resize, Upsample) and
-// OnnxConvTranspose.cpp.
+// ArgMax/ArgMin/Hardmax), OnnxResize.cpp (Resize, Upsample),
+// OnnxConvTranspose.cpp and OnnxEinsum.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
@@ -36,6 +36,8 @@ void addLossConverters(llvm::StringMap<Converter> &table);
 void addResizeConverters(llvm::StringMap<Converter> &table);
 /// Adds OnnxConvTranspose.cpp's ConvTranspose to `table`.
 void addConvTransposeConverters(llvm::StringMap<Converter> &table);
+/// Adds OnnxEinsum.cpp's Einsum to `table`.
+void addEinsumConverters(llvm::StringMap<Converter> &table);
 
 /// dlc.reduce_{sum,mean,prod,max} ("sum", "mean", "prod", anything else: max) of `x`;
 /// "min" as the max of an order-reversing map (neg for floats, -1 - x for
@@ -46,6 +48,8 @@ mlir::Value reduce(GraphImporter &g, llvm::StringRef kind, mlir::Value x,
 /// `axis` (normalised over all trailing dimensions), `axis` then 1; as it is
 /// when `axis` is already the last.
 mlir::Value coerceTo2D(GraphImporter &g, mlir::Value x, int64_t &axis);
+/// `v` transposed by `perm` (OnnxShapeOps.cpp).
+mlir::Value transposed(GraphImporter &g, mlir::Value v, llvm::ArrayRef<int64_t> perm);
 /// log(softmax(x)) along `axis`, shifted by the maximum against overflow.
 mlir::Value logSoftmax(GraphImporter &g, mlir::Value x, int64_t axis);
 

@@ -730,15 +730,6 @@ LogicalResult convertTrilu(GraphImporter &g, Outputs &out) {
   return success();
 }
 
-/// `v` (of shape `shape`) transposed by `perm`.
-Value transposed(GraphImporter &g, Value v, ArrayRef<int64_t> perm) {
-  RankedTensorType t = GraphImporter::typeOf(v);
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(t.getDimSize(p));
-  return g.make<TransposeOp>(g.tensorType(shape, t.getElementType()), v,
-                             g.builder.getDenseI64ArrayAttr(perm), DeviceAttr());
-}
 
 /// DepthToSpace and SpaceToDepth as reshape, a rank-6 transpose, reshape
 /// (the ONNX spec's own definition): DepthToSpace's DCR mode takes the
@@ -856,6 +847,15 @@ LogicalResult convertCastLike(GraphImporter &g, Outputs &out) {
 }
 
 } // namespace
+
+Value dlc::onnx_import::transposed(GraphImporter &g, Value v, ArrayRef<int64_t> perm) {
+  RankedTensorType t = GraphImporter::typeOf(v);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(t.getDimSize(p));
+  return g.make<TransposeOp>(g.tensorType(shape, t.getElementType()), v,
+                             g.builder.getDenseI64ArrayAttr(perm), DeviceAttr());
+}
 
 void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["DepthToSpace"] = convertDepthSpace;

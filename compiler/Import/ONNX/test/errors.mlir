@@ -130,3 +130,11 @@
 // RUN: %make-onnx conv_transpose_3d %t/convt_3d.onnx
 // RUN: not dlc import %t/convt_3d.onnx 2>&1 | FileCheck %s --check-prefix=CONVT-3D
 // CONVT-3D: error: {{.*}}unsupported op 'ConvTranspose' (node '/up/ConvTranspose', opset 13): a 3-D transposed convolution
+
+// Einsum: a term per input, and no output letter that no input has.
+// RUN: %make-onnx einsum_terms %t/einsum_terms.onnx
+// RUN: not dlc import %t/einsum_terms.onnx 2>&1 | FileCheck %s --check-prefix=EINSUM-TERMS
+// EINSUM-TERMS: error: {{.*}}einsum_terms.onnx: node '/e/Einsum' (Einsum): the equation 'ij->ij' has 1 terms for 2 inputs
+// RUN: %make-onnx einsum_output_letter %t/einsum_letter.onnx
+// RUN: not dlc import %t/einsum_letter.onnx 2>&1 | FileCheck %s --check-prefix=EINSUM-LETTER
+// EINSUM-LETTER: error: {{.*}}einsum_letter.onnx: node '/e/Einsum' (Einsum): the output letter 'z' is in no input

@@ -443,7 +443,20 @@ def conv_transpose_3d():
     return conv_transpose((1, 2, 3, 3, 3), (2, 3, 3, 3, 3), (1, 3, 5, 5, 5))
 
 
-MODELS = {f.__name__: f for f in [conv_transpose_stride2, conv_transpose_bad_autopad,
+def einsum(equation="ij,jk->ik"):
+    node = helper.make_node("Einsum", ["a", "b"], ["y"], name="/e/Einsum", equation=equation)
+    return model([node], [vi("a", [2, 3]), vi("b", [3, 4])], [vi("y", [2, 4])], opset=13)
+
+
+def einsum_terms():
+    return einsum("ij->ij")
+
+
+def einsum_output_letter():
+    return einsum("ij,jk->iz")
+
+
+MODELS = {f.__name__: f for f in [einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
