@@ -895,6 +895,7 @@ const llvm::StringMap<Converter> &converters() {
     addResizeConverters(t);
     addConvTransposeConverters(t);
     addEinsumConverters(t);
+    addNormConverters(t);
     t["Identity"] = passThrough;
     t["Dropout"] = passThrough;
     return t;

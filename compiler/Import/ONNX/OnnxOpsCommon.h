@@ -4,7 +4,7 @@
 // contractions, normalisation, reductions), OnnxShapeOps.cpp (shapes,
 // constants, comparisons folded at import time), OnnxLossOps.cpp (losses,
 // ArgMax/ArgMin/Hardmax), OnnxResize.cpp (Resize, Upsample),
-// OnnxConvTranspose.cpp and OnnxEinsum.cpp.
+// OnnxConvTranspose.cpp, OnnxEinsum.cpp and OnnxNormOps.cpp (MVN, LRN).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
@@ -38,6 +38,8 @@ void addResizeConverters(llvm::StringMap<Converter> &table);
 void addConvTransposeConverters(llvm::StringMap<Converter> &table);
 /// Adds OnnxEinsum.cpp's Einsum to `table`.
 void addEinsumConverters(llvm::StringMap<Converter> &table);
+/// Adds OnnxNormOps.cpp's MeanVarianceNormalization and LRN to `table`.
+void addNormConverters(llvm::StringMap<Converter> &table);
 
 /// dlc.reduce_{sum,mean,prod,max} ("sum", "mean", "prod", anything else: max) of `x`;
 /// "min" as the max of an order-reversing map (neg for floats, -1 - x for

@@ -208,13 +208,25 @@ LogicalResult convertSlice(GraphImporter &g, Outputs &out) {
       (steps && steps->size() != starts->size()))
     return g.fail("starts, ends, axes and steps differ in length");
   SmallVector<int64_t> shape(t.getShape());
+  // Negative steps (torch.flip exports one): a gather of the positions
+  // start, start + step, ... down to (not including) end, after the slice.
+  std::vector<std::pair<int64_t, std::vector<double>>> backwards;
   for (size_t i = 0; i < axes->size(); ++i) {
     int64_t a = normAxis((*axes)[i], rank);
     if (a < 0 || a >= rank)
       return g.fail("slice axis out of range");
     int64_t dim = t.getDimSize(a), step = steps ? (*steps)[i] : 1;
-    if (step <= 0)
-      return g.unsupported("step " + llvm::Twine(step) + " (dlc slices with positive steps)");
+    if (step == 0)
+      return g.fail("a step of 0");
+    if (step < 0) {
+      auto wrap = [&](int64_t v, int64_t low) { return std::clamp<int64_t>(v < 0 ? v + dim : v, low, dim - 1); };
+      std::vector<double> positions;
+      for (int64_t p = wrap((*starts)[i], 0), end = wrap((*ends)[i], -1); p > end; p += step)
+        positions.push_back(double(p));
+      shape[a] = int64_t(positions.size());
+      backwards.emplace_back(a, std::move(positions));
+      continue;
+    }
     auto clampIndex = [&](int64_t v) {
       if (v < 0)
         v += dim;
@@ -227,10 +239,20 @@ LogicalResult convertSlice(GraphImporter &g, Outputs &out) {
   }
   if (product(shape) == 0)
     return g.unsupported("an empty result");
-  out.push_back(g.make<SliceOp>(g.tensorType(shape, t.getElementType()), g.input(0),
-                                g.builder.getDenseI64ArrayAttr(s),
-                                g.builder.getDenseI64ArrayAttr(e),
-                                g.builder.getDenseI64ArrayAttr(st), DeviceAttr()));
+  SmallVector<int64_t> sliced(shape);
+  for (auto &[a, positions] : backwards)
+    sliced[a] = t.getDimSize(a);
+  Value v = g.input(0);
+  if (sliced != SmallVector<int64_t>(t.getShape()))
+    v = g.make<SliceOp>(g.tensorType(sliced, t.getElementType()), v, g.builder.getDenseI64ArrayAttr(s),
+                        g.builder.getDenseI64ArrayAttr(e), g.builder.getDenseI64ArrayAttr(st), DeviceAttr());
+  for (auto &[a, positions] : backwards) {
+    sliced[a] = int64_t(positions.size());
+    Value indices = g.constant(Tensor::fromValues(ref::DType::I64, {sliced[a]}, positions));
+    v = g.make<GatherOp>(g.tensorType(sliced, t.getElementType()), v, indices, g.builder.getI64IntegerAttr(a),
+                         DeviceAttr());
+  }
+  out.push_back(v);
   return success();
 }
 

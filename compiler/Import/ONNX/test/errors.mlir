@@ -138,3 +138,15 @@
 // RUN: %make-onnx einsum_output_letter %t/einsum_letter.onnx
 // RUN: not dlc import %t/einsum_letter.onnx 2>&1 | FileCheck %s --check-prefix=EINSUM-LETTER
 // EINSUM-LETTER: error: {{.*}}einsum_letter.onnx: node '/e/Einsum' (Einsum): the output letter 'z' is in no input
+
+// RUN: %make-onnx slice_step_zero %t/slice0.onnx
+// RUN: not dlc import %t/slice0.onnx 2>&1 | FileCheck %s --check-prefix=SLICE0
+// SLICE0: error: {{.*}}slice0.onnx: node '/flip/Slice' (Slice): a step of 0
+
+// LRN's window and MeanVarianceNormalization's axes.
+// RUN: %make-onnx lrn_size0 %t/lrn0.onnx
+// RUN: not dlc import %t/lrn0.onnx 2>&1 | FileCheck %s --check-prefix=LRN0
+// LRN0: error: {{.*}}lrn0.onnx: node '/LRN' (LRN): size must be at least 1
+// RUN: %make-onnx mvn_bad_axes %t/mvn_axes.onnx
+// RUN: not dlc import %t/mvn_axes.onnx 2>&1 | FileCheck %s --check-prefix=MVN-AXES
+// MVN-AXES: error: {{.*}}mvn_axes.onnx: node '/MeanVarianceNormalization' (MeanVarianceNormalization): axes out of range

@@ -30,6 +30,8 @@
 // RUN: dlc import %t/resize.onnx | FileCheck %s --check-prefix=RESIZE
 // RUN: %make-onnx conv_transpose_stride2 %t/convt.onnx
 // RUN: dlc import %t/convt.onnx | FileCheck %s --check-prefix=CONVT
+// RUN: %make-onnx slice_flip %t/flip.onnx
+// RUN: dlc import %t/flip.onnx | FileCheck %s --check-prefix=BACKWARDS
 // RUN: %make-onnx resize_antialias %t/antialias.onnx
 // RUN: dlc import %t/antialias.onnx | FileCheck %s --check-prefix=ANTIALIAS
 // RUN: %make-onnx resize_nearest_u8 %t/nearest.onnx
@@ -115,3 +117,7 @@
 // CONVT: %[[P:.*]] = dlc.concat {{.*}} -> tensor<1x2x8x8xf32>
 // The constant filter is swapped and flipped at import (folded).
 // CONVT: dlc.conv2d %[[P]], %{{.*}} : (tensor<1x2x8x8xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x6x6xf32>
+
+// A negative Slice step (torch.flip) is a gather of the positions, backwards.
+// BACKWARDS: %[[R:.*]] = dlc.constant dense<[4, 3, 2, 1, 0]> : tensor<5xi64>
+// BACKWARDS-NEXT: dlc.gather %arg0, %[[R]] {axis = 1 : i64} : (tensor<2x5xf32>, tensor<5xi64>) -> tensor<2x5xf32>

@@ -456,7 +456,27 @@ def einsum_output_letter():
     return einsum("ij,jk->iz")
 
 
-MODELS = {f.__name__: f for f in [einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
+def slice_flip(step=-1):
+    """x[:, ::step] as torch.flip exports it: start -1, end INT64_MIN."""
+    consts = [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in
+              [("starts", [-1]), ("ends", [np.iinfo(np.int64).min]), ("axes", [1]), ("steps", [step])]]
+    node = helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["y"], name="/flip/Slice")
+    return model([node], [vi("x", [2, 5])], [vi("y", [2, 5 if step == -1 else 3])], consts)
+
+
+def slice_step_zero():
+    return slice_flip(0)
+
+
+def lrn_size0():
+    return one_node("LRN", [1, 4, 2, 2], [1, 4, 2, 2], size=0)
+
+
+def mvn_bad_axes():
+    return one_node("MeanVarianceNormalization", [1, 4, 2, 2], [1, 4, 2, 2], axes=[0, 5])
+
+
+MODELS = {f.__name__: f for f in [lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
