@@ -896,6 +896,7 @@ const llvm::StringMap<Converter> &converters() {
     addConvTransposeConverters(t);
     addEinsumConverters(t);
     addNormConverters(t);
+    addGatherNDConverters(t);
     t["Identity"] = passThrough;
     t["Dropout"] = passThrough;
     return t;

@@ -4,7 +4,8 @@
 // contractions, normalisation, reductions), OnnxShapeOps.cpp (shapes,
 // constants, comparisons folded at import time), OnnxLossOps.cpp (losses,
 // ArgMax/ArgMin/Hardmax), OnnxResize.cpp (Resize, Upsample),
-// OnnxConvTranspose.cpp, OnnxEinsum.cpp and OnnxNormOps.cpp (MVN, LRN).
+// OnnxConvTranspose.cpp, OnnxEinsum.cpp, OnnxNormOps.cpp (MVN, LRN) and
+// OnnxGatherND.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
@@ -40,6 +41,8 @@ void addConvTransposeConverters(llvm::StringMap<Converter> &table);
 void addEinsumConverters(llvm::StringMap<Converter> &table);
 /// Adds OnnxNormOps.cpp's MeanVarianceNormalization and LRN to `table`.
 void addNormConverters(llvm::StringMap<Converter> &table);
+/// Adds OnnxGatherND.cpp's GatherND to `table`.
+void addGatherNDConverters(llvm::StringMap<Converter> &table);
 
 /// dlc.reduce_{sum,mean,prod,max} ("sum", "mean", "prod", anything else: max) of `x`;
 /// "min" as the max of an order-reversing map (neg for floats, -1 - x for

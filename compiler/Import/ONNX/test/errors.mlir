@@ -150,3 +150,7 @@
 // RUN: %make-onnx mvn_bad_axes %t/mvn_axes.onnx
 // RUN: not dlc import %t/mvn_axes.onnx 2>&1 | FileCheck %s --check-prefix=MVN-AXES
 // MVN-AXES: error: {{.*}}mvn_axes.onnx: node '/MeanVarianceNormalization' (MeanVarianceNormalization): axes out of range
+
+// RUN: %make-onnx gathernd_long_tuples %t/gathernd.onnx
+// RUN: not dlc import %t/gathernd.onnx 2>&1 | FileCheck %s --check-prefix=GATHERND
+// GATHERND: error: {{.*}}gathernd.onnx: node '/GatherND' (GatherND): index tuples of 3 entries for data of rank 2 after 0 batch dimensions

@@ -476,7 +476,11 @@ def mvn_bad_axes():
     return one_node("MeanVarianceNormalization", [1, 4, 2, 2], [1, 4, 2, 2], axes=[0, 5])
 
 
-MODELS = {f.__name__: f for f in [lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
+def gathernd_long_tuples():
+    return one_node("GatherND", [2, 3], [1], extra_inputs=[("i", [1, 3], I64)])
+
+
+MODELS = {f.__name__: f for f in [gathernd_long_tuples, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,

@@ -1,0 +1,83 @@
+//===- OnnxGatherND.cpp - GatherND as one gather of linear indices --------===//
+//
+// GatherND's index tuples address the leading dimensions of the data (after
+// batch_dims). The data's batch and indexed dimensions are flattened into
+// one, each tuple becomes one linear index into it (negative entries
+// wrapped, times the constant strides, plus the constant offset of its
+// batch), and a single dlc.gather along that flattened axis reads the
+// slices: output shape = indices.shape[:-1] + data.shape[batch_dims + k:].
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Import/ONNX/OnnxOpsCommon.h"
+#include "compiler/Interpreter/Interpreter.h"
+#include "dialects/dlc/DlcOps.h"
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::onnx_import;
+using ref::Tensor;
+
+namespace {
+
+/// The linear index of every tuple of `indices` ([..., k], i64) into data
+/// dimensions `dims` (row-major), negative entries wrapped.
+Value linearIndex(GraphImporter &g, Value indices, ArrayRef<int64_t> dims) {
+  RankedTensorType it = GraphImporter::typeOf(indices);
+  int64_t rank = it.getRank(), k = int64_t(dims.size());
+  SmallVector<int64_t> column(it.getShape());
+  column.back() = 1;
+  Value linear;
+  int64_t stride = 1;
+  for (int64_t j = k - 1; j >= 0; --j) {
+    SmallVector<int64_t> starts(rank, 0), ends(it.getShape()), steps(rank, 1);
+    starts.back() = j;
+    ends.back() = j + 1;
+    Value entry = g.make<SliceOp>(g.tensorType(column, it.getElementType()), indices,
+                                  g.builder.getDenseI64ArrayAttr(starts), g.builder.getDenseI64ArrayAttr(ends),
+                                  g.builder.getDenseI64ArrayAttr(steps), DeviceAttr());
+    Value negative = g.make<CompareOp>(StringRef("lt"), entry, g.scalarLike(entry, 0));
+    entry = g.make<SelectOp>(negative, g.make<AddOp>(entry, g.scalarLike(entry, double(dims[j]))), entry);
+    Value term = stride == 1 ? entry : g.make<MulOp>(entry, g.scalarLike(entry, double(stride)));
+    linear = linear ? g.make<AddOp>(linear, term) : term;
+    stride *= dims[j];
+  }
+  return g.reshape(linear, it.getShape().drop_back());
+}
+
+LogicalResult convertGatherND(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0), it = g.type(1);
+  int64_t b = g.attrInt("batch_dims", 0), r = t.getRank(), q = it.getRank();
+  if (q < 1 || b < 0 || b >= std::min(r, q))
+    return g.fail("batch_dims must be below the ranks of the data and the indices");
+  int64_t k = it.getDimSize(q - 1);
+  if (k < 1 || b + k > r)
+    return g.fail("index tuples of " + std::to_string(k) + " entries for data of rank " + std::to_string(r) +
+                  " after " + std::to_string(b) + " batch dimensions");
+  for (int64_t i = 0; i < b; ++i)
+    if (t.getDimSize(i) != it.getDimSize(i))
+      return g.fail("the batch dimensions of the data and the indices differ");
+  Value indices = g.castTo(g.input(1), g.builder.getI64Type());
+  ArrayRef<int64_t> shape = t.getShape();
+  Value linear = linearIndex(g, indices, shape.slice(b, k));
+  if (b > 0) { // Each tuple's batch: b * the indexed block's size, a constant.
+    int64_t block = product(shape.slice(b, k)), batches = product(shape.take_front(b));
+    ArrayRef<int64_t> tuples = it.getShape().drop_back();
+    int64_t perBatch = product(tuples) / batches;
+    std::vector<double> offsets(size_t(product(tuples)));
+    for (size_t i = 0; i < offsets.size(); ++i)
+      offsets[i] = double(int64_t(i) / perBatch * block);
+    linear = g.make<AddOp>(linear, g.constant(Tensor::fromValues(ref::DType::I64, tuples, offsets)));
+  }
+  SmallVector<int64_t> flat{product(shape.take_front(b + k))};
+  flat.append(shape.begin() + b + k, shape.end());
+  SmallVector<int64_t> result(it.getShape().drop_back());
+  result.append(shape.begin() + b + k, shape.end());
+  out.push_back(g.make<GatherOp>(g.tensorType(result, t.getElementType()), g.reshape(g.input(0), flat), linear,
+                                 g.builder.getI64IntegerAttr(0), DeviceAttr()));
+  return success();
+}
+
+} // namespace
+
+void dlc::onnx_import::addGatherNDConverters(llvm::StringMap<Converter> &t) { t["GatherND"] = convertGatherND; }
