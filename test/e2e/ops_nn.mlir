@@ -18,6 +18,7 @@
 // RUN: %check-e2e %s conv_epilogues %t
 // RUN: %check-e2e %s pools %t
 // RUN: %check-e2e %s norms %t
+// RUN: %check-e2e %s norms_pools_f64 %t
 // RUN: %check-e2e %s softmax %t
 // RUN: %check-e2e %s reductions %t
 // RUN: %check-e2e %s row_max_negative %t
@@ -133,6 +134,24 @@ func.func @norms(%x: tensor<2x3x5x7xf32>, %g: tensor<3xf32>, %b: tensor<3xf32>, 
       : (tensor<2x3x5x7xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5x7xf32>
   %1 = dlc.layer_norm %x, %lg, %lb {axis = 2 : i64} : (tensor<2x3x5x7xf32>, tensor<5x7xf32>, tensor<5x7xf32>) -> tensor<2x3x5x7xf32>
   return %0, %1 : tensor<2x3x5x7xf32>, tensor<2x3x5x7xf32>
+}
+
+// f64 normalisations, softmax and pools compute in f64 (they assumed f32
+// accumulators: ONNX's flexattention test in double failed to compile).
+func.func @norms_pools_f64(%x: tensor<2x3x5x7xf64>, %g: tensor<3xf64>, %b: tensor<3xf64>, %m: tensor<3xf64>,
+                           %v: tensor<3xf64>, %lg: tensor<5x7xf64>, %lb: tensor<5x7xf64>)
+    -> (tensor<2x3x5x7xf64>, tensor<2x3x5x7xf64>, tensor<2x3x5x7xf64>, tensor<2x3x3x4xf64>, tensor<2x3x1x1xf64>, tensor<2x3x3x4xf64>) {
+  %av = dlc.abs %v : tensor<3xf64>
+  %0 = dlc.batch_norm %x, %g, %b, %m, %av {epsilon = 1.0e-3 : f64}
+      : (tensor<2x3x5x7xf64>, tensor<3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<3xf64>) -> tensor<2x3x5x7xf64>
+  %1 = dlc.layer_norm %x, %lg, %lb {axis = 2 : i64} : (tensor<2x3x5x7xf64>, tensor<5x7xf64>, tensor<5x7xf64>) -> tensor<2x3x5x7xf64>
+  %2 = dlc.softmax %x {axis = 3 : i64} : tensor<2x3x5x7xf64>
+  %3 = dlc.avg_pool2d %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 1, 1>}
+      : tensor<2x3x5x7xf64> -> tensor<2x3x3x4xf64>
+  %4 = dlc.global_avg_pool %x : tensor<2x3x5x7xf64> -> tensor<2x3x1x1xf64>
+  %5 = dlc.max_pool2d %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>, pads = array<i64: 0, 0, 1, 1>}
+      : tensor<2x3x5x7xf64> -> tensor<2x3x3x4xf64>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3x5x7xf64>, tensor<2x3x5x7xf64>, tensor<2x3x5x7xf64>, tensor<2x3x3x4xf64>, tensor<2x3x1x1xf64>, tensor<2x3x3x4xf64>
 }
 
 func.func @softmax(%x: tensor<3x11x5xf32>) -> (tensor<3x11x5xf32>, tensor<3x11x5xf32>) {

@@ -765,19 +765,19 @@ LogicalResult convertDepthSpace(GraphImporter &g, Outputs &out) {
     return g.fail("blocksize must be at least 1");
   int64_t n = t.getDimSize(0), c = t.getDimSize(1), h = t.getDimSize(2), w = t.getDimSize(3);
   Value x = g.input(0);
+  std::string mode = g.attrString("mode", "DCR"); // SpaceToDepth's since opset 28
+  if (mode != "DCR" && mode != "CRD")
+    return g.fail("mode must be DCR or CRD, got " + mode);
   if (g.node->op_type() == "SpaceToDepth") {
     if (h % bs || w % bs)
       return g.fail("the height and width are not multiples of blocksize");
     x = g.reshape(x, {n, c, h / bs, bs, w / bs, bs});
-    x = transposed(g, x, {0, 3, 5, 1, 2, 4});
+    x = transposed(g, x, mode == "DCR" ? SmallVector<int64_t>{0, 3, 5, 1, 2, 4} : SmallVector<int64_t>{0, 1, 3, 5, 2, 4});
     out.push_back(g.reshape(x, {n, c * bs * bs, h / bs, w / bs}));
     return success();
   }
   if (c % (bs * bs))
     return g.fail("the channels are not a multiple of blocksize^2");
-  std::string mode = g.attrString("mode", "DCR");
-  if (mode != "DCR" && mode != "CRD")
-    return g.fail("mode must be DCR or CRD, got " + mode);
   int64_t cc = c / (bs * bs);
   if (mode == "DCR") {
     x = g.reshape(x, {n, bs, bs, cc, h, w});

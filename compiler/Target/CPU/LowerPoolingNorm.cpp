@@ -197,7 +197,7 @@ struct SoftmaxLowering : OpConversionPattern<SoftmaxOp> {
     AffineMap id = rewriter.getMultiDimIdentityMap(rank);
     AffineMap kept = keptDimsMap(ctx, reduced);
     Value max = reduceInput(rewriter, loc, x, reduced, Combine::Max);
-    auto f32Type = RankedTensorType::get(type.getShape(), rewriter.getF32Type());
+    auto f32Type = RankedTensorType::get(type.getShape(), computeType(type.getElementType()));
     Value e = buildElementwise(
         rewriter, loc, {x, max}, {id, kept}, f32Type,
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -248,7 +248,7 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
     };
     Value sq = buildReduction(
         rewriter, loc, {x, sum}, {id, kept}, type.getShape(), reduced,
-        rewriter.getF32Type(), 0.0,
+        computeType(type.getElementType()), 0.0,
         [&](OpBuilder &b, Location l, ValueRange args, Value acc) -> Value {
           Value d = b.create<arith::SubFOp>(l, toCompute(b, l, args[0]),
                                             mean(b, l, args[1]));
@@ -267,10 +267,10 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
         rewriter, loc, inputs, maps, type,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value var = b.create<arith::DivFOp>(
-              l, args[2], scalarConstant(b, l, b.getF32Type(), n));
+              l, args[2], scalarConstant(b, l, args[2].getType(), n));
           Value denom = b.create<math::SqrtOp>(
               l, b.create<arith::AddFOp>(
-                     l, var, scalarConstant(b, l, b.getF32Type(), eps)));
+                     l, var, scalarConstant(b, l, var.getType(), eps)));
           Value v = b.create<arith::SubFOp>(l, toCompute(b, l, args[0]),
                                             mean(b, l, args[1]));
           v = b.create<arith::DivFOp>(l, v, denom);
@@ -300,14 +300,14 @@ struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
     auto type = cast<RankedTensorType>(op.getType());
     int64_t rank = type.getRank();
     Type elem = type.getElementType();
-    Type f32 = rewriter.getF32Type();
-    auto perChannel = RankedTensorType::get({type.getDimSize(1)}, f32);
+    Type ct = computeType(elem); // f16/bf16 in f32; f32 and f64 as they are
+    auto perChannel = RankedTensorType::get({type.getDimSize(1)}, ct);
     double eps = op.getEpsilon().convertToDouble();
     Value scale = buildElementwise(
         rewriter, loc, {adaptor.getScale(), adaptor.getVariance()}, perChannel,
         [&](OpBuilder &b, Location l, ValueRange a) -> Value {
           Value var = b.create<arith::AddFOp>(l, toCompute(b, l, a[1]),
-                                              scalarConstant(b, l, f32, eps));
+                                              scalarConstant(b, l, ct, eps));
           return b.create<arith::DivFOp>(l, toCompute(b, l, a[0]),
                                          b.create<math::SqrtOp>(l, var));
         });
@@ -420,7 +420,7 @@ struct AvgPoolLowering : OpConversionPattern<AvgPool2dOp> {
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value count;
           if (includePad) {
-            count = scalarConstant(b, l, b.getF32Type(),
+            count = scalarConstant(b, l, computeType(elem),
                                    double(kernel[0] * kernel[1]));
           } else {
             // Per dim: min(o*s - pad + k, size) - max(o*s - pad, 0).
@@ -441,7 +441,7 @@ struct AvgPoolLowering : OpConversionPattern<AvgPool2dOp> {
               n = n ? b.create<arith::MulIOp>(l, n, len).getResult() : len;
             }
             Value n64 = b.create<arith::IndexCastOp>(l, b.getI64Type(), n);
-            count = b.create<arith::SIToFPOp>(l, b.getF32Type(), n64);
+            count = b.create<arith::SIToFPOp>(l, computeType(elem), n64);
           }
           Value v = b.create<arith::DivFOp>(l, toCompute(b, l, args[0]), count);
           return fromCompute(b, l, v, elem);
@@ -480,7 +480,7 @@ struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
         rewriter, loc, {sum}, flatType,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value v = b.create<arith::DivFOp>(
-              l, args[0], scalarConstant(b, l, b.getF32Type(), double(count)));
+              l, args[0], scalarConstant(b, l, args[0].getType(), double(count)));
           return fromCompute(b, l, v, elem);
         });
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, mean, type));

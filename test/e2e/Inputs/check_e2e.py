@@ -22,7 +22,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 import npy
 
-TOLERANCE = {"<f4": 1e-5, "<f2": 2e-3, "<u2": 1.6e-2}  # <u2: bf16 bits
+TOLERANCE = {"<f8": 1e-12, "<f4": 1e-5, "<f2": 2e-3, "<u2": 1.6e-2}  # <u2: bf16 bits
 
 
 def bf16_values(bits):

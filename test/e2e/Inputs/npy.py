@@ -1,10 +1,11 @@
 """Minimal .npy reading and writing for the tests, without NumPy (the tests'
-Python may not have it). Little-endian f4, f2, i4, i8, b1; C order."""
+Python may not have it). Little-endian f8, f4, f2, the integers, b1; C order."""
 import ast
 import math
 import struct
 
-_FORMATS = {"<f4": "f", "<f2": "e", "<i4": "i", "<i8": "q", "|b1": "?", "<u2": "H"}
+_FORMATS = {"<f4": "f", "<f2": "e", "<f8": "d", "<i4": "i", "<i8": "q", "|b1": "?", "<u2": "H",
+            "|i1": "b", "|u1": "B", "<i2": "h", "<u4": "I", "<u8": "Q"}
 
 
 def write(path, values, shape, descr="<f4"):

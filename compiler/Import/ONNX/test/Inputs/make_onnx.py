@@ -63,9 +63,9 @@ def mod_float():
     return model(nodes, [vi("x", [4]), vi("y", [4])], [vi("z", [4])])
 
 
-def opset24():
+def opset29():
     m = add()
-    m.opset_import[0].version = 24
+    m.opset_import[0].version = 29
     return m
 
 
@@ -486,7 +486,7 @@ MODELS = {f.__name__: f for f in [gathernd_long_tuples, lrn_size0, mvn_bad_axes,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
                                   eye_like_3d, pow_int, castlike_u8, cumsum_reverse, one_hot,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss, pad_mirror,
-                                  trilu, is_inf_nan, dynamic, unsupported, opset24, complex64,
+                                  trilu, is_inf_nan, dynamic, unsupported, opset29, complex64,
                                   split_num_outputs, mish, reduce_min_u8, reduce_empty, pad, pad_reflect,
                                   reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
