@@ -30,38 +30,6 @@ struct TransposedAxis {
   int64_t full() const { return stride * (in - 1) + outputPadding + (kernel - 1) * dilation + 1; }
 };
 
-/// A block of zeros shaped like `like` with `length` along `axis`.
-Value zerosLike(GraphImporter &g, Value like, int64_t axis, int64_t length) {
-  RankedTensorType t = GraphImporter::typeOf(like);
-  SmallVector<int64_t> shape(t.getShape());
-  shape[axis] = length;
-  auto type = g.tensorType(shape, t.getElementType());
-  return g.builder.create<ConstantOp>(g.loc, type, DenseElementsAttr::get(type, g.builder.getZeroAttr(t.getElementType())),
-                                      DeviceAttr());
-}
-
-Value concatAlong(GraphImporter &g, ArrayRef<Value> pieces, int64_t axis) {
-  RankedTensorType t = GraphImporter::typeOf(pieces[0]);
-  SmallVector<int64_t> shape(t.getShape());
-  shape[axis] = 0;
-  for (Value p : pieces)
-    shape[axis] += GraphImporter::typeOf(p).getDimSize(axis);
-  return g.make<ConcatOp>(g.tensorType(shape, t.getElementType()), pieces, g.builder.getI64IntegerAttr(axis),
-                          DeviceAttr());
-}
-
-/// `v` with [from, to) kept along `axis`.
-Value sliceAlong(GraphImporter &g, Value v, int64_t axis, int64_t from, int64_t to) {
-  RankedTensorType t = GraphImporter::typeOf(v);
-  int64_t rank = t.getRank();
-  SmallVector<int64_t> starts(rank, 0), ends(t.getShape()), steps(rank, 1), shape(t.getShape());
-  starts[axis] = from;
-  ends[axis] = to;
-  shape[axis] = to - from;
-  return g.make<SliceOp>(g.tensorType(shape, t.getElementType()), v, g.builder.getDenseI64ArrayAttr(starts),
-                         g.builder.getDenseI64ArrayAttr(ends), g.builder.getDenseI64ArrayAttr(steps), DeviceAttr());
-}
-
 /// `stride - 1` zeros after every element but the last along `axis`.
 Value insertZeros(GraphImporter &g, Value v, int64_t axis, int64_t stride) {
   if (stride == 1)

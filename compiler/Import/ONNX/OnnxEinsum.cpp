@@ -151,17 +151,17 @@ FailureOr<Labelled> contractPair(GraphImporter &g, const Labelled &a, const Labe
   return Labelled{g.reshape(product, shape), batch + rows + columns};
 }
 
-LogicalResult convertEinsum(GraphImporter &g, Outputs &out) {
+/// The operands with their letters and the output's letters from the
+/// equation; a failure has been reported.
+LogicalResult parseEquation(GraphImporter &g, std::vector<Labelled> &operands, std::string &result) {
   std::string equation = g.attrString("equation", "");
   equation.erase(std::remove(equation.begin(), equation.end(), ' '), equation.end());
   size_t arrow = equation.find("->");
-  StringRef lhs = StringRef(equation).substr(0, arrow);
   SmallVector<StringRef> terms;
-  lhs.split(terms, ',');
+  StringRef(equation).substr(0, arrow).split(terms, ',');
   if (terms.size() != g.numInputs())
     return g.fail("the equation '" + equation + "' has " + std::to_string(terms.size()) + " terms for " +
                   std::to_string(g.numInputs()) + " inputs");
-  std::vector<Labelled> operands;
   int64_t widest = 0;
   for (size_t i = 0; i < terms.size(); ++i)
     widest = std::max(widest, ellipsisRank(terms[i], g.type(i).getRank()));
@@ -171,7 +171,6 @@ LogicalResult convertEinsum(GraphImporter &g, Outputs &out) {
       return failure();
     operands.push_back({g.input(i), *letters});
   }
-  std::string result;
   if (arrow != std::string::npos) {
     std::optional<std::string> letters = expandTerm(g, StringRef(equation).substr(arrow + 2), -1, widest);
     if (!letters)
@@ -190,6 +189,14 @@ LogicalResult convertEinsum(GraphImporter &g, Outputs &out) {
   for (char c : result)
     if (llvm::none_of(operands, [&](const Labelled &o) { return o.letters.find(c) != std::string::npos; }))
       return g.fail("the output letter '" + std::string(1, c) + "' is in no input");
+  return success();
+}
+
+LogicalResult convertEinsum(GraphImporter &g, Outputs &out) {
+  std::vector<Labelled> operands;
+  std::string result;
+  if (failed(parseEquation(g, operands, result)))
+    return failure();
   // Reduce each operand alone, then fold them pairwise.
   auto neededAfter = [&](size_t i) {
     std::string need = result;
@@ -197,7 +204,7 @@ LogicalResult convertEinsum(GraphImporter &g, Outputs &out) {
       need += operands[j].letters;
     return need;
   };
-  Labelled acc = sumAway(g, takeDiagonals(g, operands[0]), neededAfter(0) + (operands.size() > 1 ? operands[1].letters : ""));
+  Labelled acc = sumAway(g, takeDiagonals(g, operands[0]), neededAfter(0));
   for (size_t i = 1; i < operands.size(); ++i) {
     std::string need = neededAfter(i);
     Labelled next = sumAway(g, takeDiagonals(g, operands[i]), need + acc.letters);

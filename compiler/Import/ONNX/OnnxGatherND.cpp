@@ -24,18 +24,11 @@ namespace {
 /// dimensions `dims` (row-major), negative entries wrapped.
 Value linearIndex(GraphImporter &g, Value indices, ArrayRef<int64_t> dims) {
   RankedTensorType it = GraphImporter::typeOf(indices);
-  int64_t rank = it.getRank(), k = int64_t(dims.size());
-  SmallVector<int64_t> column(it.getShape());
-  column.back() = 1;
+  int64_t last = it.getRank() - 1, k = int64_t(dims.size());
   Value linear;
   int64_t stride = 1;
   for (int64_t j = k - 1; j >= 0; --j) {
-    SmallVector<int64_t> starts(rank, 0), ends(it.getShape()), steps(rank, 1);
-    starts.back() = j;
-    ends.back() = j + 1;
-    Value entry = g.make<SliceOp>(g.tensorType(column, it.getElementType()), indices,
-                                  g.builder.getDenseI64ArrayAttr(starts), g.builder.getDenseI64ArrayAttr(ends),
-                                  g.builder.getDenseI64ArrayAttr(steps), DeviceAttr());
+    Value entry = sliceAlong(g, indices, last, j, j + 1);
     Value negative = g.make<CompareOp>(StringRef("lt"), entry, g.scalarLike(entry, 0));
     entry = g.make<SelectOp>(negative, g.make<AddOp>(entry, g.scalarLike(entry, double(dims[j]))), entry);
     Value term = stride == 1 ? entry : g.make<MulOp>(entry, g.scalarLike(entry, double(stride)));

@@ -52,33 +52,15 @@ LogicalResult convertLRN(GraphImporter &g, Outputs &out) {
   Value x = g.input(0), squares = g.make<MulOp>(x, x);
   int64_t before = (size - 1) / 2, after = size - 1 - before;
   SmallVector<Value> pieces;
-  auto zeros = [&](int64_t n) {
-    SmallVector<int64_t> shape(t.getShape());
-    shape[1] = n;
-    auto type = g.tensorType(shape, t.getElementType());
-    return g.builder
-        .create<ConstantOp>(g.loc, type, DenseElementsAttr::get(type, g.builder.getZeroAttr(t.getElementType())),
-                            DeviceAttr())
-        .getResult();
-  };
   if (before)
-    pieces.push_back(zeros(before));
+    pieces.push_back(zerosLike(g, squares, 1, before));
   pieces.push_back(squares);
   if (after)
-    pieces.push_back(zeros(after));
-  SmallVector<int64_t> padded(t.getShape());
-  padded[1] = channels + size - 1;
-  Value window = pieces.size() == 1 ? squares
-                                    : g.make<ConcatOp>(g.tensorType(padded, t.getElementType()), pieces,
-                                                       g.builder.getI64IntegerAttr(1), DeviceAttr());
+    pieces.push_back(zerosLike(g, squares, 1, after));
+  Value window = pieces.size() == 1 ? squares : concatAlong(g, pieces, 1);
   Value sum;
   for (int64_t k = 0; k < size; ++k) {
-    SmallVector<int64_t> starts(t.getRank(), 0), ends(padded), steps(t.getRank(), 1);
-    starts[1] = k;
-    ends[1] = k + channels;
-    Value shifted = g.make<SliceOp>(t, window, g.builder.getDenseI64ArrayAttr(starts),
-                                    g.builder.getDenseI64ArrayAttr(ends), g.builder.getDenseI64ArrayAttr(steps),
-                                    DeviceAttr());
+    Value shifted = sliceAlong(g, window, 1, k, k + channels);
     sum = sum ? g.make<AddOp>(sum, shifted) : shifted;
   }
   Value scaled = g.make<AddOp>(g.make<MulOp>(sum, g.scalarLike(x, alpha / double(size))), g.scalarLike(x, bias));

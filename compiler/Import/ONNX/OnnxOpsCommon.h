@@ -53,8 +53,14 @@ mlir::Value reduce(GraphImporter &g, llvm::StringRef kind, mlir::Value x,
 /// `axis` (normalised over all trailing dimensions), `axis` then 1; as it is
 /// when `axis` is already the last.
 mlir::Value coerceTo2D(GraphImporter &g, mlir::Value x, int64_t &axis);
-/// `v` transposed by `perm` (OnnxShapeOps.cpp).
+/// `v` transposed by `perm` (OnnxShapeOps.cpp, like the three below).
 mlir::Value transposed(GraphImporter &g, mlir::Value v, llvm::ArrayRef<int64_t> perm);
+/// A constant block of zeros shaped like `like` with `length` along `axis`.
+mlir::Value zerosLike(GraphImporter &g, mlir::Value like, int64_t axis, int64_t length);
+/// `pieces` concatenated along `axis`.
+mlir::Value concatAlong(GraphImporter &g, llvm::ArrayRef<mlir::Value> pieces, int64_t axis);
+/// `v` with [from, to) kept along `axis`.
+mlir::Value sliceAlong(GraphImporter &g, mlir::Value v, int64_t axis, int64_t from, int64_t to);
 /// log(softmax(x)) along `axis`, shifted by the maximum against overflow.
 mlir::Value logSoftmax(GraphImporter &g, mlir::Value x, int64_t axis);
 

@@ -913,3 +913,33 @@ void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
                         "Or", "Xor", "Not", "Where"})
     t[l] = convertLogical;
 }
+
+Value dlc::onnx_import::zerosLike(GraphImporter &g, Value like, int64_t axis, int64_t length) {
+  RankedTensorType t = GraphImporter::typeOf(like);
+  SmallVector<int64_t> shape(t.getShape());
+  shape[axis] = length;
+  auto type = g.tensorType(shape, t.getElementType());
+  return g.builder.create<ConstantOp>(g.loc, type, DenseElementsAttr::get(type, g.builder.getZeroAttr(t.getElementType())),
+                                      DeviceAttr());
+}
+
+Value dlc::onnx_import::concatAlong(GraphImporter &g, ArrayRef<Value> pieces, int64_t axis) {
+  RankedTensorType t = GraphImporter::typeOf(pieces[0]);
+  SmallVector<int64_t> shape(t.getShape());
+  shape[axis] = 0;
+  for (Value p : pieces)
+    shape[axis] += GraphImporter::typeOf(p).getDimSize(axis);
+  return g.make<ConcatOp>(g.tensorType(shape, t.getElementType()), pieces, g.builder.getI64IntegerAttr(axis),
+                          DeviceAttr());
+}
+
+Value dlc::onnx_import::sliceAlong(GraphImporter &g, Value v, int64_t axis, int64_t from, int64_t to) {
+  RankedTensorType t = GraphImporter::typeOf(v);
+  int64_t rank = t.getRank();
+  SmallVector<int64_t> starts(rank, 0), ends(t.getShape()), steps(rank, 1), shape(t.getShape());
+  starts[axis] = from;
+  ends[axis] = to;
+  shape[axis] = to - from;
+  return g.make<SliceOp>(g.tensorType(shape, t.getElementType()), v, g.builder.getDenseI64ArrayAttr(starts),
+                         g.builder.getDenseI64ArrayAttr(ends), g.builder.getDenseI64ArrayAttr(steps), DeviceAttr());
+}
