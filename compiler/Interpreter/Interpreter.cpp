@@ -267,6 +267,19 @@ public:
         .Case([&](GatherElementsOp o) {
           return one(ref::gatherElements(in(o.getData()), in(o.getIndices()), o.getAxis()));
         })
+        .Case([&](ScatterElementsOp o) {
+          return one(ref::scatterElements(in(o.getData()), in(o.getIndices()),
+                                          in(o.getUpdates()), o.getAxis(),
+                                          o.getReduction().str()));
+        })
+        .Case([&](TopKOp o) -> ref::Status {
+          Expected<std::vector<Tensor>> pair =
+              ref::topK(in(o.getInput()), o.getAxis(), o.getK(), o.getLargest());
+          if (!pair)
+            return pair.status();
+          results = std::move(*pair);
+          return ref::Status::success();
+        })
         .Case([&](CastOp o) -> ref::Status {
           FailureOr<DType> to = dlc::refDTypeOf(o.getType().getElementType());
           if (failed(to))

@@ -338,6 +338,37 @@ Expected<Tensor> binary(const char *name, BinOp op, const Tensor &lhs,
 
 } // namespace
 
+namespace detail {
+Status combineElement(const char *name, const std::string &reduction, DType type, double &acc,
+                      double update) {
+  if (reduction == "none") {
+    acc = update;
+    return Status::success();
+  }
+  BinOp op = reduction == "add"   ? BinOp::Add
+             : reduction == "mul" ? BinOp::Mul
+             : reduction == "max" ? BinOp::Max
+             : reduction == "min" ? BinOp::Min
+                                  : BinOp::Sub;
+  if (op == BinOp::Sub)
+    return makeError(name, ": unknown reduction '", reduction, "'");
+  if (!isInteger(type)) {
+    acc = roundTo(type, floatBinOp(op, acc, update));
+    return Status::success();
+  }
+  int64_t r = 0;
+  uint64_t u = 0;
+  if (isUnsigned(type))
+    unsignedBinOp(op, toUint64(acc), toUint64(update), u);
+  else {
+    intBinOp(op, toInt64(acc), toInt64(update), r);
+    u = static_cast<uint64_t>(r);
+  }
+  acc = intResult(type, u);
+  return Status::success();
+}
+} // namespace detail
+
 Expected<Tensor> add(const Tensor &lhs, const Tensor &rhs) {
   return binary("add", BinOp::Add, lhs, rhs);
 }

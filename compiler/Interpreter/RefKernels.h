@@ -168,6 +168,18 @@ Expected<std::vector<Tensor>> split(const Tensor &x, int64_t axis,
 /// data[i..indices[i..j..k]..k] at `axis`; an index outside [-dim, dim) is
 /// an error.
 Expected<Tensor> gatherElements(const Tensor &data, const Tensor &indices, int64_t axis);
+/// ONNX ScatterElements: data with, for each element of `updates` in
+/// row-major order, the element at its coordinates with `indices`' value at
+/// `axis` combined by `reduction` ("none": replaced; "add", "mul", "max",
+/// "min"). `indices` dimensions of size 1 broadcast over the updates'. An
+/// index outside [-dim, dim) is an error.
+Expected<Tensor> scatterElements(const Tensor &data, const Tensor &indices,
+                                 const Tensor &updates, int64_t axis,
+                                 const std::string &reduction);
+/// ONNX TopK, always sorted: the k largest (smallest) along `axis`, best
+/// first, and their indices (i64); ties keep the lower index first; NaN is
+/// larger than every number.
+Expected<std::vector<Tensor>> topK(const Tensor &x, int64_t axis, int64_t k, bool largest);
 Expected<Tensor> gather(const Tensor &data, const Tensor &indices,
                         int64_t axis);
 /// Rounds every element to `to`. Float -> i32/i64 truncates toward zero

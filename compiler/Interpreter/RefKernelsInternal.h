@@ -49,6 +49,11 @@ Status checkOutputSize(const char *op, const std::vector<int64_t> &shape);
 std::optional<std::vector<int64_t>>
 broadcastDims(const std::vector<int64_t> &lhs, const std::vector<int64_t> &rhs);
 
+/// acc = reduction(acc, update) in `type`'s arithmetic, as the binary ops
+/// compute it ("none": acc = update; "add", "mul", "max", "min").
+Status combineElement(const char *name, const std::string &reduction, DType type, double &acc,
+                      double update);
+
 /// Rounds every element of `t` in place to its dtype.
 void roundAll(Tensor &t);
 

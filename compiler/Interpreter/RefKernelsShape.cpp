@@ -3,6 +3,7 @@
 #include "Interpreter/RefKernels.h"
 #include "Interpreter/RefKernelsInternal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -330,6 +331,95 @@ Expected<Tensor> gatherElements(const Tensor &data, const Tensor &indices, int64
     out.data[e] = data.data[offset];
   }
   return out;
+}
+
+Expected<Tensor> scatterElements(const Tensor &data, const Tensor &indices,
+                                 const Tensor &updates, int64_t axis,
+                                 const std::string &reduction) {
+  const char *name = "scatter_elements";
+  for (const Status &s : {checkTensor(name, "data", data), checkTensor(name, "indices", indices),
+                          checkTensor(name, "updates", updates),
+                          checkSameDType(name, "data", data, "updates", updates)})
+    if (!s.ok())
+      return s;
+  if (indices.dtype != DType::I32 && indices.dtype != DType::I64)
+    return makeError(name, ": expected i32 or i64 indices, got ", dtypeName(indices.dtype));
+  if (Status s = normalizeAxis(name, axis, data.rank()); !s.ok())
+    return s;
+  if (updates.rank() != data.rank() || indices.rank() != data.rank())
+    return makeError(name, ": indices of rank ", indices.rank(), " and updates of rank ",
+                     updates.rank(), " for data of rank ", data.rank());
+  for (int64_t d = 0; d < data.rank(); ++d) {
+    if (indices.shape[d] != updates.shape[d] && indices.shape[d] != 1)
+      return makeError(name, ": indices dimension ", d, " is neither the updates' nor 1");
+    if (d != axis && updates.shape[d] > data.shape[d])
+      return makeError(name, ": updates dimension ", d, " is larger than the data's");
+  }
+  Tensor out = data;
+  std::vector<int64_t> dataStrides = rowMajorStrides(data.shape),
+                       indexStrides = rowMajorStrides(indices.shape), at(data.rank(), 0);
+  int64_t dim = data.shape[axis];
+  // Updates in row-major order: a later duplicate combines after an earlier.
+  for (size_t e = 0; e < updates.data.size(); ++e) {
+    int64_t rest = int64_t(e), indexOffset = 0, offset = 0;
+    for (int64_t d = data.rank() - 1; d >= 0; --d) {
+      at[d] = rest % updates.shape[d];
+      rest /= updates.shape[d];
+      if (indices.shape[d] != 1)
+        indexOffset += at[d] * indexStrides[d];
+    }
+    int64_t i = toInt64(indices.data[indexOffset]);
+    if (i < -dim || i >= dim)
+      return makeError(name, ": index ", i, " is out of range [", -dim, ", ", dim, ") for axis ",
+                       axis, " of size ", dim);
+    at[axis] = i < 0 ? i + dim : i;
+    for (int64_t d = 0; d < data.rank(); ++d)
+      offset += at[d] * dataStrides[d];
+    if (Status s = combineElement(name, reduction, out.dtype, out.data[offset], updates.data[e]);
+        !s.ok())
+      return s;
+  }
+  return out;
+}
+
+Expected<std::vector<Tensor>> topK(const Tensor &x, int64_t axis, int64_t k, bool largest) {
+  const char *name = "top_k";
+  if (Status s = checkTensor(name, "input", x); !s.ok())
+    return s;
+  if (Status s = normalizeAxis(name, axis, x.rank()); !s.ok())
+    return s;
+  int64_t n = x.shape[axis];
+  if (k < 1 || k > n)
+    return makeError(name, ": k = ", k, " outside [1, ", n, "]");
+  std::vector<int64_t> shape = x.shape;
+  shape[axis] = k;
+  Tensor values = Tensor::zeros(x.dtype, shape), positions = Tensor::zeros(DType::I64, shape);
+  int64_t inner = 1, outer = 1;
+  for (int64_t d = axis + 1; d < x.rank(); ++d)
+    inner *= x.shape[d];
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= x.shape[d];
+  // NaN is larger than every number; ties keep the lower index first.
+  auto before = [&](double a, double b) {
+    if (std::isnan(a) || std::isnan(b))
+      return largest ? !std::isnan(b) : !std::isnan(a);
+    return largest ? a > b : a < b;
+  };
+  std::vector<int64_t> order(n);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) {
+      const double *row = x.data.data() + o * n * inner + in;
+      for (int64_t j = 0; j < n; ++j)
+        order[j] = j;
+      std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return before(row[a * inner], row[b * inner]);
+      });
+      for (int64_t p = 0; p < k; ++p) {
+        values.data[(o * k + p) * inner + in] = row[order[p] * inner];
+        positions.data[(o * k + p) * inner + in] = double(order[p]);
+      }
+    }
+  return std::vector<Tensor>{std::move(values), std::move(positions)};
 }
 
 Expected<Tensor> gather(const Tensor &data, const Tensor &indices,

@@ -75,3 +75,7 @@ int64_t ReduceMeanOp::getFlops() {
 }
 int64_t ReduceMaxOp::getFlops() { return numElements(getInput()); }
 int64_t ReduceProdOp::getFlops() { return numElements(getInput()); }
+// A copy of the data and one combine per update.
+int64_t ScatterElementsOp::getFlops() { return numElements(getData()) + numElements(getUpdates()); }
+// A selection keeps the k best of each row: about k comparisons per element.
+int64_t TopKOp::getFlops() { return numElements(getInput()) * std::max<int64_t>(1, getK()); }

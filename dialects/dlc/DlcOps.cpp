@@ -643,6 +643,53 @@ LogicalResult GatherElementsOp::verify() {
   return verifyResultShape(*this, Shape(indices.begin(), indices.end()), getResult());
 }
 
+LogicalResult ScatterElementsOp::verify() {
+  ArrayRef<int64_t> data = shapeOf(getData()), indices = shapeOf(getIndices()),
+                    updates = shapeOf(getUpdates());
+  auto emit = [&] { return emitOpError(); };
+  FailureOr<int64_t> axis = normalizeAxis(getAxis(), data.size(), emit);
+  if (failed(axis))
+    return failure();
+  StringRef reduction = getReduction();
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+    return emitOpError() << "expects reduction none, add, mul, max or min, got '" << reduction
+                         << "'";
+  if (reduction != "none" && getElementTypeOrSelf(getData().getType()).isInteger(1))
+    return emitOpError() << "reduction '" << reduction << "' on i1 (only none)";
+  if (updates.size() != data.size())
+    return emitOpError() << "updates of rank " << updates.size() << " for data of rank "
+                         << data.size() << " (they must be equal)";
+  if (indices.size() != updates.size())
+    return emitOpError() << "indices of rank " << indices.size() << " for updates of rank "
+                         << updates.size() << " (they must be equal)";
+  for (size_t d = 0; d < data.size(); ++d) {
+    if (indices[d] != updates[d] && indices[d] != 1)
+      return emitOpError() << "indices dimension " << d << " (" << indices[d]
+                           << ") is neither the updates' (" << updates[d] << ") nor 1";
+    if (int64_t(d) != *axis && updates[d] > data[d])
+      return emitOpError() << "updates dimension " << d << " (" << updates[d]
+                           << ") is larger than the data's (" << data[d] << ")";
+  }
+  return success();
+}
+
+LogicalResult TopKOp::verify() {
+  ArrayRef<int64_t> input = shapeOf(getInput());
+  auto emit = [&] { return emitOpError(); };
+  FailureOr<int64_t> axis = normalizeAxis(getAxis(), input.size(), emit);
+  if (failed(axis))
+    return failure();
+  int64_t k = static_cast<int64_t>(getK());
+  if (k < 1 || k > input[*axis])
+    return emitOpError() << "k = " << k << " outside [1, " << input[*axis] << "] (axis " << *axis
+                         << ")";
+  Shape expected(input.begin(), input.end());
+  expected[*axis] = k;
+  if (failed(verifyResultShape(*this, expected, getValues())))
+    return failure();
+  return verifyResultShape(*this, expected, getIndices());
+}
+
 // Placement may route an index input through copies (to a GPU) or slices
 // (data-parallel batch shards) before its gather: ops that only move values
 // are looked through, so the bound does not depend on where the gather runs.
@@ -662,6 +709,11 @@ int64_t dlc::gatherIndexBound(Value value) {
         continue;
       ArrayRef<int64_t> data = shapeOf(gather.getData());
       userBound = data[gather.getAxis() < 0 ? gather.getAxis() + data.size() : gather.getAxis()];
+    } else if (auto scatter = dyn_cast<ScatterElementsOp>(user)) {
+      if (scatter.getIndices() != value)
+        continue;
+      ArrayRef<int64_t> data = shapeOf(scatter.getData());
+      userBound = data[scatter.getAxis() < 0 ? scatter.getAxis() + data.size() : scatter.getAxis()];
     } else if (isa<CopyOp, ReshapeOp, SliceOp, TransposeOp>(user)) {
       userBound = gatherIndexBound(user->getResult(0));
     }

@@ -678,6 +678,61 @@ def Dlc_GatherElementsOp : Dlc_Op<"gather_elements", [AllElementTypesMatch<["dat
   let flopsPerElement = 0;
 }
 
+def Dlc_ScatterElementsOp : Dlc_Op<"scatter_elements",
+    [AllTypesMatch<["data", "result"]>, AllElementTypesMatch<["data", "updates"]>],
+    /*customFlops=*/1> {
+  let summary = "Writes or combines `updates` into a copy of `data` at the indices along `axis` (ONNX ScatterElements)";
+  let description = [{
+    The result is `data` with, for every element of `updates` in row-major
+    order, `result[i..., indices[i..., j, k...], k...] = combine(that element,
+    updates[i..., j, k...])`: the inverse of `gather_elements`. `reduction`
+    is `none` (the update replaces the element; a later duplicate wins),
+    `add`, `mul`, `max` or `min`. `indices` has the updates' rank; a
+    dimension of size 1 broadcasts over the updates' (ScatterND's rows
+    become `scatter_elements` on axis 0 with an `Nx1` index). `updates` is
+    no larger than `data` off the axis. Negative indices count from the end;
+    one outside `[-dim, dim)` is an error in the interpreter and writes
+    nothing in compiled code.
+
+    ```mlir
+    %r = dlc.scatter_elements %cache, %pos, %new {axis = 1 : i64, reduction = "none"}
+        : (tensor<2x16x64xf32>, tensor<2x1x64xi64>, tensor<2x1x64xf32>) -> tensor<2x16x64xf32>
+    ```
+  }];
+  let arguments = !con((ins Dlc_Tensor:$data, Dlc_IndexTensor:$indices, Dlc_Tensor:$updates,
+                        DefaultValuedAttr<I64Attr, "0">:$axis,
+                        DefaultValuedAttr<StrAttr, "\"none\"">:$reduction), DevicePin);
+  let results = (outs Dlc_Tensor:$result);
+  let assemblyFormat = "$data `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  // Sums and products of updates round differently in fp16.
+  let fp16Policy = "Deny";
+}
+
+def Dlc_TopKOp : Dlc_Op<"top_k", [AllElementTypesMatch<["input", "values"]>],
+                        /*customFlops=*/1> {
+  let summary = "The `k` largest (or smallest) elements along `axis` and their indices (ONNX TopK)";
+  let description = [{
+    Along `axis`, the `k` largest elements (`largest = false`: smallest) in
+    order, best first, and their positions (i64). Equal elements keep their
+    order (the lower index first); NaN is larger than every number (as
+    `torch.topk`). The results have the input's shape with `k` at `axis`.
+    Always sorted (ONNX's `sorted = 0` leaves the order open).
+
+    ```mlir
+    %v, %i = dlc.top_k %logits {axis = -1 : i64, k = 5 : i64, largest = true}
+        : tensor<8x1000xf32> -> tensor<8x5xf32>, tensor<8x5xi64>
+    ```
+  }];
+  let arguments = !con((ins Dlc_NumericTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis,
+                        I64Attr:$k, DefaultValuedAttr<BoolAttr, "true">:$largest), DevicePin);
+  let results = (outs Dlc_NumericTensor:$values, StaticShapeTensorOf<[I64]>:$indices);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($values) `,` type($indices)";
+  let hasVerifier = 1;
+  // Rounding to fp16 can make distinct elements equal and change the indices.
+  let fp16Policy = "Deny";
+}
+
 def Dlc_CastOp : Dlc_Op<"cast", [Dlc_Elementwise, SameOperandsAndResultShape]> {
   let summary = "Converts the element type";
   let description = [{

@@ -7,6 +7,7 @@
 //   LowerContractions.cpp   matmul linear conv2d
 //   LowerPoolingNorm.cpp    pooling, batch/layer norm, softmax, reductions
 //   LowerDataMovement.cpp   transpose reshape concat slice split gather
+//   LowerSelection.cpp      scatter_elements top_k (scf loops)
 //
 // Unsigned element types (ui8 ... ui64) reach the patterns as they are, so
 // that each picks its unsigned ops (divui, cmpi ult, uitofp, ...); arith,
@@ -33,6 +34,7 @@ void dlc::populateDlcToLinalgPatterns(RewritePatternSet &patterns) {
   populateContractionPatterns(patterns);
   populatePoolingNormPatterns(patterns);
   populateDataMovementPatterns(patterns);
+  populateSelectionPatterns(patterns);
 }
 
 namespace {

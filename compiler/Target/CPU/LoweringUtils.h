@@ -134,6 +134,7 @@ void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
 void populateContractionPatterns(mlir::RewritePatternSet &patterns);
 void populatePoolingNormPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
+void populateSelectionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace dlc
 
