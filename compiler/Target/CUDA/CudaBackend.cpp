@@ -33,7 +33,8 @@ const char *const kCudaKinds[] = {
     "compare", "select",
     "matmul", "linear", "conv2d", "max_pool2d", "avg_pool2d", "global_avg_pool",
     "batch_norm", "layer_norm", "softmax", "reduce_sum", "reduce_mean", "reduce_max", "reduce_prod",
-    "transpose", "reshape", "concat", "slice", "split", "gather", "gather_elements", "copy", "constant"};
+    "transpose", "reshape", "concat", "slice", "split", "gather", "gather_elements",
+    "scatter_elements", "top_k", "copy", "constant"};
 
 /// The types every kernel kind computes on. f64 and the 8/16-bit and
 /// unsigned integers have kernels where an op is elementwise or moves data

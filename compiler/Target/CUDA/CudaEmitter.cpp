@@ -349,6 +349,7 @@ FailureOr<KernelSource> KernelEmitter::run() {
   else if (isa<MatmulOp, LinearOp, Conv2dOp>(anchor)) ok = emitMatmul();
   else if (isRowReduction(anchor)) ok = emitRowReduction();
   else if (isa<SplitOp>(anchor)) ok = emitSplit();
+  else if (isa<TopKOp>(anchor)) ok = emitTopK();
   else ok = emitPointwise();
   if (failed(ok) || hadError) return failure();
   std::string code;

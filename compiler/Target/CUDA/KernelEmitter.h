@@ -219,6 +219,7 @@ private:
   bool emitVectorised(ArrayRef<int64_t> shape);
   LogicalResult emitPointwise();
   LogicalResult emitSplit();
+  LogicalResult emitTopK();
   std::string pointwiseAnchor(Operation *op, const Coords &c);
   LogicalResult emitRowReduction();
   /// Blocks of 256 threads for a grid-stride loop over `work` items: one

@@ -126,6 +126,44 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
     line("const " + ct + " " + v + " = " + valueAt(g.getData(), dc) + ";");
     return v;
   }
+  if (auto s = dyn_cast<ScatterElementsOp>(op)) {
+    // The data's element, then every update whose index names it, in order
+    // along the axis (a later duplicate wins, as in the interpreter): the
+    // thread owns its element, so no atomics and the result is deterministic.
+    result.kind = "pointwise";
+    ArrayRef<int64_t> data = shapeOf(s.getData()), updates = shapeOf(s.getUpdates()),
+                      indices = shapeOf(s.getIndices());
+    int64_t axis = normalized(s.getAxis(), data.size());
+    StringRef reduction = s.getReduction();
+    line(ct + " " + v + " = " + valueAt(s.getData(), c) + ";  // dlc.scatter_elements");
+    std::string guard;
+    for (size_t d = 0; d < data.size(); ++d)
+      if (int64_t(d) != axis && updates[d] < data[d])
+        guard += std::string(guard.empty() ? "" : " && ") + c[d] + " < " + num(updates[d]);
+    if (!guard.empty()) open("if (" + guard + ")");
+    open("for (long long t = 0; t < " + num(updates[axis]) + "; ++t)");
+    scoped([&] {
+      Coords uc = c, ic;
+      uc[axis] = "t";
+      for (size_t d = 0; d < data.size(); ++d) ic.push_back(indices[d] == 1 ? "0" : uc[d]);
+      std::string index = fresh("index");
+      line("long long " + index + " = (long long)" + valueAt(s.getIndices(), ic) + ";");
+      line("if (" + index + " < 0) " + index + " += " + num(data[axis]) + ";");
+      line("if (" + index + " != " + c[axis] + ") continue;  // out of range: matches nothing");
+      std::string u = valueAt(s.getUpdates(), uc);
+      bool f = isFloatType(rt);
+      std::string combined =
+          reduction == "add"   ? v + " + " + u
+          : reduction == "mul" ? v + " * " + u
+          : reduction == "max" ? (f ? "dlc_max(" + v + ", " + u + ")" : "(" + v + " > " + u + " ? " + v + " : " + u + ")")
+          : reduction == "min" ? (f ? "dlc_min(" + v + ", " + u + ")" : "(" + v + " < " + u + " ? " + v + " : " + u + ")")
+                               : u;
+      line(v + " = " + roundTo(rt, combined) + ";");
+    });
+    close();
+    if (!guard.empty()) close();
+    return v;
+  }
   auto window = [&](ArrayRef<int64_t> kernel, ArrayRef<int64_t> st, ArrayRef<int64_t> pads,
                     ArrayRef<int64_t> dil, Value input, auto accumulate) {
     ArrayRef<int64_t> is = shapeOf(input);
@@ -236,3 +274,59 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
 /// Softmax, layer_norm and trailing-axes reductions. Rows of up to 1024
 /// elements get a warp each (4 per block of 128 threads); longer ones a block
 /// of 256 threads. Sums and maxima are in f32 whatever the data type.
+
+/// top_k: one thread per input element finds its rank in its row (how many
+/// elements come before it: larger, or smaller, NaN beyond every number, ties
+/// by index) and, when the rank is below k, stores itself and its index at
+/// that position. Ranks are a permutation, so every output element is written
+/// once; O(n) reads per thread, fully parallel. Fused elementwise ops run on
+/// the stored values.
+LogicalResult KernelEmitter::emitTopK() {
+  auto topk = cast<TopKOp>(anchor);
+  result.kind = "top-k";
+  Value input = topk.getInput();
+  ArrayRef<int64_t> shape = shapeOf(input), outShape = shapeOf(topk.getValues());
+  int64_t axis = normalized(topk.getAxis(), shape.size());
+  int64_t n = countOf(shape), k = static_cast<int64_t>(topk.getK());
+  bool largest = topk.getLargest();
+  result.block = {256, 1, 1};
+  result.grid = gridStrideBlocks(n);
+  open("for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < " + num(n) +
+       "; i += (long long)gridDim.x * blockDim.x)");
+  Coords c = coordsOf("i", shape, "c");
+  Type t = elemOf(input);
+  bool f = isFloatType(t);
+  std::string x = valueAt(input, c);
+  // a comes before b: larger (smaller); a NaN before (after) every number.
+  auto before = [&](const std::string &a, const std::string &b) {
+    std::string byValue = "(" + a + (largest ? " > " : " < ") + b + ")";
+    if (!f) return byValue;
+    return "((" + std::string(largest ? a : b) + " != " + (largest ? a : b) + " && " +
+           (largest ? b : a) + " == " + (largest ? b : a) + ") || " + byValue + ")";
+  };
+  line("long long rank = 0;  // dlc.top_k");
+  open("for (long long r = 0; r < " + num(shape[axis]) + "; ++r)");
+  scoped([&] {
+    Coords rc = c;
+    rc[axis] = "r";
+    std::string y = valueAt(input, rc);
+    line("rank += " + before(y, x) + " || (!" + before(x, y) + " && r < " + c[axis] + ");");
+  });
+  close();
+  open("if (rank < " + num(k) + ")");
+  Coords oc = c;
+  oc[axis] = "rank";
+  overrides[topk.getValues()] = x;
+  overrides[topk.getIndices()] = "(long long)" + c[axis];
+  for (Value out : outputs) {
+    if (shapeOf(out) != outShape) {
+      error(anchor) << "the CUDA backend cannot fuse an elementwise op that broadcasts the result of '"
+                    << opNames.lookup(anchor) << "'";
+      break;
+    }
+    line(param(out) + "[" + offsetOf(outShape, oc) + "] = " + storeAs(elemOf(out), valueAt(out, oc)) + ";");
+  }
+  close();
+  close();
+  return success(!hadError);
+}

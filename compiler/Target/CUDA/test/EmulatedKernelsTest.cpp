@@ -226,6 +226,38 @@ const Case kCases[] = {
      "  %r = dlc.gather %t, %i {axis = 0} : (tensor<10x6xf32>, tensor<2x3xi64>) -> tensor<2x3x6xf32>\n"
      "  return %r : tensor<2x3x6xf32> }",
      0},
+    {"scatter_rows_add_then_mul",
+     "func.func @main(%d: tensor<7x5xf32>, %i: tensor<9x1xi64>, %u: tensor<9x5xf32>) -> tensor<7x5xf32> {\n"
+     "  %r = dlc.scatter_elements %d, %i, %u {axis = 0, reduction = \"add\"} : (tensor<7x5xf32>, tensor<9x1xi64>, tensor<9x5xf32>) -> tensor<7x5xf32>\n"
+     "  %m = dlc.mul %r, %d : tensor<7x5xf32>\n"
+     "  return %m : tensor<7x5xf32> }",
+     1e-6},
+    {"scatter_axis1_duplicates_f16",
+     "func.func @main(%d: tensor<4x8xf16>, %i: tensor<3x6xi32>, %u: tensor<3x6xf16>) -> tensor<4x8xf16> {\n"
+     "  %r = dlc.scatter_elements %d, %i, %u {axis = 1} : (tensor<4x8xf16>, tensor<3x6xi32>, tensor<3x6xf16>) -> tensor<4x8xf16>\n"
+     "  return %r : tensor<4x8xf16> }",
+     0},
+    {"scatter_max_i32",
+     "func.func @main(%d: tensor<7x3xi32>, %i: tensor<10x3xi64>, %u: tensor<10x3xi32>) -> tensor<7x3xi32> {\n"
+     "  %r = dlc.scatter_elements %d, %i, %u {axis = 0, reduction = \"max\"} : (tensor<7x3xi32>, tensor<10x3xi64>, tensor<10x3xi32>) -> tensor<7x3xi32>\n"
+     "  return %r : tensor<7x3xi32> }",
+     0},
+    {"top_k_axis1_fused_add",
+     "func.func @main(%x: tensor<5x13x3xf32>) -> (tensor<5x4x3xf32>, tensor<5x4x3xi64>) {\n"
+     "  %v, %i = dlc.top_k %x {axis = 1, k = 4} : tensor<5x13x3xf32> -> tensor<5x4x3xf32>, tensor<5x4x3xi64>\n"
+     "  %s = dlc.add %v, %v : tensor<5x4x3xf32>\n"
+     "  return %s, %i : tensor<5x4x3xf32>, tensor<5x4x3xi64> }",
+     0},
+    {"top_k_smallest_i32_ties",
+     "func.func @main(%x: tensor<4x9xi32>) -> (tensor<4x9xi32>, tensor<4x9xi64>) {\n"
+     "  %v, %i = dlc.top_k %x {axis = -1, k = 9, largest = false} : tensor<4x9xi32> -> tensor<4x9xi32>, tensor<4x9xi64>\n"
+     "  return %v, %i : tensor<4x9xi32>, tensor<4x9xi64> }",
+     0},
+    {"top_k_f16_indices_only",
+     "func.func @main(%x: tensor<6x5xf16>) -> tensor<1x5xi64> {\n"
+     "  %v, %i = dlc.top_k %x {axis = 0, k = 1} : tensor<6x5xf16> -> tensor<1x5xf16>, tensor<1x5xi64>\n"
+     "  return %i : tensor<1x5xi64> }",
+     0},
     {"max_pool",
      "func.func @main(%a: tensor<2x3x9x7xf32>) -> tensor<2x3x5x4xf32> {\n"
      "  %m = dlc.max_pool2d %a {kernel_shape = array<i64: 3, 2>, strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 1, 1>} : tensor<2x3x9x7xf32> -> tensor<2x3x5x4xf32>\n"
