@@ -1,4 +1,4 @@
-//===- OnnxGatherND.cpp - GatherND as one gather of linear indices --------===//
+//===- OnnxGatherND.cpp - GatherND and ScatterND through linear indices ---===//
 //
 // GatherND's index tuples address the leading dimensions of the data (after
 // batch_dims). The data's batch and indexed dimensions are flattened into
@@ -6,6 +6,11 @@
 // wrapped, times the constant strides, plus the constant offset of its
 // batch), and a single dlc.gather along that flattened axis reads the
 // slices: output shape = indices.shape[:-1] + data.shape[batch_dims + k:].
+//
+// ScatterND is the same in reverse: the data as [rows, slice], one linear
+// row per tuple, and dlc.scatter_elements on axis 0 with the rows as an
+// [M, 1] index broadcast along the slice. A tuple with an entry out of range
+// gets a row past the end, which writes nothing (the interpreter reports it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +26,11 @@ using ref::Tensor;
 namespace {
 
 /// The linear index of every tuple of `indices` ([..., k], i64) into data
-/// dimensions `dims` (row-major), negative entries wrapped.
-Value linearIndex(GraphImporter &g, Value indices, ArrayRef<int64_t> dims) {
+/// dimensions `dims` (row-major), negative entries wrapped. With
+/// `pastTheEnd`, a tuple with an entry outside [-dim, dim) gets an index of
+/// at least the product of `dims`.
+Value linearIndex(GraphImporter &g, Value indices, ArrayRef<int64_t> dims,
+                  bool pastTheEnd = false) {
   RankedTensorType it = GraphImporter::typeOf(indices);
   int64_t last = it.getRank() - 1, k = int64_t(dims.size());
   Value linear;
@@ -31,6 +39,12 @@ Value linearIndex(GraphImporter &g, Value indices, ArrayRef<int64_t> dims) {
     Value entry = sliceAlong(g, indices, last, j, j + 1);
     Value negative = g.make<CompareOp>(StringRef("lt"), entry, g.scalarLike(entry, 0));
     entry = g.make<SelectOp>(negative, g.make<AddOp>(entry, g.scalarLike(entry, double(dims[j]))), entry);
+    if (pastTheEnd) {
+      Value end = g.scalarLike(entry, double(product(dims)));
+      entry = g.make<SelectOp>(g.make<CompareOp>(StringRef("lt"), entry, g.scalarLike(entry, 0)), end, entry);
+      entry = g.make<SelectOp>(g.make<CompareOp>(StringRef("ge"), entry, g.scalarLike(entry, double(dims[j]))),
+                               end, entry);
+    }
     Value term = stride == 1 ? entry : g.make<MulOp>(entry, g.scalarLike(entry, double(stride)));
     linear = linear ? g.make<AddOp>(linear, term) : term;
     stride *= dims[j];
@@ -71,6 +85,42 @@ LogicalResult convertGatherND(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+LogicalResult convertScatterND(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0), it = g.type(1), ut = g.type(2);
+  int64_t r = t.getRank(), q = it.getRank();
+  std::string reduction = g.attrString("reduction", "none");
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+    return g.fail("unknown reduction '" + reduction + "' (none, add, mul, max or min)");
+  if (q < 1)
+    return g.fail("indices of rank 0");
+  int64_t k = it.getDimSize(q - 1);
+  if (k < 1 || k > r)
+    return g.fail("index tuples of " + std::to_string(k) + " entries for data of rank " + std::to_string(r));
+  ArrayRef<int64_t> shape = t.getShape(), tuples = it.getShape().drop_back();
+  SmallVector<int64_t> updates(tuples);
+  updates.append(shape.begin() + k, shape.end());
+  if (ut.getShape() != ArrayRef<int64_t>(updates))
+    return g.fail("the updates' shape is not indices.shape[:-1] + data.shape[k:]");
+  if (reduction != "none" && t.getElementType().isInteger(1))
+    return g.fail("reduction '" + reduction + "' on bool data");
+  int64_t m = product(tuples), rows = product(shape.take_front(k)), slice = product(shape.drop_front(k));
+  if (m == 0 || slice == 0) {
+    out.push_back(g.input(0));
+    return success();
+  }
+  Value linear = linearIndex(g, g.castTo(g.input(1), g.builder.getI64Type()), shape.take_front(k),
+                             /*pastTheEnd=*/true);
+  Value scattered = g.make<ScatterElementsOp>(
+      g.tensorType({rows, slice}, t.getElementType()), g.reshape(g.input(0), {rows, slice}),
+      g.reshape(linear, {m, 1}), g.reshape(g.input(2), {m, slice}), g.builder.getI64IntegerAttr(0),
+      g.builder.getStringAttr(reduction), DeviceAttr());
+  out.push_back(g.reshape(scattered, shape));
+  return success();
+}
+
 } // namespace
 
-void dlc::onnx_import::addGatherNDConverters(llvm::StringMap<Converter> &t) { t["GatherND"] = convertGatherND; }
+void dlc::onnx_import::addGatherNDConverters(llvm::StringMap<Converter> &t) {
+  t["GatherND"] = convertGatherND;
+  t["ScatterND"] = convertScatterND;
+}

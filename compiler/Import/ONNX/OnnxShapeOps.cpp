@@ -723,6 +723,74 @@ LogicalResult convertGatherElements(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// ScatterElements (and opset 9's Scatter, the same without reductions):
+/// dlc.scatter_elements as it is. No updates: the data.
+LogicalResult convertScatterElements(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0), it = g.type(1), ut = g.type(2);
+  int64_t axis = normAxis(g.attrInt("axis", 0), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  std::string reduction = g.attrString("reduction", "none");
+  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+    return g.fail("unknown reduction '" + reduction + "' (none, add, mul, max or min)");
+  if (it.getShape() != ut.getShape())
+    return g.fail("the indices' shape is not the updates'");
+  if (ut.getRank() != t.getRank())
+    return g.fail("the updates' rank is not the data's");
+  if (!it.getElementType().isSignlessInteger(32) && !it.getElementType().isSignlessInteger(64))
+    return g.unsupported("indices that are not int32 or int64");
+  if (reduction != "none" && t.getElementType().isInteger(1))
+    return g.fail("reduction '" + reduction + "' on bool data");
+  for (int64_t d = 0; d < t.getRank(); ++d)
+    if (d != axis && ut.getDimSize(d) > t.getDimSize(d))
+      return g.fail("the updates are larger than the data on axis " + llvm::Twine(d));
+  if (ut.getNumElements() == 0) {
+    out.push_back(g.input(0));
+    return success();
+  }
+  out.push_back(g.make<ScatterElementsOp>(t, g.input(0), g.input(1), g.input(2),
+                                          g.builder.getI64IntegerAttr(axis),
+                                          g.builder.getStringAttr(reduction), DeviceAttr()));
+  return success();
+}
+
+/// TopK: k from the attribute (opset < 10) or input 1, known at import time.
+/// Always sorted (`sorted = 0` leaves the order to the implementation).
+LogicalResult convertTopK(GraphImporter &g, Outputs &out) {
+  RankedTensorType t = g.type(0);
+  int64_t axis = normAxis(g.attrInt("axis", -1), t.getRank());
+  if (axis < 0 || axis >= t.getRank())
+    return g.fail("axis out of range");
+  int64_t k = 0;
+  if (g.opset < 10) {
+    k = g.attrInt("k", 0);
+  } else {
+    std::optional<std::vector<int64_t>> ks = g.constInts(1, "k");
+    if (!ks)
+      return failure();
+    if (ks->size() != 1)
+      return g.fail("k must have one element");
+    k = ks->front();
+  }
+  int64_t n = t.getDimSize(axis);
+  if (k < 0 || k > n)
+    return g.fail("k = " + llvm::Twine(k) + " outside [0, " + llvm::Twine(n) + "] (axis " +
+                  llvm::Twine(axis) + ")");
+  if (k == 0 || t.getNumElements() == 0)
+    return g.unsupported("an empty result");
+  if (t.getElementType().isInteger(1))
+    return g.fail("TopK of bool");
+  SmallVector<int64_t> shape(t.getShape());
+  shape[axis] = k;
+  auto op = g.builder.create<TopKOp>(g.loc, g.tensorType(shape, t.getElementType()),
+                                     g.tensorType(shape, g.builder.getI64Type()), g.input(0),
+                                     g.builder.getI64IntegerAttr(axis), g.builder.getI64IntegerAttr(k),
+                                     g.builder.getBoolAttr(g.attrInt("largest", 1) != 0), DeviceAttr());
+  out.push_back(op.getValues());
+  out.push_back(op.getIndices());
+  return success();
+}
+
 /// Trilu: select(mask, x, 0) with the triangle's mask a constant over the
 /// last two dimensions (j - i >= k for the upper triangle, <= k for the
 /// lower), broadcast over the others.
@@ -887,6 +955,9 @@ void dlc::onnx_import::addShapeConverters(llvm::StringMap<Converter> &t) {
   t["CumSum"] = convertCumSum;
   t["Trilu"] = convertTrilu;
   t["GatherElements"] = convertGatherElements;
+  t["ScatterElements"] = convertScatterElements;
+  t["Scatter"] = convertScatterElements;
+  t["TopK"] = convertTopK;
   t["IsNaN"] = convertIsNanOrInf;
   t["IsInf"] = convertIsNanOrInf;
   t["ThresholdedRelu"] = convertThresholds;

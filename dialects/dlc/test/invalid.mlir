@@ -1267,3 +1267,67 @@ func.func @gather_elements_wide(%d: tensor<3x5xf32>, %i: tensor<2x6xi64>) -> ten
   %0 = dlc.gather_elements %d, %i : (tensor<3x5xf32>, tensor<2x6xi64>) -> tensor<2x6xf32>
   return %0 : tensor<2x6xf32>
 }
+
+// -----
+
+func.func @scatter_reduction(%d: tensor<3x5xf32>, %i: tensor<2x5xi64>, %u: tensor<2x5xf32>) -> tensor<3x5xf32> {
+  // expected-error @+1 {{'dlc.scatter_elements' op expects reduction none, add, mul, max or min, got 'sum'}}
+  %0 = dlc.scatter_elements %d, %i, %u {reduction = "sum"} : (tensor<3x5xf32>, tensor<2x5xi64>, tensor<2x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+func.func @scatter_bool_add(%d: tensor<3x5xi1>, %i: tensor<2x5xi64>, %u: tensor<2x5xi1>) -> tensor<3x5xi1> {
+  // expected-error @+1 {{'dlc.scatter_elements' op reduction 'add' on i1 (only none)}}
+  %0 = dlc.scatter_elements %d, %i, %u {reduction = "add"} : (tensor<3x5xi1>, tensor<2x5xi64>, tensor<2x5xi1>) -> tensor<3x5xi1>
+  return %0 : tensor<3x5xi1>
+}
+
+// -----
+
+func.func @scatter_index_shape(%d: tensor<3x5xf32>, %i: tensor<2x4xi64>, %u: tensor<2x5xf32>) -> tensor<3x5xf32> {
+  // expected-error @+1 {{'dlc.scatter_elements' op indices dimension 1 (4) is neither the updates' (5) nor 1}}
+  %0 = dlc.scatter_elements %d, %i, %u : (tensor<3x5xf32>, tensor<2x4xi64>, tensor<2x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+func.func @scatter_wide_updates(%d: tensor<3x5xf32>, %i: tensor<2x6xi64>, %u: tensor<2x6xf32>) -> tensor<3x5xf32> {
+  // expected-error @+1 {{'dlc.scatter_elements' op updates dimension 1 (6) is larger than the data's (5)}}
+  %0 = dlc.scatter_elements %d, %i, %u : (tensor<3x5xf32>, tensor<2x6xi64>, tensor<2x6xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+func.func @scatter_rank(%d: tensor<3x5xf32>, %i: tensor<10xi64>, %u: tensor<10xf32>) -> tensor<3x5xf32> {
+  // expected-error @+1 {{'dlc.scatter_elements' op updates of rank 1 for data of rank 2 (they must be equal)}}
+  %0 = dlc.scatter_elements %d, %i, %u : (tensor<3x5xf32>, tensor<10xi64>, tensor<10xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+func.func @top_k_too_many(%x: tensor<3x5xf32>) -> tensor<3x6xi64> {
+  // expected-error @+1 {{'dlc.top_k' op k = 6 outside [1, 5] (axis 1)}}
+  %v, %i = dlc.top_k %x {k = 6 : i64} : tensor<3x5xf32> -> tensor<3x6xf32>, tensor<3x6xi64>
+  return %i : tensor<3x6xi64>
+}
+
+// -----
+
+func.func @top_k_shape(%x: tensor<3x5xf32>) -> tensor<3x2xi64> {
+  // expected-error @+1 {{'dlc.top_k' op result shape 2x5 does not match the expected 3x2}}
+  %v, %i = dlc.top_k %x {k = 2 : i64} : tensor<3x5xf32> -> tensor<2x5xf32>, tensor<3x2xi64>
+  return %i : tensor<3x2xi64>
+}
+
+// -----
+
+func.func @top_k_axis(%x: tensor<3x5xf32>) -> tensor<3x2xi64> {
+  // expected-error @+1 {{'dlc.top_k' op axis 2 is out of range for rank 2}}
+  %v, %i = dlc.top_k %x {axis = 2 : i64, k = 2 : i64} : tensor<3x5xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+  return %i : tensor<3x2xi64>
+}

@@ -531,6 +531,21 @@ func.func @kernels(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> 
   return %n : tensor<4x8xf32>
 }
 
+// scatter_elements: every reduction, an index broadcast along the updates;
+// top_k: largest by default, smallest, any axis.
+// CHECK-LABEL: func.func @scatter_top_k
+// CHECK: dlc.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} : (tensor<3x5xf32>, tensor<2x5xi64>, tensor<2x5xf32>) -> tensor<3x5xf32>
+// CHECK: dlc.scatter_elements %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64, reduction = "max"} : (tensor<3x5xf32>, tensor<3x1xi32>, tensor<3x2xf32>) -> tensor<3x5xf32>
+// CHECK: dlc.top_k %{{.*}} {k = 2 : i64} : tensor<3x5xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+// CHECK: dlc.top_k %{{.*}} {axis = 0 : i64, k = 3 : i64, largest = false} : tensor<3x5xf32> -> tensor<3x5xf32>, tensor<3x5xi64>
+func.func @scatter_top_k(%d: tensor<3x5xf32>, %i: tensor<2x5xi64>, %u: tensor<2x5xf32>, %j: tensor<3x1xi32>, %v: tensor<3x2xf32>) -> (tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x2xi64>, tensor<3x5xi64>) {
+  %0 = dlc.scatter_elements %d, %i, %u {reduction = "none"} : (tensor<3x5xf32>, tensor<2x5xi64>, tensor<2x5xf32>) -> tensor<3x5xf32>
+  %1 = dlc.scatter_elements %d, %j, %v {axis = 1 : i64, reduction = "max"} : (tensor<3x5xf32>, tensor<3x1xi32>, tensor<3x2xf32>) -> tensor<3x5xf32>
+  %v0, %i0 = dlc.top_k %d {k = 2 : i64} : tensor<3x5xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
+  %v1, %i1 = dlc.top_k %d {axis = 0 : i64, k = 3 : i64, largest = false} : tensor<3x5xf32> -> tensor<3x5xf32>, tensor<3x5xi64>
+  return %0, %1, %i0, %i1 : tensor<3x5xf32>, tensor<3x5xf32>, tensor<3x2xi64>, tensor<3x5xi64>
+}
+
 // The 4-byte alignment header 0x04000000, then little-endian data:
 // fc_weight = [1.0, 2.0] (f32), token_ids = [3, -1] (i64).
 // CHECK: {-#
@@ -549,4 +564,5 @@ func.func @kernels(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> 
     }
   }
 #-}
+
 

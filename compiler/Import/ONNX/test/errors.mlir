@@ -154,3 +154,20 @@
 // RUN: %make-onnx gathernd_long_tuples %t/gathernd.onnx
 // RUN: not dlc import %t/gathernd.onnx 2>&1 | FileCheck %s --check-prefix=GATHERND
 // GATHERND: error: {{.*}}gathernd.onnx: node '/GatherND' (GatherND): index tuples of 3 entries for data of rank 2 after 0 batch dimensions
+
+// ScatterElements/ScatterND and TopK.
+// RUN: %make-onnx scatter_bad_reduction %t/scatter_red.onnx
+// RUN: not dlc import %t/scatter_red.onnx 2>&1 | FileCheck %s --check-prefix=SCATTER-RED
+// SCATTER-RED: error: {{.*}}scatter_red.onnx: node '/ScatterElements' (ScatterElements): unknown reduction 'sum' (none, add, mul, max or min)
+// RUN: %make-onnx scatter_bool_add %t/scatter_bool.onnx
+// RUN: not dlc import %t/scatter_bool.onnx 2>&1 | FileCheck %s --check-prefix=SCATTER-BOOL
+// SCATTER-BOOL: error: {{.*}}scatter_bool.onnx: node '/ScatterElements' (ScatterElements): reduction 'add' on bool data
+// RUN: %make-onnx scatternd_bad_updates %t/scatternd.onnx
+// RUN: not dlc import %t/scatternd.onnx 2>&1 | FileCheck %s --check-prefix=SCATTERND
+// SCATTERND: error: {{.*}}scatternd.onnx: node '/ScatterND' (ScatterND): the updates' shape is not indices.shape[:-1] + data.shape[k:]
+// RUN: %make-onnx topk_k_too_large %t/topk_k.onnx
+// RUN: not dlc import %t/topk_k.onnx 2>&1 | FileCheck %s --check-prefix=TOPK-K
+// TOPK-K: error: {{.*}}topk_k.onnx: node '/TopK' (TopK): k = 6 outside [0, 5] (axis 1)
+// RUN: %make-onnx topk_k_input %t/topk_input.onnx
+// RUN: not dlc import %t/topk_input.onnx 2>&1 | FileCheck %s --check-prefix=TOPK-BIND
+// TOPK-BIND: error: {{.*}}topk_input.onnx: node '/TopK' (TopK): k (input 1 'k') must be known at import time: bind it with --bind=k=FILE.npy

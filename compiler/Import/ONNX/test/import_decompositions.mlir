@@ -121,3 +121,15 @@
 // A negative Slice step (torch.flip) is a gather of the positions, backwards.
 // BACKWARDS: %[[R:.*]] = dlc.constant dense<[4, 3, 2, 1, 0]> : tensor<5xi64>
 // BACKWARDS-NEXT: dlc.gather %arg0, %[[R]] {axis = 1 : i64} : (tensor<2x5xf32>, tensor<5xi64>) -> tensor<2x5xf32>
+
+// ScatterND: each index tuple one row (negatives wrapped, an entry out of
+// range sent past the end), scatter_elements on axis 0 with the [M, 1] rows
+// broadcast along the slice.
+// RUN: %make-onnx scatternd_rows %t/scatternd.onnx
+// RUN: dlc import %t/scatternd.onnx | FileCheck %s --check-prefix=SCATTERND
+// SCATTERND-DAG: %[[END:.*]] = dlc.constant dense<4> : tensor<1x1xi64>
+// SCATTERND: dlc.compare "lt"
+// SCATTERND: %[[LOW:.*]] = dlc.select %{{.*}}, %[[END]], %{{.*}} : tensor<2x1xi1>, tensor<1x1xi64>, tensor<2x1xi64>
+// SCATTERND: dlc.compare "ge", %[[LOW]], %[[END]]
+// SCATTERND: %[[ROWS:.*]] = dlc.select %{{.*}}, %[[END]], %[[LOW]]
+// SCATTERND: dlc.scatter_elements %arg0, %[[ROWS]], %arg2 {reduction = "add"} : (tensor<4x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<4x3xf32>

@@ -480,7 +480,39 @@ def gathernd_long_tuples():
     return one_node("GatherND", [2, 3], [1], extra_inputs=[("i", [1, 3], I64)])
 
 
-MODELS = {f.__name__: f for f in [gathernd_long_tuples, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
+def scatter_bad_reduction():
+    return one_node("ScatterElements", [3, 4], [3, 4], reduction="sum",
+                    extra_inputs=[("i", [1, 4], I64), ("u", [1, 4], F)])
+
+
+def scatter_bool_add():
+    return one_node("ScatterElements", [3, 4], [3, 4], in_type=TensorProto.BOOL, out_type=TensorProto.BOOL,
+                    reduction="add", extra_inputs=[("i", [1, 4], I64), ("u", [1, 4], TensorProto.BOOL)])
+
+
+def scatternd_bad_updates():
+    return one_node("ScatterND", [4, 3], [4, 3], extra_inputs=[("i", [2, 1], I64), ("u", [2, 2], F)])
+
+
+def scatternd_rows():
+    """ScatterND writing 2 rows of a 4x3 matrix, indices and updates inputs."""
+    return one_node("ScatterND", [4, 3], [4, 3], reduction="add",
+                    extra_inputs=[("i", [2, 1], I64), ("u", [2, 3], F)])
+
+
+def topk_k_too_large():
+    node = helper.make_node("TopK", ["x", "k"], ["v", "i"], name="/TopK", axis=1)
+    k = numpy_helper.from_array(np.array([6], np.int64), "k")
+    return model([node], [vi("x", [2, 5])], [vi("v", [2, 6]), vi("i", [2, 6], I64)], inits=[k], opset=11)
+
+
+def topk_k_input():
+    node = helper.make_node("TopK", ["x", "k"], ["v", "i"], name="/TopK", largest=0)
+    return model([node], [vi("x", [2, 5]), vi("k", [1], I64)], [vi("v", [2, 2]), vi("i", [2, 2], I64)], opset=11)
+
+
+MODELS = {f.__name__: f for f in [gathernd_long_tuples, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+                                  scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
