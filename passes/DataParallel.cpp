@@ -158,6 +158,18 @@ std::string whyOpMixesRows(Operation *op, const llvm::DenseSet<Value> &batched) 
       return "it gathers along the batch dimension";
     return "";
   }
+  if (auto scatter = dyn_cast<ScatterElementsOp>(op)) {
+    // Row n of the updates goes to row n of the data; a shared [1, ...]
+    // index is the same for every replica.
+    if (normAxis(scatter.getAxis(), rankOf(scatter.getData())) == 0)
+      return "it scatters along the batch dimension";
+    if (!isBatched(scatter.getData()) || !isBatched(scatter.getUpdates()) ||
+        (!isBatched(scatter.getIndices()) && dim0(scatter.getIndices()) != 1))
+      return "it scatters rows of the batch into a tensor that is not batched alike";
+    return "";
+  }
+  if (auto topk = dyn_cast<TopKOp>(op))
+    return normAxis(topk.getAxis(), rank) == 0 ? "it selects along axis 0, the batch" : "";
   if (auto slice = dyn_cast<SliceOp>(op))
     return slice.getStarts()[0] != 0 || slice.getEnds()[0] != dim0(slice.getInput()) ||
                    slice.getSteps()[0] != 1

@@ -412,6 +412,44 @@ class Generator:
         idx = self.constant(out, -shape[axis], shape[axis] - 1, dtype=I64)
         return self.emit_node("gather_elements", [x, idx], [out], "axis = %d : i64" % axis)
 
+    def gen_scatter_elements(self):
+        """Updates (a value or a constant) combined into x along an axis:
+        every reduction, duplicates and negative indices, and sometimes an
+        index of size 1 on a dimension (broadcast, as ScatterND's rows)."""
+        x = self.pick()
+        shape = self.p.shape(x)
+        axis = self.r.randint(0, len(shape) - 1)
+        upd = [self.r.randint(1, d) for d in shape]
+        upd[axis] = self.r.randint(1, 6)
+        upd = tuple(upd)
+        idx_shape = tuple(1 if self.r.random() < 0.25 else d for d in upd)
+        idx = self.constant(idx_shape, -shape[axis], shape[axis] - 1, dtype=I64)
+        same = [v for v in self.floats() if self.p.shape(v) == upd and v != x]
+        u = self.r.choice(same) if same and self.r.random() < 0.6 else self.constant(upd)
+        reduction = self.r.choice(["none", "add", "mul", "max", "min"])
+        return self.emit_node("scatter_elements", [x, idx, u], [shape],
+                              'axis = %d : i64, reduction = "%s"' % (axis, reduction))
+
+    def gen_top_k(self):
+        """top_k of a new input (exact on every device, so the order is the
+        reference's), half the time through relu for ties among zeros; the
+        indices cast to f32 so that they are compared too."""
+        shape = self.rand_shape()
+        x = self.new_arg(shape)
+        if self.r.random() < 0.5:
+            x = self.emit_node("relu", [x], [shape])[0]
+        axis = self.r.randint(0, len(shape) - 1)
+        k = self.r.randint(1, shape[axis])
+        largest = self.r.random() < 0.6
+        out = shape[:axis] + (k,) + shape[axis + 1:]
+        values, indices = self.p.value(out), self.p.value(out, I64)
+        attrs = "axis = %d : i64, k = %d : i64, largest = %s" % (axis, k, "true" if largest else "false")
+        self.p.nodes.append(Node("top_k", [x], [values, indices], attrs, lambda n, nm, ty: (
+            "dlc.top_k %s {%s} : %s -> %s, %s" % (nm[n.operands[0]], attrs, ty(n.operands[0]),
+                                                  ty(n.results[0]), ty(n.results[1])))))
+        return self.emit_node("cast", [indices], [out], text=lambda n, nm, ty: (
+            "dlc.cast %s : %s -> %s" % (nm[n.operands[0]], ty(n.operands[0]), ty(n.results[0]))))
+
     def gen_cast(self):
         """f32 -> f16 -> f32 (a rounding), or f32 -> i32 -> f32 of a clipped value."""
         x = self.pick()
@@ -493,7 +531,8 @@ class Generator:
                   ("binary", 5), ("compare_select", 1),
                   ("matmul", 2), ("linear", 2), ("conv", 2), ("pool", 1), ("batch_norm", 1),
                   ("norm", 2), ("reduce", 2), ("view", 4), ("transpose", 2), ("slice", 2),
-                  ("concat", 1), ("split", 1), ("gather", 1), ("gather_elements", 1), ("cast", 1), ("typed_chain", 2), ("copy", 1)]
+                  ("concat", 1), ("split", 1), ("gather", 1), ("gather_elements", 1),
+                  ("scatter_elements", 1), ("top_k", 1), ("cast", 1), ("typed_chain", 2), ("copy", 1)]
 
     # -- whole programs ------------------------------------------------------
     def program(self):
