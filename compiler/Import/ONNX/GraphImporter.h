@@ -74,8 +74,9 @@ public:
   }
   /// Folds `op` if possible; returns result `index` (or its constant).
   mlir::Value foldOrKeep(mlir::Operation *op, unsigned index);
-  /// Folds a multi-result op: every result replaced by a constant.
-  void foldAll(mlir::Operation *op);
+  /// Folds a multi-result op when every operand is a known constant: its
+  /// results, or the constants that replaced them (the op is then erased).
+  llvm::SmallVector<mlir::Value> foldAll(mlir::Operation *op);
   mlir::Value constant(const Tensor &t);
   /// A constant of `like`'s element type, every dimension 1 (rank of `like`).
   mlir::Value scalarLike(mlir::Value like, double value);

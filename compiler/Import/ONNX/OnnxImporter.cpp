@@ -371,22 +371,25 @@ static bool matches(RankedTensorType type, const Tensor &t) {
          static_cast<int64_t>(t.data.size()) == type.getNumElements();
 }
 
-void GraphImporter::foldAll(Operation *op) {
+SmallVector<Value> GraphImporter::foldAll(Operation *op) {
+  SmallVector<Value> results(op->getResults());
   std::vector<Tensor> operands;
   if (!foldable(op, operands))
-    return;
-  ref::Expected<std::vector<Tensor>> results = evaluateOp(op, operands);
-  if (!results || results->size() != op->getNumResults())
-    return; // left to run (and to report) at run time
-  for (auto [result, t] : llvm::zip(op->getResults(), *results))
+    return results;
+  ref::Expected<std::vector<Tensor>> values = evaluateOp(op, operands);
+  if (!values || values->size() != op->getNumResults())
+    return results; // left to run (and to report) at run time
+  for (auto [result, t] : llvm::zip(op->getResults(), *values))
     if (!matches(cast<RankedTensorType>(result.getType()), t))
-      return;
-  for (auto [result, t] : llvm::zip(op->getResults(), *results)) {
-    auto type = cast<RankedTensorType>(result.getType());
-    result.replaceAllUsesWith(builder.create<ConstantOp>(
-        op->getLoc(), type, denseFromTensor(type, t), DeviceAttr()));
+      return results;
+  for (auto [i, t] : llvm::enumerate(*values)) {
+    auto type = cast<RankedTensorType>(results[i].getType());
+    Value folded = builder.create<ConstantOp>(op->getLoc(), type, denseFromTensor(type, t), DeviceAttr());
+    results[i].replaceAllUsesWith(folded);
+    results[i] = folded;
   }
   op->erase();
+  return results;
 }
 
 Value GraphImporter::foldOrKeep(Operation *op, unsigned index) {

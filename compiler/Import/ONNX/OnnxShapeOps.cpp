@@ -290,11 +290,8 @@ LogicalResult convertSplit(GraphImporter &g, Outputs &out) {
   }
   auto op = g.builder.create<SplitOp>(g.loc, types, g.input(0), g.builder.getI64IntegerAttr(axis),
                                       g.builder.getDenseI64ArrayAttr(*sizes), DeviceAttr());
-  // Collect results before folding replaces them.
-  SmallVector<Value> results(op->getResults());
-  g.foldAll(op);
-  for (size_t i = 0; i < results.size(); ++i)
-    out.push_back(results[i]);
+  for (Value result : g.foldAll(op)) // the constants, when it folds
+    out.push_back(result);
   return success();
 }
 
@@ -786,8 +783,8 @@ LogicalResult convertTopK(GraphImporter &g, Outputs &out) {
                                      g.tensorType(shape, g.builder.getI64Type()), g.input(0),
                                      g.builder.getI64IntegerAttr(axis), g.builder.getI64IntegerAttr(k),
                                      g.builder.getBoolAttr(g.attrInt("largest", 1) != 0), DeviceAttr());
-  out.push_back(op.getValues());
-  out.push_back(op.getIndices());
+  for (Value result : g.foldAll(op))
+    out.push_back(result);
   return success();
 }
 

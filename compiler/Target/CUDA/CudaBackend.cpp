@@ -4,8 +4,8 @@
 // kernels for, and the built-in H200 profile with its links (sources in
 // passes/README.md). An op kind added to the dialect is unsupported on GPUs,
 // and so placed on the CPU with reason `unsupported`, until it is listed here
-// and the emitter handles it; so is an op on an element type the emitters
-// have no C type for (cudaElementType). Kernels keep the default fusion rule: an
+// and the emitter handles it; so is an op on an element type its kernel
+// does not compute in (cudaElementTypes). Kernels keep the default fusion rule: an
 // elementwise op joins the kernel whose value it consumes.
 //
 //===----------------------------------------------------------------------===//
@@ -36,22 +36,27 @@ const char *const kCudaKinds[] = {
     "transpose", "reshape", "concat", "slice", "split", "gather", "gather_elements",
     "scatter_elements", "top_k", "copy", "constant"};
 
-/// The types every kernel kind computes on. f64 and the 8/16-bit and
-/// unsigned integers have kernels where an op is elementwise or moves data
-/// (the fused expression tree: KernelEmitter.h's storageType, computeType
-/// and roundTo); the GEMM, pooling, normalisation and reduction kernels
-/// accumulate in float or in i32/i64, so on those types they run on the CPU.
+/// The types every kernel kind computes on. Elementwise and data-movement
+/// kernels take every type (the fused expression tree: KernelEmitter.h's
+/// storageType, computeType and roundTo); reductions too (the pointwise
+/// kernel: float, double, or wrapping 64-bit integer accumulators); pooling
+/// and batch_norm f64 too (double accumulators). The GEMM kernels and the row
+/// kernels of softmax and layer_norm accumulate in float or i32/i64: on other
+/// types those ops run on the CPU (reason `unsupported`).
 bool isCoreType(Type t) {
   return t.isF32() || t.isF16() || t.isBF16() || t.isSignlessInteger(32) ||
          t.isSignlessInteger(64) || t.isSignlessInteger(1);
 }
 
 bool cudaElementTypes(Operation *op) {
-  if (isa<MatmulOp, LinearOp, Conv2dOp, MaxPool2dOp, AvgPool2dOp, GlobalAvgPoolOp, BatchNormOp,
-          LayerNormOp, SoftmaxOp, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceProdOp>(op)) {
-    auto core = [](Type t) { return isCoreType(getElementTypeOrSelf(t)); };
-    return llvm::all_of(op->getOperandTypes(), core) && llvm::all_of(op->getResultTypes(), core);
-  }
+  auto all = [&](auto pred) {
+    auto elem = [&](Type t) { return pred(getElementTypeOrSelf(t)); };
+    return llvm::all_of(op->getOperandTypes(), elem) && llvm::all_of(op->getResultTypes(), elem);
+  };
+  if (isa<MaxPool2dOp, AvgPool2dOp, GlobalAvgPoolOp, BatchNormOp>(op))
+    return all([](Type t) { return isCoreType(t) || t.isF64(); });
+  if (isa<MatmulOp, LinearOp, Conv2dOp, LayerNormOp, SoftmaxOp>(op))
+    return all(isCoreType);
   return true;
 }
 

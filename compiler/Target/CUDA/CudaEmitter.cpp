@@ -320,6 +320,9 @@ std::string KernelEmitter::signature() {
 bool dlc::cuda::detail::isRowReduction(Operation *op) {
   if (isa<SoftmaxOp, LayerNormOp>(op)) return true;
   if (!isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp>(op)) return false;
+  // The row kernels accumulate in float: other types take the pointwise one.
+  Type t = elemOf(op->getOperand(0));
+  if (!t.isF32() && !t.isF16() && !t.isBF16()) return false;
   ArrayRef<int64_t> is = shapeOf(op->getOperand(0));
   auto axesAttr = op->getAttrOfType<DenseI64ArrayAttr>("axes");
   llvm::SmallSet<int64_t, 4> axes;

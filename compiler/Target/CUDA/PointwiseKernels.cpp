@@ -60,6 +60,24 @@ std::string KernelEmitter::clampedIndex(const std::string &value, int64_t dim, S
   return index;
 }
 
+namespace {
+/// The smallest value of `t` in its compute type: a max's starting point.
+std::string lowestOf(Type t) {
+  if (isFloatType(t)) return t.isF64() ? "(-(double)DLC_INF)" : "(-DLC_INF)";
+  if (t.isInteger(1) || t.isUnsignedInteger()) return "0";
+  unsigned bits = t.getIntOrFloatBitWidth();
+  std::string most = std::to_string((int64_t(1) << (bits - 1)) - 1); // 2^63 is no literal
+  return "(-" + most + (bits == 64 ? "LL" : "") + " - 1)";
+}
+/// max(a, b) in `t`'s compute type, NaN-propagating on floats.
+std::string maxOf(Type t, const std::string &a, const std::string &b) {
+  if (isFloatType(t)) return "dlc_max(" + a + ", " + b + ")";
+  return "(" + a + " > " + b + " ? " + a + " : " + b + ")";
+}
+/// The accumulator type of a pooling or normalisation on float type `t`.
+std::string floatAccumulator(Type t) { return t.isF64() ? "double" : "float"; }
+} // namespace
+
 std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
   Value res = op->getResult(0);
   Type rt = elemOf(res);
@@ -180,17 +198,17 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
   if (auto p = dyn_cast<MaxPool2dOp>(op)) {
     result.kind = "pointwise";
     std::string acc = fresh("max");
-    line("float " + acc + " = -DLC_INF;  // dlc.max_pool2d");
+    line(ct + " " + acc + " = " + lowestOf(rt) + ";  // dlc.max_pool2d");
     window(p.getKernelShape(), p.getStrides(), p.getPads(), p.getDilations(), p.getInput(), [&] {
-      line(acc + " = dlc_max(" + acc + ", " + valueAt(p.getInput(), {c[0], c[1], "ih", "iw"}) + ");");
+      line(acc + " = " + maxOf(rt, acc, valueAt(p.getInput(), {c[0], c[1], "ih", "iw"})) + ";");
     });
-    line("const float " + v + " = " + acc + ";");
+    line("const " + ct + " " + v + " = " + acc + ";");
     return v;
   }
   if (auto p = dyn_cast<AvgPool2dOp>(op)) {
     result.kind = "pointwise";
     std::string acc = fresh("sum"), cnt = fresh("count");
-    line("float " + acc + " = 0.0f;  // dlc.avg_pool2d");
+    line(floatAccumulator(rt) + " " + acc + " = 0;  // dlc.avg_pool2d");
     line("int " + cnt + " = 0;");
     SmallVector<int64_t> ones{1, 1};
     window(p.getKernelShape(), p.getStrides(), p.getPads(), ones, p.getInput(), [&] {
@@ -198,31 +216,32 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
       line("++" + cnt + ";");
     });
     std::string div = p.getCountIncludePad()
-                          ? flt(double(p.getKernelShape()[0] * p.getKernelShape()[1]))
-                          : "(float)" + cnt;
-    line("const float " + v + " = " + roundTo(rt, acc + " / " + div) + ";");
+                          ? floatLiteral(rt, double(p.getKernelShape()[0] * p.getKernelShape()[1]))
+                          : "(" + floatAccumulator(rt) + ")" + cnt;
+    line("const " + ct + " " + v + " = " + roundTo(rt, acc + " / " + div) + ";");
     return v;
   }
   if (auto p = dyn_cast<GlobalAvgPoolOp>(op)) {
     result.kind = "pointwise";
     ArrayRef<int64_t> is = shapeOf(p.getInput());
     std::string acc = fresh("sum");
-    line("float " + acc + " = 0.0f;  // dlc.global_avg_pool");
+    line(floatAccumulator(rt) + " " + acc + " = 0;  // dlc.global_avg_pool");
     open("for (long long h = 0; h < " + num(is[2]) + "; ++h)");
     open("for (long long w = 0; w < " + num(is[3]) + "; ++w)");
     scoped([&] { line(acc + " += " + valueAt(p.getInput(), {c[0], c[1], "h", "w"}) + ";"); });
     close();
     close();
-    line("const float " + v + " = " + roundTo(rt, acc + " / " + flt(double(is[2] * is[3]))) + ";");
+    line("const " + ct + " " + v + " = " + roundTo(rt, acc + " / " + floatLiteral(rt, double(is[2] * is[3]))) + ";");
     return v;
   }
   if (auto b = dyn_cast<BatchNormOp>(op)) {
     result.kind = "pointwise";
     Coords ch{c[1]};
     std::string x = valueAt(b.getInput(), c);
-    line("const float " + v + " = " +
-         roundTo(rt, "(" + x + " - " + valueAt(b.getMean(), ch) + ") * rsqrtf(" +
-                         valueAt(b.getVariance(), ch) + " + " + flt(b.getEpsilon().convertToDouble()) +
+    line("const " + ct + " " + v + " = " +
+         roundTo(rt, "(" + x + " - " + valueAt(b.getMean(), ch) + ") * " +
+                         (rt.isF64() ? "rsqrt(" : "rsqrtf(") + valueAt(b.getVariance(), ch) + " + " +
+                         floatLiteral(rt, b.getEpsilon().convertToDouble()) +
                          ") * " + valueAt(b.getScale(), ch) + " + " + valueAt(b.getBias(), ch)) +
          ";  // dlc.batch_norm");
     return v;
@@ -238,10 +257,17 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
       axes.insert(a < 0 ? a + is.size() : a);
     if (axes.empty())
       for (size_t d = 0; d < is.size(); ++d) axes.insert(d);
-    bool isMax = isa<ReduceMaxOp>(op), isProd = isa<ReduceProdOp>(op);
+    bool isMax = isa<ReduceMaxOp>(op), isProd = isa<ReduceProdOp>(op), isMean = isa<ReduceMeanOp>(op);
+    // Floats accumulate in float (double for f64); integer sums and products
+    // in wrapping 64-bit unsigned arithmetic (the interpreter's), maxima in
+    // the compute type, means in double.
+    std::string accType = isFloatType(rt) ? floatAccumulator(rt)
+                          : isMax         ? ct
+                          : isMean        ? std::string("double")
+                                          : std::string("unsigned long long");
     std::string acc = fresh("acc");
-    line(std::string(isFloatType(rt) ? "float " : "double ") + acc + " = " +
-         (isMax ? "-DLC_INF" : isProd ? "1" : "0") + ";  // " + op->getName().getStringRef().str());
+    line(accType + " " + acc + " = " + (isMax ? lowestOf(rt) : isProd ? "1" : "0") + ";  // " +
+         op->getName().getStringRef().str());
     Coords ic;
     size_t next = 0;
     int64_t count = 1;
@@ -258,12 +284,16 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
     }
     scoped([&] {
       std::string x = valueAt(input, ic);
-      line(isMax    ? acc + " = dlc_max(" + acc + ", " + x + ");"
-           : isProd ? acc + " *= " + x + ";"
-                    : acc + " += " + x + ";");
+      std::string term = accType == "unsigned long long" ? "(unsigned long long)(long long)" + x : x;
+      if (accType == "unsigned long long" && rt.isUnsignedInteger()) term = "(unsigned long long)" + x;
+      line(isMax    ? acc + " = " + maxOf(rt, acc, x) + ";"
+           : isProd ? acc + " *= " + term + ";"
+                    : acc + " += " + term + ";");
     });
     for (size_t i = 0; i < axes.size(); ++i) close();
-    std::string e = isa<ReduceMeanOp>(op) ? acc + " / " + num(count) : acc;
+    std::string e = isMean ? acc + " / " + num(count) : acc;
+    if (accType == "unsigned long long" && !rt.isUnsignedInteger() && !rt.isInteger(1))
+      e = "(long long)" + e; // wrapped to the width by the conversion below
     line("const " + ct + " " + v + " = " + roundTo(rt, "(" + ct + ")(" + e + ")") + ";");
     return v;
   }

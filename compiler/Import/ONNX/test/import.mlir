@@ -28,6 +28,17 @@
 // SHAPE-NEXT: dlc.reshape %{{.*}} : tensor<2x3x4xf32> -> tensor<2x12xf32>
 // SHAPE-NEXT: return
 
+// Split and TopK of an initializer fold to constants (Split's results were
+// used after the fold erased them: a crash).
+// RUN: %make-onnx split_topk_constant %t/split_topk.onnx
+// RUN: dlc import %t/split_topk.onnx | FileCheck %s --check-prefix=FOLD-MULTI
+// FOLD-MULTI: func.func @main
+// FOLD-MULTI-DAG: dlc.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [5.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// FOLD-MULTI-DAG: dlc.constant dense<{{\[\[}}3.000000e+00, 2.000000e+00], [5.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// FOLD-MULTI-DAG: dlc.constant dense<{{\[\[}}0, 2], [1, 2]]> : tensor<2x2xi64>
+// FOLD-MULTI-NOT: dlc.split
+// FOLD-MULTI-NOT: dlc.top_k
+
 // A dynamic dimension takes its size from --input-shape.
 // RUN: %make-onnx dynamic %t/dynamic.onnx
 // RUN: dlc import %t/dynamic.onnx --input-shape=x=3x8 | FileCheck %s --check-prefix=DYN

@@ -480,6 +480,18 @@ def gathernd_long_tuples():
     return one_node("GatherND", [2, 3], [1], extra_inputs=[("i", [1, 3], I64)])
 
 
+def split_topk_constant():
+    """Split and TopK of an initializer: both fold to constants at import."""
+    c = numpy_helper.from_array(np.array([[3, 1, 2], [0, 5, 4]], np.float32), "c")
+    k = numpy_helper.from_array(np.array([2], np.int64), "k")
+    split = helper.make_node("Split", ["c"], ["a", "b"], axis=1, split=[1, 2], name="/Split")
+    topk = helper.make_node("TopK", ["c", "k"], ["v", "i"], axis=1, name="/TopK")
+    add = helper.make_node("Add", ["x", "b"], ["s"], name="/Add")
+    mul = helper.make_node("Mul", ["s", "v"], ["y"], name="/Mul")
+    return model([split, topk, add, mul], [vi("x", [2, 2])], [vi("y", [2, 2]), vi("i", [2, 2], I64)],
+                 inits=[c, k], opset=11)
+
+
 def scatter_bad_reduction():
     return one_node("ScatterElements", [3, 4], [3, 4], reduction="sum",
                     extra_inputs=[("i", [1, 4], I64), ("u", [1, 4], F)])
@@ -511,7 +523,7 @@ def topk_k_input():
     return model([node], [vi("x", [2, 5]), vi("k", [1], I64)], [vi("v", [2, 2]), vi("i", [2, 2], I64)], opset=11)
 
 
-MODELS = {f.__name__: f for f in [gathernd_long_tuples, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+MODELS = {f.__name__: f for f in [gathernd_long_tuples, split_topk_constant, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
