@@ -651,7 +651,7 @@ LogicalResult ScatterElementsOp::verify() {
   if (failed(axis))
     return failure();
   StringRef reduction = getReduction();
-  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+  if (!isScatterReduction(reduction))
     return emitOpError() << "expects reduction none, add, mul, max or min, got '" << reduction
                          << "'";
   if (reduction != "none" && getElementTypeOrSelf(getData().getType()).isInteger(1))

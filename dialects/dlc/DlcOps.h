@@ -107,6 +107,10 @@ class Elementwise : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {
 #include "dialects/dlc/DlcOps.h.inc"
 
 namespace dlc {
+/// scatter_elements' reductions: none, add, mul, max, min.
+inline bool isScatterReduction(llvm::StringRef r) {
+  return r == "none" || r == "add" || r == "mul" || r == "max" || r == "min";
+}
 /// For a value used as gather indices: the smallest dimension it indexes (so
 /// that generated test inputs stay in range); 0 when no gather indexes it.
 int64_t gatherIndexBound(Value value);

@@ -89,7 +89,7 @@ LogicalResult convertScatterND(GraphImporter &g, Outputs &out) {
   RankedTensorType t = g.type(0), it = g.type(1), ut = g.type(2);
   int64_t r = t.getRank(), q = it.getRank();
   std::string reduction = g.attrString("reduction", "none");
-  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+  if (!isScatterReduction(reduction))
     return g.fail("unknown reduction '" + reduction + "' (none, add, mul, max or min)");
   if (q < 1)
     return g.fail("indices of rank 0");

@@ -728,7 +728,7 @@ LogicalResult convertScatterElements(GraphImporter &g, Outputs &out) {
   if (axis < 0 || axis >= t.getRank())
     return g.fail("axis out of range");
   std::string reduction = g.attrString("reduction", "none");
-  if (!llvm::is_contained({"none", "add", "mul", "max", "min"}, reduction))
+  if (!isScatterReduction(reduction))
     return g.fail("unknown reduction '" + reduction + "' (none, add, mul, max or min)");
   if (it.getShape() != ut.getShape())
     return g.fail("the indices' shape is not the updates'");
