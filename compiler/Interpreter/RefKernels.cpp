@@ -339,33 +339,33 @@ Expected<Tensor> binary(const char *name, BinOp op, const Tensor &lhs,
 } // namespace
 
 namespace detail {
-Status combineElement(const char *name, const std::string &reduction, DType type, double &acc,
-                      double update) {
-  if (reduction == "none") {
-    acc = update;
-    return Status::success();
-  }
-  BinOp op = reduction == "add"   ? BinOp::Add
-             : reduction == "mul" ? BinOp::Mul
-             : reduction == "max" ? BinOp::Max
-             : reduction == "min" ? BinOp::Min
-                                  : BinOp::Sub;
-  if (op == BinOp::Sub)
-    return makeError(name, ": unknown reduction '", reduction, "'");
-  if (!isInteger(type)) {
-    acc = roundTo(type, floatBinOp(op, acc, update));
-    return Status::success();
-  }
-  int64_t r = 0;
+std::optional<Reduction> parseReduction(const std::string &name) {
+  if (name == "none") return Reduction::None;
+  if (name == "add") return Reduction::Add;
+  if (name == "mul") return Reduction::Mul;
+  if (name == "max") return Reduction::Max;
+  if (name == "min") return Reduction::Min;
+  return std::nullopt;
+}
+
+double combineElement(Reduction reduction, DType type, double acc, double update) {
+  if (reduction == Reduction::None)
+    return update;
+  BinOp op = reduction == Reduction::Add   ? BinOp::Add
+             : reduction == Reduction::Mul ? BinOp::Mul
+             : reduction == Reduction::Max ? BinOp::Max
+                                           : BinOp::Min;
+  if (!isInteger(type))
+    return roundTo(type, floatBinOp(op, acc, update));
   uint64_t u = 0;
-  if (isUnsigned(type))
-    unsignedBinOp(op, toUint64(acc), toUint64(update), u);
-  else {
+  if (isUnsigned(type)) {
+    unsignedBinOp(op, toUint64(acc), toUint64(update), u); // cannot fail: no division
+  } else {
+    int64_t r = 0;
     intBinOp(op, toInt64(acc), toInt64(update), r);
     u = static_cast<uint64_t>(r);
   }
-  acc = intResult(type, u);
-  return Status::success();
+  return intResult(type, u);
 }
 } // namespace detail
 

@@ -49,10 +49,13 @@ Status checkOutputSize(const char *op, const std::vector<int64_t> &shape);
 std::optional<std::vector<int64_t>>
 broadcastDims(const std::vector<int64_t> &lhs, const std::vector<int64_t> &rhs);
 
-/// acc = reduction(acc, update) in `type`'s arithmetic, as the binary ops
-/// compute it ("none": acc = update; "add", "mul", "max", "min").
-Status combineElement(const char *name, const std::string &reduction, DType type, double &acc,
-                      double update);
+/// A scatter's way of combining an update with the element it lands on.
+enum class Reduction { None, Add, Mul, Max, Min };
+/// "none", "add", "mul", "max", "min"; nullopt for anything else.
+std::optional<Reduction> parseReduction(const std::string &name);
+/// reduction(acc, update) in `type`'s arithmetic, as the binary ops compute
+/// it (None: the update).
+double combineElement(Reduction reduction, DType type, double acc, double update);
 
 /// Rounds every element of `t` in place to its dtype.
 void roundAll(Tensor &t);

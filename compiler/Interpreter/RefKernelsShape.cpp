@@ -346,6 +346,9 @@ Expected<Tensor> scatterElements(const Tensor &data, const Tensor &indices,
     return makeError(name, ": expected i32 or i64 indices, got ", dtypeName(indices.dtype));
   if (Status s = normalizeAxis(name, axis, data.rank()); !s.ok())
     return s;
+  std::optional<Reduction> combine = parseReduction(reduction);
+  if (!combine)
+    return makeError(name, ": unknown reduction '", reduction, "'");
   if (updates.rank() != data.rank() || indices.rank() != data.rank())
     return makeError(name, ": indices of rank ", indices.rank(), " and updates of rank ",
                      updates.rank(), " for data of rank ", data.rank());
@@ -375,9 +378,7 @@ Expected<Tensor> scatterElements(const Tensor &data, const Tensor &indices,
     at[axis] = i < 0 ? i + dim : i;
     for (int64_t d = 0; d < data.rank(); ++d)
       offset += at[d] * dataStrides[d];
-    if (Status s = combineElement(name, reduction, out.dtype, out.data[offset], updates.data[e]);
-        !s.ok())
-      return s;
+    out.data[offset] = combineElement(*combine, out.dtype, out.data[offset], updates.data[e]);
   }
   return out;
 }

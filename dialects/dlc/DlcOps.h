@@ -111,8 +111,9 @@ namespace dlc {
 inline bool isScatterReduction(llvm::StringRef r) {
   return r == "none" || r == "add" || r == "mul" || r == "max" || r == "min";
 }
-/// For a value used as gather indices: the smallest dimension it indexes (so
-/// that generated test inputs stay in range); 0 when no gather indexes it.
+/// For a value used as gather, gather_elements or scatter_elements indices:
+/// the smallest dimension it indexes (so that generated test inputs stay in
+/// range); 0 when no such op indexes it.
 int64_t gatherIndexBound(Value value);
 
 /// Parses `cpu` or `cuda:N` (no `#dlc.device<>` around it); null on error.

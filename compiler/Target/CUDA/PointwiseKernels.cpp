@@ -74,6 +74,11 @@ std::string maxOf(Type t, const std::string &a, const std::string &b) {
   if (isFloatType(t)) return "dlc_max(" + a + ", " + b + ")";
   return "(" + a + " > " + b + " ? " + a + " : " + b + ")";
 }
+/// min(a, b), likewise.
+std::string minOf(Type t, const std::string &a, const std::string &b) {
+  if (isFloatType(t)) return "dlc_min(" + a + ", " + b + ")";
+  return "(" + a + " < " + b + " ? " + a + " : " + b + ")";
+}
 /// The accumulator type of a pooling or normalisation on float type `t`.
 std::string floatAccumulator(Type t) { return t.isF64() ? "double" : "float"; }
 } // namespace
@@ -169,13 +174,11 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
       line("if (" + index + " < 0) " + index + " += " + num(data[axis]) + ";");
       line("if (" + index + " != " + c[axis] + ") continue;  // out of range: matches nothing");
       std::string u = valueAt(s.getUpdates(), uc);
-      bool f = isFloatType(rt);
-      std::string combined =
-          reduction == "add"   ? v + " + " + u
-          : reduction == "mul" ? v + " * " + u
-          : reduction == "max" ? (f ? "dlc_max(" + v + ", " + u + ")" : "(" + v + " > " + u + " ? " + v + " : " + u + ")")
-          : reduction == "min" ? (f ? "dlc_min(" + v + ", " + u + ")" : "(" + v + " < " + u + " ? " + v + " : " + u + ")")
-                               : u;
+      std::string combined = reduction == "add"   ? v + " + " + u
+                             : reduction == "mul" ? v + " * " + u
+                             : reduction == "max" ? maxOf(rt, v, u)
+                             : reduction == "min" ? minOf(rt, v, u)
+                                                  : u;
       line(v + " = " + roundTo(rt, combined) + ";");
     });
     close();
@@ -261,6 +264,7 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
     // Floats accumulate in float (double for f64); integer sums and products
     // in wrapping 64-bit unsigned arithmetic (the interpreter's), maxima in
     // the compute type, means in double.
+    bool wrapping = !isFloatType(rt) && !isMax && !isMean; // integer sums and products
     std::string accType = isFloatType(rt) ? floatAccumulator(rt)
                           : isMax         ? ct
                           : isMean        ? std::string("double")
@@ -284,15 +288,16 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
     }
     scoped([&] {
       std::string x = valueAt(input, ic);
-      std::string term = accType == "unsigned long long" ? "(unsigned long long)(long long)" + x : x;
-      if (accType == "unsigned long long" && rt.isUnsignedInteger()) term = "(unsigned long long)" + x;
+      std::string term = !wrapping                 ? x
+                         : rt.isUnsignedInteger() ? "(unsigned long long)" + x
+                                                  : "(unsigned long long)(long long)" + x;
       line(isMax    ? acc + " = " + maxOf(rt, acc, x) + ";"
            : isProd ? acc + " *= " + term + ";"
                     : acc + " += " + term + ";");
     });
     for (size_t i = 0; i < axes.size(); ++i) close();
     std::string e = isMean ? acc + " / " + num(count) : acc;
-    if (accType == "unsigned long long" && !rt.isUnsignedInteger() && !rt.isInteger(1))
+    if (wrapping && !rt.isUnsignedInteger() && !rt.isInteger(1))
       e = "(long long)" + e; // wrapped to the width by the conversion below
     line("const " + ct + " " + v + " = " + roundTo(rt, "(" + ct + ")(" + e + ")") + ";");
     return v;
@@ -301,9 +306,6 @@ std::string KernelEmitter::pointwiseAnchor(Operation *op, const Coords &c) {
   return "0";
 }
 
-/// Softmax, layer_norm and trailing-axes reductions. Rows of up to 1024
-/// elements get a warp each (4 per block of 128 threads); longer ones a block
-/// of 256 threads. Sums and maxima are in f32 whatever the data type.
 
 /// top_k: one thread per input element finds its rank in its row (how many
 /// elements come before it: larger, or smaller, NaN beyond every number, ties
