@@ -96,6 +96,23 @@ class Encoder(nn.Module):
         return self.norm(self.blocks(x))
 
 
+class KeywordSpotter(nn.Module):
+    """A 1-D conv net over 40 mel bands x 101 frames (keyword spotting):
+    Conv1d, BatchNorm1d, MaxPool1d (padded, ceil_mode), AvgPool1d, a strided
+    dilated Conv1d, global average, a linear layer to 12 keywords."""
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv1d(40, 64, 3, padding=1), nn.BatchNorm1d(64), nn.ReLU(),
+            nn.MaxPool1d(3, stride=2, padding=1, ceil_mode=True),
+            nn.Conv1d(64, 64, 5, stride=2, dilation=2, groups=4), nn.ReLU(),
+            nn.AvgPool1d(2))
+        self.head = nn.Linear(64, 12)
+
+    def forward(self, x):
+        return self.head(self.features(x).mean(dim=2))
+
+
 def build(name, resnet_size):
     torch.manual_seed(0)
     if name == "mlp":
@@ -119,13 +136,20 @@ def build(name, resnet_size):
         return model, torch.randn(2, 128, 256)
     if name == "bert":
         return Bert(), torch.randint(0, 1000, (2, 32))
+    if name == "kws":
+        model = KeywordSpotter()
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm1d):
+                m.running_mean.uniform_(-0.1, 0.1)
+                m.running_var.uniform_(0.5, 1.5)
+        return model, torch.randn(4, 40, 101)
     raise SystemExit("unknown model " + name)
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
-    parser.add_argument("--models", default="mlp,resnet18,encoder,bert")
+    parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws")
     parser.add_argument("--resnet-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()

@@ -464,44 +464,52 @@ struct Window {
   std::vector<int64_t> kernel, strides, dilations, pads; // pads: t, l, b, r
 };
 
-/// Reads kernel/strides/dilations/pads of a 2-D window op (rank-4 input);
-/// `kernelFromFilter` gives the kernel when the attribute is absent.
+/// Reads kernel/strides/dilations/pads of a 1-D or 2-D window op (an input
+/// of rank 3 or 4) as a 2-D window: a 1-D one is a 2-D one over a height of
+/// 1 (kernel, stride and dilation 1, no pads on it). `kernelFromFilter` gives
+/// the kernel when the attribute is absent.
 std::optional<Window> readWindow(GraphImporter &g, RankedTensorType input,
                                  std::optional<std::vector<int64_t>> kernelFromFilter) {
-  if (input.getRank() != 4) {
-    g.unsupported("a " + llvm::Twine(input.getRank() - 2) + "-D window (dlc has 2-D ops)");
+  int64_t n = input.getRank() - 2;
+  if (n != 1 && n != 2) {
+    g.unsupported("a " + llvm::Twine(n) + "-D window (dlc has 1-D and 2-D ops)");
     return std::nullopt;
   }
-  Window w;
   auto k = g.attrInts("kernel_shape");
   if (!k)
     k = kernelFromFilter;
-  if (!k || k->size() != 2) {
-    g.fail("expects a 2-D kernel_shape");
+  std::vector<int64_t> ones(n, 1);
+  std::vector<int64_t> strides = g.attrInts("strides").value_or(ones);
+  std::vector<int64_t> dilations = g.attrInts("dilations").value_or(ones);
+  if (!k || int64_t(k->size()) != n || int64_t(strides.size()) != n ||
+      int64_t(dilations.size()) != n) {
+    g.fail("expects " + llvm::Twine(n) + " kernel_shape, strides and dilations values");
     return std::nullopt;
   }
-  w.kernel = *k;
-  w.strides = g.attrInts("strides").value_or(std::vector<int64_t>{1, 1});
-  w.dilations = g.attrInts("dilations").value_or(std::vector<int64_t>{1, 1});
-  if (w.strides.size() != 2 || w.dilations.size() != 2) {
-    g.fail("expects 2 strides and 2 dilations");
-    return std::nullopt;
-  }
-  for (int i = 0; i < 2; ++i)
-    if (w.kernel[i] < 1 || w.strides[i] < 1 || w.dilations[i] < 1) {
+  for (int64_t i = 0; i < n; ++i)
+    if ((*k)[i] < 1 || strides[i] < 1 || dilations[i] < 1) {
       g.fail("expects kernel_shape, strides and dilations >= 1");
       return std::nullopt;
     }
-  auto pads = windowPads(g, input.getShape().drop_front(2), w.kernel, w.strides, w.dilations);
+  auto pads = windowPads(g, input.getShape().drop_front(2), *k, strides, dilations);
   if (!pads)
     return std::nullopt;
-  w.pads = *pads; // ONNX [top, left, bottom, right] is dlc's order too
-  for (int i = 0; i < 4; ++i)
-    if (w.pads[i] < 0) {
+  for (int64_t p : *pads)
+    if (p < 0) {
       g.fail("expects pads >= 0");
       return std::nullopt;
     }
-  return w;
+  if (n == 1) // ONNX [begin, end] -> dlc's [top, left, bottom, right]
+    return Window{{1, (*k)[0]}, {1, strides[0]}, {1, dilations[0]}, {0, (*pads)[0], 0, (*pads)[1]}};
+  return Window{*k, strides, dilations, *pads}; // ONNX [t, l, b, r] is dlc's order too
+}
+
+/// A 1-D window op's input (N, C, L) as (N, C, 1, L); others unchanged.
+Value asTwoD(GraphImporter &g, Value v) {
+  RankedTensorType t = GraphImporter::typeOf(v);
+  if (t.getRank() != 3)
+    return v;
+  return g.reshape(v, {t.getDimSize(0), t.getDimSize(1), 1, t.getDimSize(2)});
 }
 
 int64_t windowOut(int64_t size, int64_t k, int64_t s, int64_t pb, int64_t pe, int64_t d) {
@@ -527,37 +535,16 @@ LogicalResult convertConv(GraphImporter &g, Outputs &out) {
   if (failed(requireFloat(g, 0)))
     return failure();
   RankedTensorType x = g.type(0), f = g.type(1);
-  Value input = g.input(0), filter = g.input(1);
-  // 1-D convolution: a 2-D one over a height of 1.
-  bool oneD = x.getRank() == 3 && f.getRank() == 3;
-  if (oneD) {
-    input = g.reshape(input, {x.getDimSize(0), x.getDimSize(1), 1, x.getDimSize(2)});
-    filter = g.reshape(filter, {f.getDimSize(0), f.getDimSize(1), 1, f.getDimSize(2)});
-    x = GraphImporter::typeOf(input);
-    f = GraphImporter::typeOf(filter);
-  }
-  if (f.getRank() != 4)
-    return g.unsupported("a " + llvm::Twine(f.getRank() - 2) + "-D convolution");
-  std::optional<Window> w;
-  if (oneD) {
-    // Expand the 1-D attributes to 2-D before reading.
-    Window w1;
-    auto k = g.attrInts("kernel_shape").value_or(std::vector<int64_t>{f.getDimSize(3)});
-    auto s = g.attrInts("strides").value_or(std::vector<int64_t>{1});
-    auto d = g.attrInts("dilations").value_or(std::vector<int64_t>{1});
-    if (k.size() != 1 || s.size() != 1 || d.size() != 1 || k[0] < 1 || s[0] < 1 || d[0] < 1)
-      return g.fail("expects one kernel size, stride and dilation >= 1");
-    auto p = windowPads(g, x.getShape().drop_front(3), k, s, d);
-    if (!p)
-      return failure();
-    if ((*p)[0] < 0 || (*p)[1] < 0)
-      return g.fail("expects pads >= 0");
-    w = Window{{1, k[0]}, {1, s[0]}, {1, d[0]}, {0, (*p)[0], 0, (*p)[1]}};
-  } else {
-    w = readWindow(g, x, std::vector<int64_t>{f.getDimSize(2), f.getDimSize(3)});
-  }
+  if (f.getRank() != x.getRank())
+    return g.fail("the filter's rank is not the input's");
+  // A 1-D convolution is a 2-D one over a height of 1.
+  bool oneD = x.getRank() == 3;
+  std::optional<Window> w = readWindow(g, x, std::vector<int64_t>(f.getShape().drop_front(2)));
   if (!w)
     return failure();
+  Value input = asTwoD(g, g.input(0)), filter = asTwoD(g, g.input(1));
+  x = GraphImporter::typeOf(input);
+  f = GraphImporter::typeOf(filter);
   int64_t groups = g.attrInt("group", 1);
   if (groups < 1 || f.getDimSize(0) % groups != 0 || x.getDimSize(1) != f.getDimSize(1) * groups ||
       f.getElementType() != x.getElementType())
@@ -590,10 +577,11 @@ LogicalResult convertPool(GraphImporter &g, Outputs &out) {
     return failure();
   if (isMax && g.node->output_size() > 1 && !g.node->output(1).empty())
     return g.unsupported("the Indices output");
-  RankedTensorType x = g.type(0);
-  std::optional<Window> w = readWindow(g, x, std::nullopt);
+  std::optional<Window> w = readWindow(g, g.type(0), std::nullopt);
   if (!w)
     return failure();
+  Value input = asTwoD(g, g.input(0)); // a 1-D pool: 2-D over a height of 1
+  RankedTensorType x = GraphImporter::typeOf(input);
   bool countIncludePad = g.attrInt("count_include_pad", 0) != 0;
   if (g.attrInt("ceil_mode", 0)) {
     if (!isMax && countIncludePad)
@@ -610,12 +598,11 @@ LogicalResult convertPool(GraphImporter &g, Outputs &out) {
   if (oh < 1 || ow < 1)
     return g.fail("the window is larger than the padded input");
   auto type = g.tensorType({x.getDimSize(0), x.getDimSize(1), oh, ow}, x.getElementType());
-  if (isMax)
-    out.push_back(g.make<MaxPool2dOp>(type, g.input(0), w->kernel, w->strides, w->pads,
-                                      w->dilations, DeviceAttr()));
-  else
-    out.push_back(g.make<AvgPool2dOp>(type, g.input(0), w->kernel, w->strides, w->pads,
-                                      countIncludePad, DeviceAttr()));
+  Value y = isMax ? g.make<MaxPool2dOp>(type, input, w->kernel, w->strides, w->pads, w->dilations,
+                                        DeviceAttr())
+                  : g.make<AvgPool2dOp>(type, input, w->kernel, w->strides, w->pads,
+                                        countIncludePad, DeviceAttr());
+  out.push_back(g.type(0).getRank() == 3 ? g.reshape(y, {x.getDimSize(0), x.getDimSize(1), ow}) : y);
   return success();
 }
 

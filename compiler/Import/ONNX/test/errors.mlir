@@ -171,3 +171,8 @@
 // RUN: %make-onnx topk_k_input %t/topk_input.onnx
 // RUN: not dlc import %t/topk_input.onnx 2>&1 | FileCheck %s --check-prefix=TOPK-BIND
 // TOPK-BIND: error: {{.*}}topk_input.onnx: node '/TopK' (TopK): k (input 1 'k') must be known at import time: bind it with --bind=k=FILE.npy
+
+// 3-D windows are refused by name (1-D ones are 2-D over a height of 1).
+// RUN: %make-onnx maxpool_3d %t/maxpool3d.onnx
+// RUN: not dlc import %t/maxpool3d.onnx 2>&1 | FileCheck %s --check-prefix=POOL3D
+// POOL3D: error: {{.*}}maxpool3d.onnx: unsupported op 'MaxPool' (node '/MaxPool', opset 15): a 3-D window (dlc has 1-D and 2-D ops)

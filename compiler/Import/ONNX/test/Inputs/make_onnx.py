@@ -492,6 +492,10 @@ def split_topk_constant():
                  inits=[c, k], opset=11)
 
 
+def maxpool_3d():
+    return one_node("MaxPool", [1, 1, 4, 4, 4], [1, 1, 2, 2, 2], kernel_shape=[2, 2, 2], strides=[2, 2, 2])
+
+
 def scatter_bad_reduction():
     return one_node("ScatterElements", [3, 4], [3, 4], reduction="sum",
                     extra_inputs=[("i", [1, 4], I64), ("u", [1, 4], F)])
@@ -523,7 +527,7 @@ def topk_k_input():
     return model([node], [vi("x", [2, 5]), vi("k", [1], I64)], [vi("v", [2, 2]), vi("i", [2, 2], I64)], opset=11)
 
 
-MODELS = {f.__name__: f for f in [gathernd_long_tuples, split_topk_constant, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+MODELS = {f.__name__: f for f in [gathernd_long_tuples, split_topk_constant, maxpool_3d, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
