@@ -113,6 +113,32 @@ class KeywordSpotter(nn.Module):
         return self.head(self.features(x).mean(dim=2))
 
 
+class LstmClassifier(nn.Module):
+    """A 2-layer LSTM over 30 steps of 20 features, its last output to 8
+    classes (nn.LSTM exports ONNX LSTM ops, one per layer)."""
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(20, 32, num_layers=2, batch_first=True)
+        self.head = nn.Linear(32, 8)
+
+    def forward(self, x):
+        y, _ = self.lstm(x)
+        return self.head(y[:, -1])
+
+
+class GruTagger(nn.Module):
+    """A bidirectional GRU (exported with linear_before_reset = 1) tagging
+    each of 25 steps."""
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(16, 24, bidirectional=True)
+        self.head = nn.Linear(48, 5)
+
+    def forward(self, x):
+        y, h = self.gru(x)
+        return self.head(y) + self.head(torch.cat([h[0], h[1]], dim=1)).unsqueeze(0)
+
+
 def build(name, resnet_size):
     torch.manual_seed(0)
     if name == "mlp":
@@ -136,6 +162,10 @@ def build(name, resnet_size):
         return model, torch.randn(2, 128, 256)
     if name == "bert":
         return Bert(), torch.randint(0, 1000, (2, 32))
+    if name == "lstm":
+        return LstmClassifier(), torch.randn(3, 30, 20)
+    if name == "gru":
+        return GruTagger(), torch.randn(25, 2, 16)
     if name == "kws":
         model = KeywordSpotter()
         for m in model.modules():
@@ -149,7 +179,7 @@ def build(name, resnet_size):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
-    parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws")
+    parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws,lstm,gru")
     parser.add_argument("--resnet-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()

@@ -648,6 +648,24 @@ LogicalResult convertBatchNorm(GraphImporter &g, Outputs &out) {
 
 } // namespace
 
+Value dlc::onnx_import::activationByName(GraphImporter &g, StringRef name, Value x, double alpha,
+                                         double beta) {
+  if (name == "Relu") return g.make<ReluOp>(x);
+  if (name == "Tanh") return g.make<TanhOp>(x);
+  if (name == "Sigmoid") return g.make<SigmoidOp>(x);
+  if (name == "Affine") return addScalar(g, mulScalar(g, x, alpha), beta);
+  if (name == "LeakyRelu") return g.make<AddOp>(g.make<ReluOp>(x), mulScalar(g, minZero(g, x), alpha));
+  if (name == "ThresholdedRelu")
+    return g.make<SelectOp>(g.make<CompareOp>(StringRef("gt"), x, g.scalarLike(x, alpha)), x,
+                            g.scalarLike(x, 0));
+  if (name == "ScaledTanh") return mulScalar(g, g.make<TanhOp>(mulScalar(g, x, beta)), alpha);
+  if (name == "HardSigmoid") return clip(g, addScalar(g, mulScalar(g, x, alpha), beta), 0, 1);
+  if (name == "Elu") return g.make<AddOp>(g.make<ReluOp>(x), expBranch(g, x, alpha, 1.0));
+  if (name == "Softsign") return g.make<DivOp>(x, addScalar(g, g.make<AbsOp>(x), 1.0));
+  if (name == "Softplus") return softplus(g, x);
+  return Value();
+}
+
 Value dlc::onnx_import::reduce(GraphImporter &g, StringRef kind, Value x, ArrayRef<int64_t> axes,
                                bool keep) {
   RankedTensorType t = GraphImporter::typeOf(x);
@@ -884,6 +902,7 @@ const llvm::StringMap<Converter> &converters() {
     addEinsumConverters(t);
     addNormConverters(t);
     addGatherNDConverters(t);
+    addRecurrentConverters(t);
     t["Identity"] = passThrough;
     t["Dropout"] = passThrough;
     return t;

@@ -4,8 +4,8 @@
 // contractions, normalisation, reductions), OnnxShapeOps.cpp (shapes,
 // constants, comparisons folded at import time), OnnxLossOps.cpp (losses,
 // ArgMax/ArgMin/Hardmax), OnnxResize.cpp (Resize, Upsample),
-// OnnxConvTranspose.cpp, OnnxEinsum.cpp, OnnxNormOps.cpp (MVN, LRN) and
-// OnnxGatherND.cpp.
+// OnnxConvTranspose.cpp, OnnxEinsum.cpp, OnnxNormOps.cpp (MVN, LRN),
+// OnnxGatherND.cpp and OnnxRecurrent.cpp (LSTM, GRU, RNN).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLC_COMPILER_IMPORT_ONNX_ONNXOPSCOMMON_H
@@ -41,8 +41,16 @@ void addConvTransposeConverters(llvm::StringMap<Converter> &table);
 void addEinsumConverters(llvm::StringMap<Converter> &table);
 /// Adds OnnxNormOps.cpp's MeanVarianceNormalization and LRN to `table`.
 void addNormConverters(llvm::StringMap<Converter> &table);
-/// Adds OnnxGatherND.cpp's GatherND to `table`.
+/// Adds OnnxGatherND.cpp's GatherND and ScatterND to `table`.
 void addGatherNDConverters(llvm::StringMap<Converter> &table);
+/// Adds OnnxRecurrent.cpp's LSTM, GRU and RNN to `table`.
+void addRecurrentConverters(llvm::StringMap<Converter> &table);
+
+/// A recurrent cell's activation by ONNX name (Relu, Tanh, Sigmoid, Affine,
+/// LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign,
+/// Softplus) with its alpha and beta; null for another name.
+mlir::Value activationByName(GraphImporter &g, llvm::StringRef name, mlir::Value x, double alpha,
+                             double beta);
 
 /// dlc.reduce_{sum,mean,prod,max} ("sum", "mean", "prod", anything else: max) of `x`;
 /// "min" as the max of an order-reversing map (neg for floats, -1 - x for

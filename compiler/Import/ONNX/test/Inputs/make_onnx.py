@@ -492,6 +492,22 @@ def split_topk_constant():
                  inits=[c, k], opset=11)
 
 
+def rnn_long():
+    """An RNN over 600 steps: past the unrolling limit."""
+    node = helper.make_node("RNN", ["x", "w", "r"], ["y"], name="/RNN", hidden_size=2)
+    w = numpy_helper.from_array(np.ones((1, 2, 3), np.float32), "w")
+    r = numpy_helper.from_array(np.ones((1, 2, 2), np.float32), "r")
+    return model([node], [vi("x", [600, 1, 3])], [vi("y", [600, 1, 1, 2])], inits=[w, r], opset=14)
+
+
+def gru_bad_activation():
+    node = helper.make_node("GRU", ["x", "w", "r"], ["y"], name="/GRU", hidden_size=2,
+                            activations=["Sigmoid", "Swish"])
+    w = numpy_helper.from_array(np.ones((1, 6, 3), np.float32), "w")
+    r = numpy_helper.from_array(np.ones((1, 6, 2), np.float32), "r")
+    return model([node], [vi("x", [4, 1, 3])], [vi("y", [4, 1, 1, 2])], inits=[w, r], opset=14)
+
+
 def maxpool_3d():
     return one_node("MaxPool", [1, 1, 4, 4, 4], [1, 1, 2, 2, 2], kernel_shape=[2, 2, 2], strides=[2, 2, 2])
 
@@ -527,7 +543,7 @@ def topk_k_input():
     return model([node], [vi("x", [2, 5]), vi("k", [1], I64)], [vi("v", [2, 2]), vi("i", [2, 2], I64)], opset=11)
 
 
-MODELS = {f.__name__: f for f in [gathernd_long_tuples, split_topk_constant, maxpool_3d, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+MODELS = {f.__name__: f for f in [gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
