@@ -50,6 +50,28 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
   ConstantWeightLinear(MLIRContext *ctx, int64_t panel)
       : OpRewritePattern(ctx), kPanel(panel) {}
   const int64_t kPanel;
+  /// The rearranged copy of each weight (by its constant op and layout,
+  /// panels or plain): linears sharing a weight (an unrolled recurrence's
+  /// steps) share one copy instead of one each.
+  mutable llvm::DenseMap<std::pair<Operation *, unsigned>, Value> rearranged;
+
+  /// The weight rearranged by `make` as a constant beside `weightOp` (so
+  /// that it dominates every user of the weight), made once per weight and
+  /// layout; null when the weight's data cannot be read.
+  template <typename Make>
+  Value sharedConstant(PatternRewriter &rewriter, ConstantOp weightOp, bool panels, Make make) const {
+    Value &copy = rearranged[{weightOp.getOperation(), panels ? 1u : 0u}];
+    if (!copy) {
+      FailureOr<ElementsAttr> data = make();
+      if (failed(data))
+        return Value();
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(weightOp);
+      copy = rewriter.create<ConstantOp>(weightOp.getLoc(), data->getType(), *data,
+                                         weightOp.getDeviceAttr());
+    }
+    return copy;
+  }
 
   LogicalResult matchAndRewrite(LinearOp linear,
                                 PatternRewriter &rewriter) const override {
@@ -57,10 +79,6 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     if (!weightOp)
       return rewriter.notifyMatchFailure(linear, "the weight is not a constant");
     std::string name = nameOf(weightOp, "linear.weight");
-    FailureOr<ElementsAttr> transposed =
-        permuteConstant(weightOp.getValue(), {1, 0}, name + ".T");
-    if (failed(transposed))
-      return rewriter.notifyMatchFailure(linear, "cannot read the weight's data");
 
     Location loc = linear.getLoc();
     DeviceAttr pin = linear.getDeviceAttr();
@@ -85,21 +103,22 @@ struct ConstantWeightLinear : OpRewritePattern<LinearOp> {
     // the CPU lowering reads the panels directly (TileAndVectorize), so B is
     // packed once here instead of on every call.
     bool onCpu = !pin || pin.isCpu();
-    FailureOr<ElementsAttr> panels = failure();
-    if (onCpu && element.isF32() && n % kPanel == 0 && n >= 2 * kPanel)
-      panels = permuteConstant(weightOp.getValue(), {0, 2, 1}, name + ".panels",
-                               {n / kPanel, kPanel, k});
-    if (succeeded(panels)) {
-      Value p = rewriter.create<ConstantOp>(weightOp.getLoc(), panels->getType(), *panels,
-                                            weightOp.getDeviceAttr());
+    bool usePanels = onCpu && element.isF32() && n % kPanel == 0 && n >= 2 * kPanel;
+    Value cached = sharedConstant(rewriter, weightOp, usePanels, [&] {
+      return usePanels ? permuteConstant(weightOp.getValue(), {0, 2, 1}, name + ".panels",
+                                         {n / kPanel, kPanel, k})
+                       : permuteConstant(weightOp.getValue(), {1, 0}, name + ".T");
+    });
+    if (!cached)
+      return rewriter.notifyMatchFailure(linear, "cannot read the weight's data");
+    if (usePanels) {
       Value t = rewriter.create<TransposeOp>(
-          named("/packed_weight"), RankedTensorType::get({k, n / kPanel, kPanel}, element), p,
+          named("/packed_weight"), RankedTensorType::get({k, n / kPanel, kPanel}, element), cached,
           rewriter.getDenseI64ArrayAttr({1, 0, 2}), pin);
       wt = rewriter.create<ReshapeOp>(named("/packed_weight/view"),
                                       RankedTensorType::get({k, n}, element), t, pin);
     } else {
-      wt = rewriter.create<ConstantOp>(weightOp.getLoc(), transposed->getType(), *transposed,
-                                       weightOp.getDeviceAttr());
+      wt = cached;
     }
     auto flatType = RankedTensorType::get({m, n}, element);
     auto matmul = rewriter.create<MatmulOp>(loc, flatType, x, wt, pin);
