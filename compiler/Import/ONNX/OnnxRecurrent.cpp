@@ -47,6 +47,27 @@ struct Recurrence {
 
 int64_t activationsPerDirection(Cell c) { return c == Cell::Lstm ? 3 : c == Cell::Gru ? 2 : 1; }
 
+/// Which of alpha and beta an activation takes, and their defaults.
+struct ActivationParams {
+  bool takesAlpha;
+  double alpha;
+  bool takesBeta;
+  double beta;
+};
+std::optional<ActivationParams> activationParams(StringRef name) {
+  static const llvm::StringMap<ActivationParams> known = {
+      {"Relu", {false, 0, false, 0}},        {"Tanh", {false, 0, false, 0}},
+      {"Sigmoid", {false, 0, false, 0}},     {"Softsign", {false, 0, false, 0}},
+      {"Softplus", {false, 0, false, 0}},    {"Affine", {true, 1.0, true, 0.0}},
+      {"LeakyRelu", {true, 0.01, false, 0}}, {"ThresholdedRelu", {true, 1.0, false, 0}},
+      {"ScaledTanh", {true, 1.0, true, 1.0}}, {"HardSigmoid", {true, 0.2, true, 0.5}},
+      {"Elu", {true, 1.0, false, 0}}};
+  auto it = known.find(name);
+  if (it == known.end())
+    return std::nullopt;
+  return it->second;
+}
+
 /// The activations with their alpha/beta: the attribute lists are consumed
 /// in order by the functions that take them (ONNX Runtime's reading),
 /// defaults otherwise.
@@ -71,21 +92,12 @@ LogicalResult readActivations(GraphImporter &g, Recurrence &rec) {
     betas.assign(a->floats().begin(), a->floats().end());
   size_t nextAlpha = 0, nextBeta = 0;
   for (const std::string &name : names) {
-    // name -> (takes alpha, default alpha, takes beta, default beta)
-    struct Params { bool a; double alpha; bool b; double beta; };
-    static const llvm::StringMap<Params> known = {
-        {"Relu", {false, 0, false, 0}},        {"Tanh", {false, 0, false, 0}},
-        {"Sigmoid", {false, 0, false, 0}},     {"Softsign", {false, 0, false, 0}},
-        {"Softplus", {false, 0, false, 0}},    {"Affine", {true, 1.0, true, 0.0}},
-        {"LeakyRelu", {true, 0.01, false, 0}}, {"ThresholdedRelu", {true, 1.0, false, 0}},
-        {"ScaledTanh", {true, 1.0, true, 1.0}}, {"HardSigmoid", {true, 0.2, true, 0.5}},
-        {"Elu", {true, 1.0, false, 0}}};
-    auto it = known.find(name);
-    if (it == known.end())
+    std::optional<ActivationParams> params = activationParams(name);
+    if (!params)
       return g.fail("unknown activation '" + name + "'");
-    Activation act{name, it->second.alpha, it->second.beta};
-    if (it->second.a && nextAlpha < alphas.size()) act.alpha = alphas[nextAlpha++];
-    if (it->second.b && nextBeta < betas.size()) act.beta = betas[nextBeta++];
+    Activation act{name, params->alpha, params->beta};
+    if (params->takesAlpha && nextAlpha < alphas.size()) act.alpha = alphas[nextAlpha++];
+    if (params->takesBeta && nextBeta < betas.size()) act.beta = betas[nextBeta++];
     rec.activations.push_back(act);
   }
   return success();
