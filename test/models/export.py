@@ -17,6 +17,8 @@ model.onnx (opset 13, as torch.onnx.export writes it), x.npy, y.npy.
   on nn.TransformerEncoderLayer's fused fast path. LayerNorm and GELU become
   opset-13 chains and nn.Linear on 3-D inputs MatMul + Add: the patterns dlc's
   importer raises back.
+- gpt: a GPT-style causal decoder on 1 x 40 token ids (vocab 512, 2 blocks,
+  d 128, 4 heads, GPT-2's sliced tril mask with masked_fill, a tied LM head).
 - bert: token ids (2 x 32, int64) through nn.Embedding, nn.TransformerEncoder
   (2 layers, d 128, 4 heads, GELU) and a linear head on token 0, as PyTorch's
   own layers export (Gather, MatMul chains, Slice, the LayerNorm chain).
@@ -139,6 +141,56 @@ class GruTagger(nn.Module):
         return self.head(y) + self.head(torch.cat([h[0], h[1]], dim=1)).unsqueeze(0)
 
 
+class CausalSelfAttention(nn.Module):
+    """GPT-2's attention: one qkv projection, a lower-triangular mask buffer
+    sliced to the sequence length and applied with masked_fill(-inf)."""
+    def __init__(self, d, heads, max_tokens):
+        super().__init__()
+        self.heads, self.qkv, self.proj = heads, nn.Linear(d, 3 * d), nn.Linear(d, d)
+        self.register_buffer("mask", torch.tril(torch.ones(max_tokens, max_tokens))
+                             .view(1, 1, max_tokens, max_tokens))
+
+    def forward(self, x):
+        b, t, d = x.size()
+        q, k, v = self.qkv(x).split(d, dim=2)
+        split = lambda y: y.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+        q, k, v = split(q), split(k), split(v)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.mask[:, :, :t, :t] == 0, float("-inf"))
+        att = torch.softmax(att, dim=-1)
+        return self.proj((att @ v).transpose(1, 2).contiguous().view(b, t, d))
+
+
+class GptBlock(nn.Module):
+    def __init__(self, d, heads, max_tokens):
+        super().__init__()
+        self.ln1, self.attn = nn.LayerNorm(d), CausalSelfAttention(d, heads, max_tokens)
+        self.ln2 = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class Gpt(nn.Module):
+    """A GPT-style causal decoder: token and learned position embeddings, 2
+    pre-LayerNorm blocks of causal self-attention (d 128, 4 heads), a final
+    LayerNorm and a language-model head tied to the token embedding; logits
+    for every position."""
+    def __init__(self, vocab=512, d=128, layers=2, max_tokens=64):
+        super().__init__()
+        self.tok, self.pos = nn.Embedding(vocab, d), nn.Embedding(max_tokens, d)
+        self.blocks = nn.Sequential(*[GptBlock(d, 4, max_tokens) for _ in range(layers)])
+        self.ln = nn.LayerNorm(d)
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.head.weight = self.tok.weight
+
+    def forward(self, ids):
+        positions = torch.arange(ids.size(1), device=ids.device).unsqueeze(0)
+        return self.head(self.ln(self.blocks(self.tok(ids) + self.pos(positions))))
+
+
 def build(name, resnet_size):
     torch.manual_seed(0)
     if name == "mlp":
@@ -166,6 +218,13 @@ def build(name, resnet_size):
         return LstmClassifier(), torch.randn(3, 30, 20)
     if name == "gru":
         return GruTagger(), torch.randn(25, 2, 16)
+    if name == "gpt":
+        model = Gpt()
+        for m in model.modules():
+            if isinstance(m, nn.LayerNorm):
+                m.weight.data.uniform_(0.5, 1.5)
+                m.bias.data.uniform_(-0.5, 0.5)
+        return model, torch.randint(0, 512, (1, 40))
     if name == "kws":
         model = KeywordSpotter()
         for m in model.modules():
@@ -179,7 +238,7 @@ def build(name, resnet_size):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
-    parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws,lstm,gru")
+    parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws,lstm,gru,gpt")
     parser.add_argument("--resnet-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()

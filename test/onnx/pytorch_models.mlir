@@ -1,7 +1,8 @@
 // PyTorch models exported to ONNX (test/models/export.py: MLP, ResNet-18 at
 // 64x64, a 2-block transformer encoder, a BERT-like nn.TransformerEncoder
 // classifier on token ids, a 1-D conv keyword spotter: Conv1d, MaxPool1d with
-// ceil_mode, AvgPool1d; a 2-layer LSTM classifier; a bidirectional GRU tagger) compiled from their .onnx files match
+// ceil_mode, AvgPool1d; a 2-layer LSTM classifier; a bidirectional GRU tagger;
+// a GPT-style causal decoder with a tied head) compiled from their .onnx files match
 // PyTorch's outputs (|dlc - torch| <= 1e-4 + 1e-3 |torch|): on the CPU, placed
 // by cost over the CPU and two simulated GPUs, and as a 2-stage pipeline, with
 // the ordering checker on. GPU kernels get host code only (--no-cuda): the
@@ -19,6 +20,8 @@
 // RUN: %check-onnx-model %t/models/gru %t/gru-cpu | FileCheck %s --check-prefix=GRU
 // RUN: %check-onnx-model %t/models/gru %t/gru-pipe --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=GRU
 // RUN: %check-onnx-model %t/models/gru %t/gru-emu --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda --gpu=sim | FileCheck %s --check-prefix=GRU
+// RUN: %check-onnx-model %t/models/gpt %t/gpt-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=GPT
+// RUN: %check-onnx-model %t/models/gpt %t/gpt-emu --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda --gpu=sim | FileCheck %s --check-prefix=GPT
 // RUN: %check-onnx-model %t/models/kws %t/kws-emu --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda --gpu=sim | FileCheck %s --check-prefix=KWS
 // RUN: %check-onnx-model %t/models/mlp %t/mlp-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=MLP
 // RUN: %check-onnx-model %t/models/resnet18 %t/resnet-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=RESNET
@@ -36,5 +39,6 @@
 // KWS: kws: ok
 // LSTM: lstm: ok
 // GRU: gru: ok
+// GPT: gpt: ok
 // PIPE-DAG: cuda:0
 // PIPE-DAG: cuda:1

@@ -1,0 +1,331 @@
+#!/usr/bin/python3
+"""The model sweep of issue 23: real models, exported as a user would, compiled
+by dlc and matched against PyTorch on the CPU and as a 2-stage pipeline over
+the CPU and two simulated GPUs.
+
+    /usr/bin/python3 test/models/sweep.py [--set ci|default|all] [--models a,b]
+        [--dlc build/bin/dlc] [--work DIR] [--placements cpu,pipeline2]
+        [--max-params 100e6] [--json results.json]
+
+Models: every classification model torchvision 0.14 lists, at 1x3x224x224
+(299 for Inception v3), plus four of test/models/export.py's own kind: a 1-D
+conv keyword spotter (kws), a 2-layer LSTM classifier (lstm), a bidirectional
+GRU tagger (gru) and a GPT-style causal decoder (gpt). --set=ci is a handful
+of small ones (what ctest runs), default is everything up to --max-params,
+all is everything (the long mode: about an hour on 2 cores).
+
+Weights are random but realistic (`realistic`): the models' own
+initialisation, zeroed parameters (some heads) refilled from N(0, 0.02), every
+Conv and Linear given zero-mean, unit-spread outputs in one forward pass
+(data-dependent initialisation), every
+batch norm's running statistics measured on random batches in training mode;
+inputs have structure (images: an upsampled 7x7 pattern plus noise), since
+white noise averages out in global pools. A model whose argmaxes are the same
+for its 4 random inputs is reported as degenerate: its output would not show
+whether dlc computed anything.
+
+Each model is exported with torch.onnx.export at opset 14 (the exporter's own
+failures are listed, not counted against dlc), compiled once per placement
+(wall time of `dlc compile` recorded) and run on the 4 inputs:
+  cpu        `dlc compile model.onnx`
+  pipeline2  `--devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda`,
+             run with `--gpu=sim --check-ordering` (GPU kernels as host code)
+A run matches when max|dlc - torch| <= 1e-4 * max|torch| for every input.
+Beside it, both dlc's and PyTorch's f32 outputs are measured against the
+model run in float64 (`[vs f64: torch E, dlc E]`), so that a difference near
+the tolerance shows whose rounding it is.
+Prints one line per model and placement, then a summary; exits non-zero when
+any exported model is refused, fails or differs.
+"""
+import argparse
+import copy
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import export as own_models  # noqa: E402  (test/models/export.py)
+
+CI_MODELS = ["kws", "lstm", "gru", "gpt", "squeezenet1_1", "shufflenet_v2_x0_5",
+             "mobilenet_v3_small", "mnasnet0_5"]
+OWN_MODELS = ["kws", "lstm", "gru", "gpt"]
+TOLERANCE = 1e-4
+PLACEMENTS = {
+    "cpu": ([], []),
+    "pipeline2": (["--devices=cpu,cuda:0,cuda:1", "--placement=pipeline:2", "--no-cuda"],
+                  ["--gpu=sim", "--check-ordering"]),
+}
+
+
+def image(size):
+    """A random image with structure: a 7x7 pattern upsampled, plus noise.
+    White noise alone averages out in every global pool, so that any net's
+    output hardly depends on it."""
+    coarse = torch.randn(1, 3, 7, 7) * 1.5
+    return (nn.functional.interpolate(coarse, size=(size, size), mode="bilinear",
+                                      align_corners=False) + 0.1 * torch.randn(1, 3, size, size))
+
+
+def sequence(shape, batch_dim):
+    """Random features with a per-sample offset along the sequence, for the
+    same reason."""
+    offset_shape = list(shape)
+    offset_shape[1 - batch_dim] = 1
+    return torch.randn(shape) + 2 * torch.randn(offset_shape)
+
+
+def unit_variance_pass(model, x):
+    """Data-dependent initialisation (Salimans and Kingma, 2016) in one
+    forward pass: every Conv and Linear, in the order they run, has each
+    output channel's weight divided by the spread that channel shows across
+    positions and samples and, where it has a bias, the bias set so that the
+    channel's mean is 0; downstream layers see the rescaled output."""
+    def rescale(module, inputs, output):
+        channels = 1 if isinstance(module, nn.modules.conv._ConvNd) else output.dim() - 1
+        rows = output.transpose(channels, -1).reshape(-1, output.shape[channels])
+        if rows.shape[0] < 2:
+            return output
+        mean = rows.mean(dim=0)
+        spread = rows.std(dim=0)
+        if rows.shape[0] < 64:  # a head over a few samples: one spread for all
+            spread = spread.mean().expand_as(spread)
+        spread = torch.where(spread > 1e-6, spread, torch.ones_like(spread))
+        per_channel = [-1] + [1] * (module.weight.dim() - 1)
+        module.weight.div_(spread.view(per_channel))
+        along = [-1] + [1] * (output.dim() - channels - 1)
+        if module.bias is None:
+            return output / spread.view(along)
+        module.bias.sub_(mean).div_(spread)
+        return (output - mean.view(along)) / spread.view(along)
+    hooks = [m.register_forward_hook(rescale) for m in model.modules()
+             if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d, nn.Linear))]
+    try:
+        with torch.no_grad():
+            model(x)
+    finally:
+        for h in hooks:
+            h.remove()
+
+
+def realistic(model, calibration_batch):
+    """Zeroed parameters (some heads) refilled, then one calibration pass in
+    which every Conv and Linear gets zero-mean, unit-spread outputs and every
+    batch norm runs on batch statistics and keeps them as its running
+    statistics (a cumulative average): weights whose activations stay in range
+    through deep nets, as a trained model's, and layers calibrated on the very
+    activations the evaluated model will see."""
+    with torch.no_grad():
+        for p in model.parameters():
+            if not p.any():
+                p.normal_(0, 0.02)
+    model.train()
+    for m in model.modules():
+        if isinstance(m, nn.modules.batchnorm._BatchNorm):
+            m.reset_running_stats()
+            m.momentum = None
+        elif isinstance(m, nn.modules.dropout._DropoutNd):
+            m.eval()
+    unit_variance_pass(model, calibration_batch())
+    return model.eval()
+
+
+def build(name):
+    """(model, 4 inputs) with fixed seeds."""
+    torch.manual_seed(0)
+    if name in OWN_MODELS:
+        model, x = own_models.build(name, 64)
+        if x.dtype == torch.int64:
+            make = lambda: torch.randint(0, int(x.max()) + 1, x.shape)
+        else:
+            make = lambda: sequence(x.shape, batch_dim=1 if name == "gru" else 0)
+        model = realistic(model, make)
+        return model, [make() for _ in range(4)]
+    import torchvision
+    model = torchvision.models.get_model(name, weights=None)
+    size = 299 if name == "inception_v3" else 224
+    model = realistic(model, lambda: torch.cat([image(size) for _ in range(16)]))
+    return model, [image(size) for _ in range(4)]
+
+
+def export(model, x, path):
+    """At opset 14; eval-mode nn.MultiheadAttention exports as PyTorch 1.13's
+    fused fast path, which ONNX has no op for, so those modules alone run in
+    training mode (their dropout is 0: the same result)."""
+    attention = [m for m in model.modules() if isinstance(m, nn.MultiheadAttention)]
+    mode = torch.onnx.TrainingMode.EVAL
+    if attention:
+        assert all(m.dropout == 0 for m in attention), "attention dropout would change the output"
+        for m in attention:
+            m.train()
+        mode = torch.onnx.TrainingMode.PRESERVE
+    try:
+        torch.onnx.export(model, (x,), str(path), opset_version=14, input_names=["x"],
+                          output_names=["y"], do_constant_folding=True, training=mode)
+    finally:
+        for m in attention:
+            m.eval()
+
+
+def first_error(text):
+    for line in text.splitlines():
+        if "error" in line:
+            return line.strip()[:200]
+    lines = text.strip().splitlines()
+    return lines[-1][:200] if lines else "no output"
+
+
+def float64_outputs(model, inputs):
+    """The model in float64 on the same inputs: the ground truth against
+    which dlc's and PyTorch's own f32 rounding are each measured (None where
+    a model does not run in float64)."""
+    try:
+        exact = copy.deepcopy(model).double()
+        return [exact(x.double() if x.is_floating_point() else x).numpy() for x in inputs]
+    except Exception:
+        return None
+
+
+def relative_error(got, want):
+    return float(np.max(np.abs(got.astype(np.float64) - want))) / max(float(np.max(np.abs(want))), 1e-30)
+
+
+def check_placement(dlc, folder, placement, refs, exact):
+    compile_flags, run_flags = PLACEMENTS[placement]
+    artifact = folder / (placement + ".dlcm")
+    start = time.monotonic()
+    proc = subprocess.run([dlc, "compile", str(folder / "model.onnx"), "-o", str(artifact)]
+                          + compile_flags, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    result = {"compile_s": round(time.monotonic() - start, 2)}
+    if proc.returncode != 0:
+        result["verdict"] = "refused: " + first_error(proc.stdout)
+        return result
+    worst, worst_exact = 0.0, 0.0
+    for i, ref in enumerate(refs):
+        out = folder / ("out-%s-%d" % (placement, i))
+        run = subprocess.run([dlc, "run", str(artifact), "--input", "x=%s/x%d.npy" % (folder, i),
+                              "--output-dir", str(out)] + run_flags,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if run.returncode != 0:
+            result["verdict"] = "run failed: " + first_error(run.stdout)
+            return result
+        got = np.load(out / "y.npy")
+        if got.shape != ref.shape:
+            result["verdict"] = "shape %s, PyTorch %s" % (got.shape, ref.shape)
+            return result
+        worst = max(worst, relative_error(got, ref))
+        if exact is not None:
+            worst_exact = max(worst_exact, relative_error(got, exact[i]))
+    result["error"] = worst
+    if exact is not None:
+        result["f64_error"] = worst_exact
+    result["verdict"] = "ok" if worst <= TOLERANCE else "differs"
+    return result
+
+
+def sweep_one(name, args):
+    model, inputs = build(name)
+    params = sum(p.numel() for p in model.parameters())
+    record = {"name": name, "params": params}
+    if params > args.max_params:
+        record["verdict"] = "skipped (over --max-params)"
+        return record
+    folder = Path(args.work) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    with torch.no_grad():
+        refs = [model(x).numpy().astype(np.float64) for x in inputs]
+        exact = float64_outputs(model, inputs)
+    winners = {tuple(np.argmax(r.reshape(-1, r.shape[-1]), axis=1)) for r in refs}
+    if len(winners) < 2:
+        record["verdict"] = "degenerate (one argmax for 4 inputs)"
+        return record
+    for i, x in enumerate(inputs):
+        np.save(folder / ("x%d.npy" % i), x.numpy())
+    onnx = folder / "model.onnx"
+    try:
+        with torch.no_grad():
+            export(model, inputs[0], onnx)
+    except Exception as e:  # PyTorch 1.13's exporter lacks some of its own ops
+        record["verdict"] = "not exported (PyTorch): " + str(e).splitlines()[0][:160]
+        return record
+    record["placements"] = {p: check_placement(args.dlc, folder, p, refs, exact)
+                            for p in args.placements}
+    if exact is not None:
+        record["torch_f32_error"] = max(relative_error(r, e) for r, e in zip(refs, exact))
+    bad = [p for p, r in record["placements"].items() if r["verdict"] != "ok"]
+    record["verdict"] = "ok" if not bad else "failed"
+    return record
+
+
+def describe(record):
+    head = "%-22s %7.1fM" % (record["name"], record["params"] / 1e6)
+    if "placements" not in record:
+        return head + "  " + record["verdict"]
+    parts = []
+    for p, r in record["placements"].items():
+        text = "%s %s %.1f s" % (p, r["verdict"], r["compile_s"])
+        if "error" in r:
+            text += " err %.1e" % r["error"]
+        parts.append(text)
+    line = head + "  " + " | ".join(parts)
+    if "torch_f32_error" in record:
+        cpu = record["placements"].get("cpu", {})
+        line += "  [vs f64: torch %.1e%s]" % (record["torch_f32_error"], ", dlc %.1e" % cpu["f64_error"]
+                                              if "f64_error" in cpu else "")
+    return line
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dlc", default="build/bin/dlc")
+    ap.add_argument("--work", default="build/sweep")
+    ap.add_argument("--set", choices=["ci", "default", "all"], default="default")
+    ap.add_argument("--models", default="")
+    ap.add_argument("--placements", default="cpu,pipeline2")
+    ap.add_argument("--max-params", type=float, default=100e6)
+    ap.add_argument("--json", default="")
+    ap.add_argument("--threads", type=int, default=1, help="PyTorch's threads")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    args.placements = args.placements.split(",")
+    for p in args.placements:
+        if p not in PLACEMENTS:
+            sys.exit("unknown placement '%s' (have %s)" % (p, ", ".join(PLACEMENTS)))
+    if args.models:
+        names = args.models.split(",")
+    elif args.set == "ci":
+        names = CI_MODELS
+    else:
+        import torchvision
+        names = OWN_MODELS + torchvision.models.list_models(module=torchvision.models)
+        if args.set == "all":
+            args.max_params = float("inf")
+    records = []
+    for name in names:
+        start = time.monotonic()
+        record = sweep_one(name, args)
+        record["total_s"] = round(time.monotonic() - start, 1)
+        records.append(record)
+        print(describe(record), flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(records, indent=1))
+    checked = [r for r in records if "placements" in r]
+    failed = [r for r in checked if r["verdict"] != "ok"]
+    degenerate = [r for r in records if r["verdict"].startswith("degenerate")]
+    others = len(records) - len(checked) - len(degenerate)
+    print("RESULT sweep: %d models checked, %d match on %s, %d failed (%s); %d degenerate; "
+          "%d not exported or skipped" % (len(checked), len(checked) - len(failed),
+                                          "+".join(args.placements), len(failed),
+                                          ",".join(r["name"] for r in failed) or "none",
+                                          len(degenerate), others))
+    return 1 if failed or degenerate else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
