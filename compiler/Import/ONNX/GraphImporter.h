@@ -18,6 +18,7 @@
 
 #include "onnx/onnx_pb.h" // defines ONNX_API, then includes onnx-ml.pb.h
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,6 +94,21 @@ public:
 
   /// Values by ONNX name.
   llvm::StringMap<mlir::Value> values;
+
+  // --- walking graphs ------------------------------------------------------
+  /// Makes an outer graph's name available in `values` (an initializer is
+  /// materialised on first use); set by the model importer. Fails naming it
+  /// when nothing produces it.
+  std::function<mlir::LogicalResult(const std::string &)> materialize;
+  /// Converts `nodes` in order at the insertion point: each node's inputs
+  /// materialised, the node converted, its outputs named in `values`.
+  mlir::LogicalResult importNodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes);
+  /// Inlines a subgraph (If's branches, Loop's body) at the insertion point:
+  /// its inputs bound by position to `inputs`, its initializers constants,
+  /// outer names visible; fills `outputs` with its outputs. The names it
+  /// defines are forgotten afterwards and the current node is restored.
+  mlir::LogicalResult importSubgraph(const onnx::GraphProto &graph, llvm::ArrayRef<mlir::Value> inputs,
+                                     llvm::SmallVectorImpl<mlir::Value> &outputs);
 };
 
 /// Converts the current node (importer.node): fills `outputs`, one per node

@@ -257,6 +257,81 @@ static ElementsAttr elementsFromProto(MLIRContext *context, const onnx::TensorPr
 
 Value GraphImporter::input(size_t i) { return values.lookup(node->input(i)); }
 
+LogicalResult GraphImporter::importNodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes) {
+  for (const onnx::NodeProto &n : nodes) {
+    node = &n;
+    std::string name = n.name().empty() ? n.op_type() + ":" + (n.output_size() ? n.output(0) : "")
+                                        : n.name();
+    loc = NameLoc::get(builder.getStringAttr(name));
+    if (!n.domain().empty() && n.domain() != "ai.onnx")
+      return unsupported("domain '" + n.domain() + "'");
+    for (const std::string &in : n.input())
+      if (failed(materialize(in)))
+        return failure();
+    SmallVector<Value> outputs;
+    if (failed(convertNode(*this, outputs)))
+      return failure();
+    for (auto [i, out] : llvm::enumerate(n.output())) {
+      if (out.empty())
+        continue;
+      if (i >= outputs.size() || !outputs[i])
+        return unsupported("output " + std::to_string(i) + " ('" + out + "') is not supported");
+      values[out] = outputs[i];
+    }
+    if (!error.empty())
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult GraphImporter::importSubgraph(const onnx::GraphProto &graph, ArrayRef<Value> inputs,
+                                            SmallVectorImpl<Value> &outputs) {
+  const onnx::NodeProto *outer = node;
+  Location outerLoc = loc;
+  // Every name the subgraph defines, with what it hid (ONNX forbids shadowing
+  // but a bad file may do it), to be put back afterwards.
+  std::vector<std::pair<std::string, Value>> hidden;
+  auto define = [&](const std::string &name, Value v) {
+    hidden.emplace_back(name, values.lookup(name));
+    values[name] = v;
+  };
+  LogicalResult result = [&]() -> LogicalResult {
+    if (size_t(graph.input_size()) != inputs.size())
+      return fail("subgraph '" + graph.name() + "' has " + std::to_string(graph.input_size()) +
+                  " inputs where " + std::to_string(inputs.size()) + " are given");
+    for (auto [info, v] : llvm::zip(graph.input(), inputs))
+      define(info.name(), v);
+    for (const onnx::TensorProto &init : graph.initializer()) {
+      std::string err;
+      std::optional<Tensor> t = tensorFromProto(init, err);
+      if (!t)
+        return fail("subgraph '" + graph.name() + "' initializer '" + init.name() + "': " + err);
+      define(init.name(), constant(*t));
+    }
+    for (const onnx::NodeProto &n : graph.node())
+      for (const std::string &out : n.output())
+        if (!out.empty())
+          hidden.emplace_back(out, values.lookup(out));
+    if (failed(importNodes(graph.node())))
+      return failure();
+    for (const onnx::ValueInfoProto &out : graph.output()) {
+      if (failed(materialize(out.name())))
+        return failure();
+      outputs.push_back(values.lookup(out.name()));
+    }
+    return success();
+  }();
+  for (auto &[name, v] : llvm::reverse(hidden)) {
+    if (v)
+      values[name] = v;
+    else
+      values.erase(name);
+  }
+  node = outer;
+  loc = outerLoc;
+  return result;
+}
+
 static std::optional<Tensor> constantValue(Value v) {
   auto c = v.getDefiningOp<ConstantOp>();
   if (!c)
@@ -573,7 +648,7 @@ OwningOpRef<ModuleOp> ModelImporter::run(std::string &error) {
     return nullptr;
   }
   // Initializers become constants where first used: unused ones cost nothing.
-  auto lookupOrMaterialize = [&](const std::string &name) -> LogicalResult {
+  g.materialize = [&](const std::string &name) -> LogicalResult {
     if (name.empty() || g.values.count(name))
       return success();
     auto it = initializers.find(name);
@@ -588,39 +663,8 @@ OwningOpRef<ModuleOp> ModelImporter::run(std::string &error) {
                                           value.getType(), value, DeviceAttr());
     return success();
   };
-
-  for (const onnx::NodeProto &node : graph.node()) {
-    g.node = &node;
-    std::string name = node.name().empty() ? node.op_type() + ":" + (node.output_size() ? node.output(0) : "")
-                                           : node.name();
-    g.loc = NameLoc::get(b.getStringAttr(name));
-    if (!node.domain().empty() && node.domain() != "ai.onnx") {
-      g.unsupported("domain '" + node.domain() + "'");
-      break;
-    }
-    bool ok = true;
-    for (const std::string &in : node.input())
-      if (failed(lookupOrMaterialize(in))) {
-        ok = false;
-        break;
-      }
-    if (!ok)
-      break;
-    SmallVector<Value> outputs;
-    if (failed(convertNode(g, outputs)))
-      break;
-    for (auto [i, out] : llvm::enumerate(node.output())) {
-      if (out.empty())
-        continue;
-      if (i >= outputs.size() || !outputs[i]) {
-        g.unsupported("output " + std::to_string(i) + " ('" + out + "') is not supported");
-        break;
-      }
-      g.values[out] = outputs[i];
-    }
-    if (!g.error.empty())
-      break;
-  }
+  auto lookupOrMaterialize = g.materialize;
+  (void)g.importNodes(graph.node());
   if (g.error.empty()) {
     SmallVector<Value> results;
     for (const onnx::ValueInfoProto &out : graph.output()) {

@@ -903,6 +903,7 @@ const llvm::StringMap<Converter> &converters() {
     addNormConverters(t);
     addGatherNDConverters(t);
     addRecurrentConverters(t);
+    addControlFlowConverters(t);
     t["Identity"] = passThrough;
     t["Dropout"] = passThrough;
     return t;

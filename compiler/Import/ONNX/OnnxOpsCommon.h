@@ -45,6 +45,8 @@ void addNormConverters(llvm::StringMap<Converter> &table);
 void addGatherNDConverters(llvm::StringMap<Converter> &table);
 /// Adds OnnxRecurrent.cpp's LSTM, GRU and RNN to `table`.
 void addRecurrentConverters(llvm::StringMap<Converter> &table);
+/// Adds OnnxControlFlow.cpp's If and Loop (inlined at import time) to `table`.
+void addControlFlowConverters(llvm::StringMap<Converter> &table);
 
 /// A recurrent cell's activation by ONNX name (Relu, Tanh, Sigmoid, Affine,
 /// LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign,

@@ -14,6 +14,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 F = TensorProto.FLOAT
 I64 = TensorProto.INT64
+I32 = TensorProto.INT32
+B = TensorProto.BOOL
 rng = np.random.default_rng(7)
 
 
@@ -543,7 +545,45 @@ def topk_k_input():
     return model([node], [vi("x", [2, 5]), vi("k", [1], I64)], [vi("v", [2, 2]), vi("i", [2, 2], I64)], opset=11)
 
 
-MODELS = {f.__name__: f for f in [gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+def loop_body(cond_out="c", carried_shape=(2,)):
+    nodes = [helper.make_node("Identity", ["c"], ["c_out"]) if cond_out == "c" else
+             helper.make_node("Greater", ["v", "zero"], ["c_any"]),
+             helper.make_node("Neg", ["v"], ["v_out"])]
+    outs = [vi("c_out" if cond_out == "c" else "c_any_r", [], B), vi("v_out", list(carried_shape))]
+    if cond_out != "c":
+        nodes.append(helper.make_node("ReduceMax", ["c_any_i"], ["c_any_m"], keepdims=0))
+        nodes[1:1] = [helper.make_node("Cast", ["c_any"], ["c_any_i"], to=I32)]
+        nodes.append(helper.make_node("Cast", ["c_any_m"], ["c_any_r"], to=B))
+    return helper.make_graph(nodes, "body", [vi("i", [], I64), vi("c", [], B), vi("v", [2])], outs,
+                             [numpy_helper.from_array(np.zeros(2, np.float32), "zero")])
+
+
+def loop_runtime_trips():
+    node = helper.make_node("Loop", ["M", "", "x"], ["y"], name="/Loop", body=loop_body())
+    return model([node], [vi("M", [], I64), vi("x", [2])], [vi("y", [2])])
+
+
+def loop_runtime_condition():
+    m = numpy_helper.from_array(np.array(4, np.int64), "M")
+    node = helper.make_node("Loop", ["M", "", "x"], ["y"], name="/Loop", body=loop_body("data"))
+    return model([node], [vi("x", [2])], [vi("y", [2])], inits=[m])
+
+
+def loop_too_long():
+    m = numpy_helper.from_array(np.array(5000, np.int64), "M")
+    node = helper.make_node("Loop", ["M", "", "x"], ["y"], name="/Loop", body=loop_body())
+    return model([node], [vi("x", [2])], [vi("y", [2])], inits=[m])
+
+
+def if_branch_shapes():
+    then = helper.make_graph([helper.make_node("Relu", ["x"], ["t"])], "then", [], [vi("t", [2])])
+    other = helper.make_graph([helper.make_node("Concat", ["x", "x"], ["e"], axis=0)], "else", [],
+                              [vi("e", [4])])
+    node = helper.make_node("If", ["c"], ["y"], name="/If", then_branch=then, else_branch=other)
+    return model([node], [vi("c", [], B), vi("x", [2])], [vi("y", None)])
+
+
+MODELS = {f.__name__: f for f in [loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,

@@ -1,0 +1,199 @@
+//===- OnnxControlFlow.cpp - If and Loop inlined at import time -----------===//
+//
+// dlc's IR is a dataflow graph without regions, so ONNX's control flow is
+// resolved while importing:
+//   If    a condition known at import time inlines the branch it picks; one
+//         known only at run time inlines both branches and selects between
+//         their outputs (dlc.select), which needs outputs of one shape and
+//         type per position: anything else is refused, naming the output.
+//   Loop  unrolled when its trip count and condition are known at import
+//         time (a body's condition output must fold to a constant each
+//         iteration), up to kMaxLoopIterations; scan outputs are stacked on a
+//         new leading axis. A trip count or condition known only at run time
+//         is refused with --bind as the way out.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Import/ONNX/OnnxOpsCommon.h"
+#include "dialects/dlc/DlcOps.h"
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::onnx_import;
+
+namespace {
+
+/// Unrolling beyond this would make graphs nobody wants to compile.
+constexpr int64_t kMaxLoopIterations = 1024;
+
+const onnx::GraphProto *graphAttr(GraphImporter &g, StringRef name) {
+  const onnx::AttributeProto *a = g.attr(name);
+  if (!a || !a->has_g()) {
+    g.fail("attribute '" + name + "' (a graph) is missing");
+    return nullptr;
+  }
+  return &a->g();
+}
+
+/// A scalar-like boolean (shape [] or [1]) known at import time.
+std::optional<bool> knownFlag(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  if (!dense || dense.getNumElements() != 1)
+    return std::nullopt;
+  if (dense.getElementType().isInteger(1))
+    return *dense.getValues<bool>().begin();
+  return std::nullopt;
+}
+
+std::string shapeText(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+LogicalResult convertIf(GraphImporter &g, Outputs &out) {
+  const onnx::GraphProto *thenGraph = graphAttr(g, "then_branch");
+  const onnx::GraphProto *elseGraph = thenGraph ? graphAttr(g, "else_branch") : nullptr;
+  if (!elseGraph)
+    return failure();
+  Value cond = g.input(0);
+  RankedTensorType condType = g.type(0);
+  if (!condType.getElementType().isInteger(1) || condType.getNumElements() != 1)
+    return g.fail("the condition must be one bool, not " + shapeText(condType));
+  if (std::optional<bool> known = knownFlag(cond))
+    return g.importSubgraph(*known ? *thenGraph : *elseGraph, {}, out);
+
+  SmallVector<Value> thenOut, elseOut;
+  if (failed(g.importSubgraph(*thenGraph, {}, thenOut)) ||
+      failed(g.importSubgraph(*elseGraph, {}, elseOut)))
+    return failure();
+  if (thenOut.size() != elseOut.size())
+    return g.fail("the branches give " + std::to_string(thenOut.size()) + " and " +
+                  std::to_string(elseOut.size()) + " outputs");
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(thenOut, elseOut))) {
+    auto [a, b] = pair;
+    if (a.getType() != b.getType())
+      return g.fail("a condition known only at run time needs branches whose outputs match, "
+                    "but output " + std::to_string(i) + " is " + shapeText(a.getType()) +
+                    " in then_branch and " + shapeText(b.getType()) +
+                    " in else_branch (bind the condition with --bind=" + g.node->input(0) +
+                    "=FILE.npy)");
+    SmallVector<int64_t> ones(GraphImporter::typeOf(a).getRank(), 1);
+    out.push_back(g.make<SelectOp>(g.reshape(cond, ones), a, b));
+  }
+  return success();
+}
+
+/// Loop's trip count (input 0, optional: none means a while loop, which ends
+/// when the body's condition folds to false) and its initial condition
+/// (input 1, optional: none means true), both required to be known at import
+/// time.
+LogicalResult loopBounds(GraphImporter &g, std::optional<int64_t> &trips, bool &running) {
+  trips.reset();
+  running = true;
+  if (g.has(0)) {
+    std::optional<Tensor> m = g.constInput(0);
+    if (!m || m->numElements() != 1)
+      return g.fail("a Loop's trip count (input 0, '" + g.node->input(0) +
+                    "') must be known at import time: dlc unrolls loops; bind it, or the graph "
+                    "inputs it is computed from, with --bind=NAME=FILE.npy");
+    trips = int64_t(m->data[0]);
+    if (*trips > kMaxLoopIterations)
+      return g.fail("a Loop of " + std::to_string(*trips) + " iterations: dlc unrolls loops, up to " +
+                    std::to_string(kMaxLoopIterations));
+  }
+  if (g.has(1)) {
+    std::optional<bool> c = knownFlag(g.input(1));
+    if (!c)
+      return g.fail("a Loop's initial condition ('" + g.node->input(1) +
+                    "') must be known at import time: dlc unrolls loops");
+    running = *c;
+  }
+  return success();
+}
+
+/// Stacks per-iteration values of one shape on a new leading axis.
+Value stack(GraphImporter &g, ArrayRef<Value> items) {
+  SmallVector<Value> rows;
+  for (Value v : items) {
+    SmallVector<int64_t> shape{1};
+    llvm::append_range(shape, GraphImporter::typeOf(v).getShape());
+    rows.push_back(g.reshape(v, shape));
+  }
+  if (rows.size() == 1)
+    return rows.front();
+  SmallVector<int64_t> shape = llvm::to_vector(GraphImporter::typeOf(rows.front()).getShape());
+  shape[0] = int64_t(rows.size());
+  auto type = g.tensorType(shape, GraphImporter::typeOf(rows.front()).getElementType());
+  return g.make<ConcatOp>(type, rows, g.builder.getI64IntegerAttr(0), DeviceAttr());
+}
+
+LogicalResult convertLoop(GraphImporter &g, Outputs &out) {
+  const onnx::GraphProto *body = graphAttr(g, "body");
+  if (!body)
+    return failure();
+  std::optional<int64_t> trips;
+  bool running;
+  if (failed(loopBounds(g, trips, running)))
+    return failure();
+  size_t carried = g.numInputs() > 2 ? g.numInputs() - 2 : 0;
+  if (size_t(body->input_size()) != carried + 2 || size_t(body->output_size()) < carried + 1)
+    return g.fail("the body has " + std::to_string(body->input_size()) + " inputs and " +
+                  std::to_string(body->output_size()) + " outputs for " + std::to_string(carried) +
+                  " loop-carried values (needs 2 + N inputs, 1 + N + K outputs)");
+  size_t scans = body->output_size() - carried - 1;
+  SmallVector<Value> state;
+  for (size_t i = 0; i < carried; ++i)
+    state.push_back(g.input(2 + i));
+  std::vector<SmallVector<Value>> scanned(scans);
+  Value condition = g.has(1) ? g.input(1) : g.constant(Tensor::fromValues(ref::DType::I1, {}, {1.0}));
+  for (int64_t i = 0; running && (!trips || i < *trips); ++i) {
+    if (i == kMaxLoopIterations)
+      return g.fail("a Loop whose condition is still true after " +
+                    std::to_string(kMaxLoopIterations) + " iterations: dlc unrolls loops, up to " +
+                    std::to_string(kMaxLoopIterations));
+    SmallVector<Value> inputs{g.constant(Tensor::fromValues(ref::DType::I64, {}, {double(i)})),
+                              condition};
+    inputs.append(state);
+    SmallVector<Value> results;
+    if (failed(g.importSubgraph(*body, inputs, results)))
+      return failure();
+    std::optional<bool> next = knownFlag(results[0]);
+    if (!next)
+      return g.fail("the body's condition output ('" + body->output(0).name() +
+                    "') depends on run-time values: dlc unrolls loops only when it folds");
+    running = *next;
+    condition = results[0];
+    for (size_t k = 0; k < carried; ++k) {
+      if (results[1 + k].getType() != state[k].getType())
+        return g.fail("loop-carried value " + std::to_string(k) + " changes type from " +
+                      shapeText(state[k].getType()) + " to " + shapeText(results[1 + k].getType()) +
+                      " in iteration " + std::to_string(i));
+      state[k] = results[1 + k];
+    }
+    for (size_t k = 0; k < scans; ++k) {
+      Value v = results[1 + carried + k];
+      if (!scanned[k].empty() && v.getType() != scanned[k].front().getType())
+        return g.fail("scan output " + std::to_string(k) + " changes shape between iterations");
+      scanned[k].push_back(v);
+    }
+  }
+  out.append(state);
+  for (size_t k = 0; k < scans; ++k) {
+    if (scanned[k].empty())
+      return g.fail("scan output " + std::to_string(k) + " of a Loop that runs no iteration "
+                    "would be empty, and dlc has no empty tensors");
+    out.push_back(stack(g, scanned[k]));
+  }
+  return success();
+}
+
+} // namespace
+
+void dlc::onnx_import::addControlFlowConverters(llvm::StringMap<Converter> &t) {
+  t["If"] = convertIf;
+  t["Loop"] = convertLoop;
+}
