@@ -19,6 +19,8 @@ model.onnx (opset 13, as torch.onnx.export writes it), x.npy, y.npy.
   importer raises back.
 - gpt: a GPT-style causal decoder on 1 x 40 token ids (vocab 512, 2 blocks,
   d 128, 4 heads, GPT-2's sliced tril mask with masked_fill, a tied LM head).
+- scripted: a TorchScript module with a loop and an `if` on a run-time value
+  (ONNX If).
 - bert: token ids (2 x 32, int64) through nn.Embedding, nn.TransformerEncoder
   (2 layers, d 128, 4 heads, GELU) and a linear head on token 0, as PyTorch's
   own layers export (Gather, MatMul chains, Slice, the LayerNorm chain).
@@ -191,6 +193,26 @@ class Gpt(nn.Module):
         return self.head(self.ln(self.blocks(self.tok(ids) + self.pos(positions))))
 
 
+class ScriptedBranches(nn.Module):
+    """TorchScript control flow: a loop over a fixed range (the exporter
+    unrolls it) and an `if` on a run-time value (exported as ONNX If with
+    its condition computed from the input; dlc runs both branches and
+    selects). Exported through torch.jit.script."""
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        h = x
+        for i in range(3):
+            h = torch.tanh(self.fc(h)) + x * i
+        if bool(h.sum() > 0):
+            y = h * 2
+        else:
+            y = -h
+        return y
+
+
 def build(name, resnet_size):
     torch.manual_seed(0)
     if name == "mlp":
@@ -218,6 +240,8 @@ def build(name, resnet_size):
         return LstmClassifier(), torch.randn(3, 30, 20)
     if name == "gru":
         return GruTagger(), torch.randn(25, 2, 16)
+    if name == "scripted":
+        return ScriptedBranches(), torch.randn(2, 8)
     if name == "gpt":
         model = Gpt()
         for m in model.modules():
@@ -238,7 +262,7 @@ def build(name, resnet_size):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
-    parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws,lstm,gru,gpt")
+    parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws,lstm,gru,gpt,scripted")
     parser.add_argument("--resnet-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
@@ -248,6 +272,8 @@ def main():
         model.eval()
         folder = os.path.join(args.out, name)
         os.makedirs(folder, exist_ok=True)
+        if name == "scripted":
+            model = torch.jit.script(model)
         with torch.no_grad():
             y = model(x)
             torch.onnx.export(model, (x,), os.path.join(folder, "model.onnx"), opset_version=13,

@@ -2,7 +2,8 @@
 // 64x64, a 2-block transformer encoder, a BERT-like nn.TransformerEncoder
 // classifier on token ids, a 1-D conv keyword spotter: Conv1d, MaxPool1d with
 // ceil_mode, AvgPool1d; a 2-layer LSTM classifier; a bidirectional GRU tagger;
-// a GPT-style causal decoder with a tied head) compiled from their .onnx files match
+// a GPT-style causal decoder with a tied head; a TorchScript module whose `if`
+// on a run-time value exports as ONNX If) compiled from their .onnx files match
 // PyTorch's outputs (|dlc - torch| <= 1e-4 + 1e-3 |torch|): on the CPU, placed
 // by cost over the CPU and two simulated GPUs, and as a 2-stage pipeline, with
 // the ordering checker on. GPU kernels get host code only (--no-cuda): the
@@ -22,6 +23,8 @@
 // RUN: %check-onnx-model %t/models/gru %t/gru-emu --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda --gpu=sim | FileCheck %s --check-prefix=GRU
 // RUN: %check-onnx-model %t/models/gpt %t/gpt-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=GPT
 // RUN: %check-onnx-model %t/models/gpt %t/gpt-emu --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda --gpu=sim | FileCheck %s --check-prefix=GPT
+// RUN: %check-onnx-model %t/models/scripted %t/scripted-cpu | FileCheck %s --check-prefix=SCRIPTED
+// RUN: %check-onnx-model %t/models/scripted %t/scripted-pipe --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=SCRIPTED
 // RUN: %check-onnx-model %t/models/kws %t/kws-emu --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda --gpu=sim | FileCheck %s --check-prefix=KWS
 // RUN: %check-onnx-model %t/models/mlp %t/mlp-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=MLP
 // RUN: %check-onnx-model %t/models/resnet18 %t/resnet-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=RESNET
@@ -40,5 +43,6 @@
 // LSTM: lstm: ok
 // GRU: gru: ok
 // GPT: gpt: ok
+// SCRIPTED: scripted: ok
 // PIPE-DAG: cuda:0
 // PIPE-DAG: cuda:1
