@@ -108,8 +108,8 @@ GROUPS = {
 }
 
 
-def export_onnx(model, x, path):
-    """torch.onnx.export at opset 13. PyTorch 1.13 exports an eval-mode
+def export_onnx(model, x, path, opset=13):
+    """torch.onnx.export at `opset` (13 by default). PyTorch 1.13 exports an eval-mode
     nn.MultiheadAttention (ViT's) as its fused fast path, which ONNX has no op
     for: those modules alone are put in training mode (their dropout is 0, so
     they compute the same) and the export keeps each module's mode."""
@@ -120,10 +120,12 @@ def export_onnx(model, x, path):
         for m in attention:
             m.train()
         mode = torch.onnx.TrainingMode.PRESERVE
-    torch.onnx.export(model, (x,), str(path), opset_version=13, input_names=["x"],
-                      output_names=["y"], do_constant_folding=True, training=mode)
-    for m in attention:
-        m.eval()
+    try:
+        torch.onnx.export(model, (x,), str(path), opset_version=opset, input_names=["x"],
+                          output_names=["y"], do_constant_folding=True, training=mode)
+    finally:
+        for m in attention:
+            m.eval()
 
 
 def group_of(kind):

@@ -213,6 +213,15 @@ class ScriptedBranches(nn.Module):
         return y
 
 
+def with_random_layer_norms(model):
+    """LayerNorm's default gamma 1 / beta 0 would hide a swapped operand."""
+    for m in model.modules():
+        if isinstance(m, nn.LayerNorm):
+            m.weight.data.uniform_(0.5, 1.5)
+            m.bias.data.uniform_(-0.5, 0.5)
+    return model
+
+
 def build(name, resnet_size):
     torch.manual_seed(0)
     if name == "mlp":
@@ -227,13 +236,7 @@ def build(name, resnet_size):
                 m.running_var.uniform_(0.5, 1.5)
         return model, torch.randn(1, 3, resnet_size, resnet_size)
     if name == "encoder":
-        model = Encoder()
-        # LayerNorm's default gamma 1 / beta 0 would hide a swapped operand.
-        for m in model.modules():
-            if isinstance(m, nn.LayerNorm):
-                m.weight.data.uniform_(0.5, 1.5)
-                m.bias.data.uniform_(-0.5, 0.5)
-        return model, torch.randn(2, 128, 256)
+        return with_random_layer_norms(Encoder()), torch.randn(2, 128, 256)
     if name == "bert":
         return Bert(), torch.randint(0, 1000, (2, 32))
     if name == "lstm":
@@ -243,12 +246,7 @@ def build(name, resnet_size):
     if name == "scripted":
         return ScriptedBranches(), torch.randn(2, 8)
     if name == "gpt":
-        model = Gpt()
-        for m in model.modules():
-            if isinstance(m, nn.LayerNorm):
-                m.weight.data.uniform_(0.5, 1.5)
-                m.bias.data.uniform_(-0.5, 0.5)
-        return model, torch.randint(0, 512, (1, 40))
+        return with_random_layer_norms(Gpt()), torch.randint(0, 512, (1, 40))
     if name == "kws":
         model = KeywordSpotter()
         for m in model.modules():

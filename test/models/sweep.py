@@ -51,7 +51,9 @@ from torch import nn
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "bench"))
 import export as own_models  # noqa: E402  (test/models/export.py)
+from models_bench import export_onnx  # noqa: E402  (eval-mode attention's workaround)
 
 CI_MODELS = ["kws", "lstm", "gru", "gpt", "squeezenet1_1", "shufflenet_v2_x0_5",
              "mobilenet_v3_small", "mnasnet0_5"]
@@ -136,8 +138,9 @@ def realistic(model, calibration_batch):
     return model.eval()
 
 
-def build(name):
-    """(model, 4 inputs) with fixed seeds."""
+def build(name, max_params=float("inf")):
+    """(model, 4 inputs) with fixed seeds; (model, None) uncalibrated when it
+    has more than max_params parameters."""
     torch.manual_seed(0)
     if name in OWN_MODELS:
         model, x = own_models.build(name, 64)
@@ -149,28 +152,11 @@ def build(name):
         return model, [make() for _ in range(4)]
     import torchvision
     model = torchvision.models.get_model(name, weights=None)
+    if sum(p.numel() for p in model.parameters()) > max_params:
+        return model, None
     size = 299 if name == "inception_v3" else 224
     model = realistic(model, lambda: torch.cat([image(size) for _ in range(16)]))
     return model, [image(size) for _ in range(4)]
-
-
-def export(model, x, path):
-    """At opset 14; eval-mode nn.MultiheadAttention exports as PyTorch 1.13's
-    fused fast path, which ONNX has no op for, so those modules alone run in
-    training mode (their dropout is 0: the same result)."""
-    attention = [m for m in model.modules() if isinstance(m, nn.MultiheadAttention)]
-    mode = torch.onnx.TrainingMode.EVAL
-    if attention:
-        assert all(m.dropout == 0 for m in attention), "attention dropout would change the output"
-        for m in attention:
-            m.train()
-        mode = torch.onnx.TrainingMode.PRESERVE
-    try:
-        torch.onnx.export(model, (x,), str(path), opset_version=14, input_names=["x"],
-                          output_names=["y"], do_constant_folding=True, training=mode)
-    finally:
-        for m in attention:
-            m.eval()
 
 
 def first_error(text):
@@ -230,10 +216,10 @@ def check_placement(dlc, folder, placement, refs, exact):
 
 
 def sweep_one(name, args):
-    model, inputs = build(name)
+    model, inputs = build(name, args.max_params)
     params = sum(p.numel() for p in model.parameters())
     record = {"name": name, "params": params}
-    if params > args.max_params:
+    if inputs is None:
         record["verdict"] = "skipped (over --max-params)"
         return record
     folder = Path(args.work) / name
@@ -250,7 +236,7 @@ def sweep_one(name, args):
     onnx = folder / "model.onnx"
     try:
         with torch.no_grad():
-            export(model, inputs[0], onnx)
+            export_onnx(model, inputs[0], onnx, opset=14)
     except Exception as e:  # PyTorch 1.13's exporter lacks some of its own ops
         record["verdict"] = "not exported (PyTorch): " + str(e).splitlines()[0][:160]
         return record
@@ -290,7 +276,7 @@ def main():
     ap.add_argument("--placements", default="cpu,pipeline2")
     ap.add_argument("--max-params", type=float, default=100e6)
     ap.add_argument("--json", default="")
-    ap.add_argument("--threads", type=int, default=1, help="PyTorch's threads")
+    ap.add_argument("--threads", type=int, default=2, help="PyTorch's threads")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     args.placements = args.placements.split(",")
