@@ -26,7 +26,7 @@ using namespace dlc::onnx_import;
 
 namespace {
 
-constexpr int64_t kMaxSteps = 512;
+constexpr int64_t kMaxSteps = 1024;
 
 enum class Cell { Lstm, Gru, Rnn };
 

@@ -59,3 +59,18 @@ func.func @gather(%t: tensor<2x5x3xf32>, %i: tensor<4xi64>) -> tensor<2x4x3xf32>
   %0 = dlc.gather %t, %i {axis = 1 : i64} : (tensor<2x5x3xf32>, tensor<4xi64>) -> tensor<2x4x3xf32>
   return %0 : tensor<2x4x3xf32>
 }
+
+// -----
+
+// More than 16 inputs: a concat of concats (10 pairs, then the 10 pieces), as
+// bufferization's analysis of one long chain of insert_slices grows about
+// cubically with its length.
+// CHECK-LABEL: func.func @wide_concat
+// CHECK-COUNT-10: tensor.empty() : tensor<2x{{[0-9]+}}xf32>
+// CHECK: tensor.empty() : tensor<2x39xf32>
+// CHECK-COUNT-10: tensor.insert_slice %{{.*}} into %{{.*}}[0, {{[0-9]+}}] [2, {{[0-9]+}}] [1, 1] : tensor<2x{{[0-9]+}}xf32> into tensor<2x39xf32>
+// CHECK-NEXT: return
+func.func @wide_concat(%a0: tensor<2x1xf32>, %a1: tensor<2x2xf32>, %a2: tensor<2x3xf32>, %a3: tensor<2x1xf32>, %a4: tensor<2x2xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x1xf32>, %a7: tensor<2x2xf32>, %a8: tensor<2x3xf32>, %a9: tensor<2x1xf32>, %a10: tensor<2x2xf32>, %a11: tensor<2x3xf32>, %a12: tensor<2x1xf32>, %a13: tensor<2x2xf32>, %a14: tensor<2x3xf32>, %a15: tensor<2x1xf32>, %a16: tensor<2x2xf32>, %a17: tensor<2x3xf32>, %a18: tensor<2x1xf32>, %a19: tensor<2x2xf32>) -> tensor<2x39xf32> {
+  %0 = dlc.concat %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9, %a10, %a11, %a12, %a13, %a14, %a15, %a16, %a17, %a18, %a19 {axis = 1 : i64} : (tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x39xf32>
+  return %0 : tensor<2x39xf32>
+}

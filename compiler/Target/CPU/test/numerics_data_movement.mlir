@@ -44,3 +44,12 @@ func.func @gather(%t: tensor<5x3xf32>, %ids: tensor<2x3xi64>, %cols: tensor<4xi3
   %3 = dlc.gather %t, %one : (tensor<5x3xf32>, tensor<i64>) -> tensor<3xf32>
   return %0, %1, %2, %3 : tensor<2x3x3xf32>, tensor<5x4xf32>, tensor<2x4x2xf16>, tensor<3xf32>
 }
+
+// -----
+
+// More than 16 pieces: built as a concat of concats.
+// CHECK: OK wide_concat:
+func.func @wide_concat(%a0: tensor<2x1xf32>, %a1: tensor<2x2xf32>, %a2: tensor<2x3xf32>, %a3: tensor<2x1xf32>, %a4: tensor<2x2xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x1xf32>, %a7: tensor<2x2xf32>, %a8: tensor<2x3xf32>, %a9: tensor<2x1xf32>, %a10: tensor<2x2xf32>, %a11: tensor<2x3xf32>, %a12: tensor<2x1xf32>, %a13: tensor<2x2xf32>, %a14: tensor<2x3xf32>, %a15: tensor<2x1xf32>, %a16: tensor<2x2xf32>, %a17: tensor<2x3xf32>, %a18: tensor<2x1xf32>, %a19: tensor<2x2xf32>) -> tensor<2x39xf32> {
+  %0 = dlc.concat %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9, %a10, %a11, %a12, %a13, %a14, %a15, %a16, %a17, %a18, %a19 {axis = 1 : i64} : (tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x39xf32>
+  return %0 : tensor<2x39xf32>
+}

@@ -495,11 +495,11 @@ def split_topk_constant():
 
 
 def rnn_long():
-    """An RNN over 600 steps: past the unrolling limit."""
+    """An RNN over 1200 steps: past the unrolling limit."""
     node = helper.make_node("RNN", ["x", "w", "r"], ["y"], name="/RNN", hidden_size=2)
     w = numpy_helper.from_array(np.ones((1, 2, 3), np.float32), "w")
     r = numpy_helper.from_array(np.ones((1, 2, 2), np.float32), "r")
-    return model([node], [vi("x", [600, 1, 3])], [vi("y", [600, 1, 1, 2])], inits=[w, r], opset=14)
+    return model([node], [vi("x", [1200, 1, 3])], [vi("y", [1200, 1, 1, 2])], inits=[w, r], opset=14)
 
 
 def gru_bad_activation():
