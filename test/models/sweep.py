@@ -33,7 +33,9 @@ failures are listed, not counted against dlc), compiled once per placement
 A run matches when max|dlc - torch| <= 1e-4 * max|torch| for every input.
 Beside it, both dlc's and PyTorch's f32 outputs are measured against the
 model run in float64 (`[vs f64: torch E, dlc E]`), so that a difference near
-the tolerance shows whose rounding it is.
+the tolerance shows whose rounding it is. Where PyTorch's own error exceeds
+1e-5 and dlc's is at most twice it, the model is reported ill-conditioned
+(random weights that amplify rounding; still a failure, named apart).
 Prints one line per model and placement, then a summary; exits non-zero when
 any exported model is refused, fails or differs.
 """
@@ -59,6 +61,9 @@ CI_MODELS = ["kws", "lstm", "gru", "gpt", "squeezenet1_1", "shufflenet_v2_x0_5",
              "mobilenet_v3_small", "mnasnet0_5"]
 OWN_MODELS = ["kws", "lstm", "gru", "gpt"]
 TOLERANCE = 1e-4
+# PyTorch's own f32 output further than this from float64's: the instance
+# amplifies rounding so much that 1e-4 against PyTorch says little about dlc.
+ILL_CONDITIONED = 1e-5
 PLACEMENTS = {
     "cpu": ([], []),
     "pipeline2": (["--devices=cpu,cuda:0,cuda:1", "--placement=pipeline:2", "--no-cuda"],
@@ -67,12 +72,18 @@ PLACEMENTS = {
 
 
 def image(size):
-    """A random image with structure: a 7x7 pattern upsampled, plus noise.
-    White noise alone averages out in every global pool, so that any net's
-    output hardly depends on it."""
-    coarse = torch.randn(1, 3, 7, 7) * 1.5
-    return (nn.functional.interpolate(coarse, size=(size, size), mode="bilinear",
-                                      align_corners=False) + 0.1 * torch.randn(1, 3, size, size))
+    """A random image with structure at several scales (7x7 and 28x28
+    patterns upsampled, plus noise), its own contrast and colour cast. White
+    noise alone averages out in every global pool, so that any net's output
+    hardly depends on it; smooth patterns alone leave some filters' outputs
+    nearly constant."""
+    def pattern(cells, scale):
+        coarse = torch.randn(1, 3, cells, cells) * scale
+        return nn.functional.interpolate(coarse, size=(size, size), mode="bilinear",
+                                         align_corners=False)
+    contrast = float(torch.empty(1).uniform_(0.5, 2.0))
+    colour = torch.randn(1, 3, 1, 1) * 0.5
+    return (pattern(7, 1.5) + pattern(28, 0.5) + 0.3 * torch.randn(1, 3, size, size)) * contrast + colour
 
 
 def sequence(shape, batch_dim):
@@ -84,26 +95,28 @@ def sequence(shape, batch_dim):
 
 
 def unit_variance_pass(model, x):
-    """Data-dependent initialisation (Salimans and Kingma, 2016) in one
-    forward pass: every Conv and Linear, in the order they run, has each
-    output channel's weight divided by the spread that channel shows across
-    positions and samples and, where it has a bias, the bias set so that the
-    channel's mean is 0; downstream layers see the rescaled output."""
+    """Data-dependent initialisation (after Salimans and Kingma, 2016) in one
+    forward pass: every Conv and Linear, in the order they run, has its weight
+    divided by the spread of its outputs across channels, positions and
+    samples and its bias set so that each channel's mean is 0; downstream
+    layers see the rescaled output. Layers without a bias are left alone: a
+    norm follows them (dividing them without removing their mean would leave
+    the norm to subtract a large mean from nearly equal values)."""
     def rescale(module, inputs, output):
+        if module.bias is None:  # a norm follows, as in every model here: it scales
+            return output
         channels = 1 if isinstance(module, nn.modules.conv._ConvNd) else output.dim() - 1
         rows = output.transpose(channels, -1).reshape(-1, output.shape[channels])
         if rows.shape[0] < 2:
             return output
         mean = rows.mean(dim=0)
-        spread = rows.std(dim=0)
-        if rows.shape[0] < 64:  # a head over a few samples: one spread for all
-            spread = spread.mean().expand_as(spread)
-        spread = torch.where(spread > 1e-6, spread, torch.ones_like(spread))
+        # One spread for the layer (the channels' RMS): dividing each channel
+        # by its own would blow a nearly constant channel up, and with it its
+        # rounding, until f32 itself no longer computes the model.
+        spread = rows.var(dim=0).mean().sqrt().clamp(min=1e-6).expand_as(mean)
         per_channel = [-1] + [1] * (module.weight.dim() - 1)
         module.weight.div_(spread.view(per_channel))
         along = [-1] + [1] * (output.dim() - channels - 1)
-        if module.bias is None:
-            return output / spread.view(along)
         module.bias.sub_(mean).div_(spread)
         return (output - mean.view(along)) / spread.view(along)
     hooks = [m.register_forward_hook(rescale) for m in model.modules()
@@ -135,6 +148,13 @@ def realistic(model, calibration_batch):
         elif isinstance(m, nn.modules.dropout._DropoutNd):
             m.eval()
     unit_variance_pass(model, calibration_batch())
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.modules.batchnorm._BatchNorm):
+                # A channel nearly constant over the calibration batch would
+                # be scaled up until its rounding dominates: keep each
+                # variance within 100x of the layer's mean.
+                m.running_var.clamp_(min=float(m.running_var.mean()) * 1e-2)
     return model.eval()
 
 
@@ -209,9 +229,9 @@ def check_placement(dlc, folder, placement, refs, exact):
         if exact is not None:
             worst_exact = max(worst_exact, relative_error(got, exact[i]))
     result["error"] = worst
+    result["verdict"] = "ok" if worst <= TOLERANCE else "differs"
     if exact is not None:
         result["f64_error"] = worst_exact
-    result["verdict"] = "ok" if worst <= TOLERANCE else "differs"
     return result
 
 
@@ -244,8 +264,13 @@ def sweep_one(name, args):
                             for p in args.placements}
     if exact is not None:
         record["torch_f32_error"] = max(relative_error(r, e) for r, e in zip(refs, exact))
-    bad = [p for p, r in record["placements"].items() if r["verdict"] != "ok"]
-    record["verdict"] = "ok" if not bad else "failed"
+        if record["torch_f32_error"] > ILL_CONDITIONED:
+            for r in record["placements"].values():
+                if r["verdict"] == "differs" and r["f64_error"] <= 2 * record["torch_f32_error"]:
+                    r["verdict"] = "ill-conditioned"
+    bad = [r["verdict"] for r in record["placements"].values() if r["verdict"] != "ok"]
+    record["verdict"] = "ok" if not bad else (
+        "ill-conditioned" if all(v == "ill-conditioned" for v in bad) else "failed")
     return record
 
 
@@ -305,11 +330,11 @@ def main():
     failed = [r for r in checked if r["verdict"] != "ok"]
     degenerate = [r for r in records if r["verdict"].startswith("degenerate")]
     others = len(records) - len(checked) - len(degenerate)
-    print("RESULT sweep: %d models checked, %d match on %s, %d failed (%s); %d degenerate; "
-          "%d not exported or skipped" % (len(checked), len(checked) - len(failed),
-                                          "+".join(args.placements), len(failed),
-                                          ",".join(r["name"] for r in failed) or "none",
-                                          len(degenerate), others))
+    ill = [r for r in failed if r["verdict"] == "ill-conditioned"]
+    print("RESULT sweep: %d models checked, %d match on %s, %d failed (%s; %d of them "
+          "ill-conditioned); %d degenerate; %d not exported or skipped"
+          % (len(checked), len(checked) - len(failed), "+".join(args.placements), len(failed),
+             ",".join(r["name"] for r in failed) or "none", len(ill), len(degenerate), others))
     return 1 if failed or degenerate else 0
 
 
