@@ -39,12 +39,13 @@ def budget_seconds(params, base):
     return base + 3.0 * max(0.0, gigabytes - 1.0)
 
 
-def first_error(text):
+def first_error(text, limit=160):
+    """The first line of a tool's output that names an error, else its last."""
     for line in text.splitlines():
         if "error" in line:
-            return line.strip()[:160]
+            return line.strip()[:limit]
     lines = text.strip().splitlines()
-    return lines[-1][:160] if lines else "no output"
+    return lines[-1][:limit] if lines else "no output"
 
 
 def sweep_one(name, args):

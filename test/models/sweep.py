@@ -56,6 +56,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "bench"))
 import export as own_models  # noqa: E402  (test/models/export.py)
 from models_bench import export_onnx  # noqa: E402  (eval-mode attention's workaround)
+from compile_sweep import first_error  # noqa: E402
 
 CI_MODELS = ["kws", "lstm", "gru", "gpt", "squeezenet1_1", "shufflenet_v2_x0_5",
              "mobilenet_v3_small", "mnasnet0_5"]
@@ -179,14 +180,6 @@ def build(name, max_params=float("inf")):
     return model, [image(size) for _ in range(4)]
 
 
-def first_error(text):
-    for line in text.splitlines():
-        if "error" in line:
-            return line.strip()[:200]
-    lines = text.strip().splitlines()
-    return lines[-1][:200] if lines else "no output"
-
-
 def float64_outputs(model, inputs):
     """The model in float64 on the same inputs: the ground truth against
     which dlc's and PyTorch's own f32 rounding are each measured (None where
@@ -210,7 +203,7 @@ def check_placement(dlc, folder, placement, refs, exact):
                           + compile_flags, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     result = {"compile_s": round(time.monotonic() - start, 2)}
     if proc.returncode != 0:
-        result["verdict"] = "refused: " + first_error(proc.stdout)
+        result["verdict"] = "refused: " + first_error(proc.stdout, 200)
         return result
     worst, worst_exact = 0.0, 0.0
     for i, ref in enumerate(refs):
@@ -219,7 +212,7 @@ def check_placement(dlc, folder, placement, refs, exact):
                               "--output-dir", str(out)] + run_flags,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if run.returncode != 0:
-            result["verdict"] = "run failed: " + first_error(run.stdout)
+            result["verdict"] = "run failed: " + first_error(run.stdout, 200)
             return result
         got = np.load(out / "y.npy")
         if got.shape != ref.shape:

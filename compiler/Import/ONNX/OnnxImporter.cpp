@@ -663,12 +663,11 @@ OwningOpRef<ModuleOp> ModelImporter::run(std::string &error) {
                                           value.getType(), value, DeviceAttr());
     return success();
   };
-  auto lookupOrMaterialize = g.materialize;
   (void)g.importNodes(graph.node());
   if (g.error.empty()) {
     SmallVector<Value> results;
     for (const onnx::ValueInfoProto &out : graph.output()) {
-      if (failed(lookupOrMaterialize(out.name())))
+      if (failed(g.materialize(out.name())))
         break;
       Value v = g.values.lookup(out.name());
       if (!v) {
