@@ -237,8 +237,18 @@ LogicalResult convertSlice(GraphImporter &g, Outputs &out) {
     st[a] = step;
     shape[a] = (e[a] - s[a] + step - 1) / step;
   }
-  if (product(shape) == 0)
-    return g.unsupported("an empty result");
+  if (product(shape) == 0) {
+    // Shape arithmetic slices shapes to nothing (`x.shape[2:]` of a 2-D x):
+    // known at import time, the empty value is folded away by its users
+    // (Concat drops it); a run-time tensor with no elements is refused.
+    if (!g.constInput(0))
+      return g.unsupported("an empty result");
+    FailureOr<ref::DType> dtype = refDTypeOf(t.getElementType());
+    if (failed(dtype))
+      return g.unsupported("an empty result of this element type");
+    out.push_back(g.constant(Tensor::fromValues(*dtype, std::vector<int64_t>(shape.begin(), shape.end()), {})));
+    return success();
+  }
   SmallVector<int64_t> sliced(shape);
   for (auto &[a, positions] : backwards)
     sliced[a] = t.getDimSize(a);

@@ -184,3 +184,8 @@
 // RUN: %make-onnx gru_bad_activation %t/gru_act.onnx
 // RUN: not dlc import %t/gru_act.onnx 2>&1 | FileCheck %s --check-prefix=GRU-ACT
 // GRU-ACT: error: {{.*}}gru_act.onnx: node '/GRU' (GRU): unknown activation 'Swish'
+
+// A run-time tensor sliced to nothing: dlc has no empty tensors.
+// RUN: %make-onnx slice_empty_runtime %t/slice_empty.onnx
+// RUN: not dlc import %t/slice_empty.onnx 2>&1 | FileCheck %s --check-prefix=SLICE-EMPTY
+// SLICE-EMPTY: error: {{.*}}: unsupported op 'Slice' (node '/Slice', opset 13): an empty result

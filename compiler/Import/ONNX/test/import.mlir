@@ -28,6 +28,14 @@
 // SHAPE-NEXT: dlc.reshape %{{.*}} : tensor<2x3x4xf32> -> tensor<2x12xf32>
 // SHAPE-NEXT: return
 
+// A shape sliced to nothing (Swin's mask assignment) is an import-time value
+// that Concat drops: the reshape keeps only the shape's known part.
+// RUN: %make-onnx shape_slice_empty %t/shape_empty.onnx
+// RUN: dlc import %t/shape_empty.onnx | FileCheck %s --check-prefix=SLICED-SHAPE
+// SLICED-SHAPE: func.func @main
+// SLICED-SHAPE-NEXT: dlc.reshape %{{.*}} : tensor<2x3x4xf32> -> tensor<2x12xf32>
+// SLICED-SHAPE-NEXT: return
+
 // Split and TopK of an initializer fold to constants (Split's results were
 // used after the fold erased them: a crash).
 // RUN: %make-onnx split_topk_constant %t/split_topk.onnx

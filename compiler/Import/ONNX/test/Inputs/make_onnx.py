@@ -121,6 +121,30 @@ def shape_arith():
                  [i64("zero", 0), i64("axes", [0]), i64("minus1", [-1])])
 
 
+def shape_slice_empty():
+    """Swin's mask assignment as PyTorch 1.13 exports it: the shape of a 2-D
+    value sliced from 2 on (nothing), concatenated onto another shape."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    nodes = [
+        helper.make_node("Shape", ["m"], ["ms"], name="/Shape_m"),
+        helper.make_node("Slice", ["ms", "two", "end", "zero"], ["rest"], name="/Slice_9"),
+        helper.make_node("Shape", ["x"], ["xs"], name="/Shape_x"),
+        helper.make_node("Slice", ["xs", "zero", "one", "zero"], ["lead"], name="/Slice_lead"),
+        helper.make_node("Concat", ["lead", "minus1", "rest"], ["target"], name="/Concat", axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["y"], name="/Reshape"),
+    ]
+    return model(nodes, [vi("x", [2, 3, 4]), vi("m", [5, 6])], [vi("y", [2, 12])],
+                 [i64("zero", [0]), i64("one", [1]), i64("two", [2]), i64("minus1", [-1]),
+                  i64("end", [2**63 - 1])])
+
+
+def slice_empty_runtime():
+    """A slice of run-time data with nothing in it: refused by name."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    nodes = [helper.make_node("Slice", ["x", "s", "e"], ["y"], name="/Slice")]
+    return model(nodes, [vi("x", [4, 3])], [vi("y", [0, 3])], [i64("s", [3]), i64("e", [1])])
+
+
 def layernorm(opset=13):
     """torch.nn.LayerNorm(16) as PyTorch exports it at opset 13."""
     c = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float32), name)
@@ -592,7 +616,7 @@ MODELS = {f.__name__: f for f in [loop_runtime_trips, loop_runtime_condition, lo
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss, pad_mirror,
                                   trilu, is_inf_nan, dynamic, unsupported, opset29, complex64,
                                   split_num_outputs, mish, reduce_min_u8, reduce_empty, pad, pad_reflect,
-                                  reshape_input, shape_arith, layernorm, gelu, gelu_tanh, linear,
+                                  reshape_input, shape_arith, shape_slice_empty, slice_empty_runtime, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
                                   less_broadcast, bad_stride, bad_axes]}
 
