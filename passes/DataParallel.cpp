@@ -1,29 +1,15 @@
 //===- DataParallel.cpp - data-parallel:N: one replica per GPU ------------===//
 //
 // See DataParallel.h. A value is batched when it depends on an argument; its
-// dim 0 is then the batch (of size B, the arguments' dim 0). Every op with a
-// batched operand must keep the rows of the batch independent: its batched
-// results have dim 0 = B and row b of them depends only on row b of its
-// batched operands. The rules, per op:
-//
-//   elementwise (broadcasting,  batched operands of the result's rank; the
-//   compare, select)            others of lower rank or dim 0 = 1
-//   unary, gelu, clip, cast,    always
-//   copy, batch_norm, conv2d,
-//   pools, global_avg_pool
-//   matmul                      batched operands of the result's rank (rank 2:
-//                               only lhs, whose rows are the batch)
-//   linear                      input of rank >= 2, weight and bias unbatched
-//   softmax, layer_norm         axis != 0
-//   reduce_*                    axes given, none of them 0
-//   transpose                   perm[0] == 0
-//   reshape                     dim 0 kept (= B)
-//   concat, split, gather       axis != 0 (gather: indices unbatched)
-//   slice                       the whole of dim 0, step 1
+// dim 0 is then the batch (of size B, the arguments' dim 0), and every op
+// with a batched operand must keep the rows of the batch independent by the
+// rules of BatchRows.h (shared with the symbolic batch). A reshape must keep
+// dim 0 = B here: a replica's slice is rows of every batched value.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/DataParallel.h"
+#include "passes/BatchRows.h"
 #include "passes/CostModel.h"
 
 #include "dialects/dlc/DlcOps.h"
@@ -35,15 +21,10 @@ using namespace mlir;
 namespace dlc {
 namespace {
 
-int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
-
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
 int64_t dim0(Value v) {
   auto type = cast<RankedTensorType>(v.getType());
   return type.getRank() ? type.getDimSize(0) : -1;
 }
-
-std::string whyOpMixesRows(Operation *op, const llvm::DenseSet<Value> &batched);
 
 /// Why `op` cannot run on slices of the batch, or "" when it can.
 std::string whyNotSplittable(Operation *op, const llvm::DenseSet<Value> &batched,
@@ -55,127 +36,13 @@ std::string whyNotSplittable(Operation *op, const llvm::DenseSet<Value> &batched
   for (Value result : op->getResults())
     if (!isa<RankedTensorType>(result.getType()))
       return "its result is not a ranked tensor";
-  std::string why = whyOpMixesRows(op, batched);
+  std::string why = whyOpMixesBatchRows(op, batched);
   if (!why.empty())
     return why;
   for (Value result : op->getResults())
     if (dim0(result) != batch)
       return "its result's dim 0 is not the batch (" + std::to_string(batch) + ")";
   return "";
-}
-
-/// The op-specific rules of the file comment.
-std::string whyOpMixesRows(Operation *op, const llvm::DenseSet<Value> &batched) {
-  auto isBatched = [&](Value v) { return batched.contains(v); };
-  int64_t rank = rankOf(op->getResult(0));
-  // Operands that are not batched must broadcast along dim 0.
-  auto broadcastOk = [&](Value v) { return rankOf(v) < rank || dim0(v) == 1; };
-
-  if (isElementwise(op)) {
-    for (Value operand : op->getOperands())
-      if (isBatched(operand) ? rankOf(operand) != rank : !broadcastOk(operand))
-        return "it broadcasts along the batch dimension";
-    return "";
-  }
-  if (isa<CopyOp>(op))
-    return "";
-  if (isa<Conv2dOp, MaxPool2dOp, AvgPool2dOp, GlobalAvgPoolOp, BatchNormOp>(op)) {
-    for (Value operand : op->getOperands().drop_front())
-      if (isBatched(operand))
-        return "its parameters depend on the batch";
-    return isBatched(op->getOperand(0)) ? "" : "its parameters depend on the batch";
-  }
-  if (auto matmul = dyn_cast<MatmulOp>(op)) {
-    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-      if (isBatched(operand)) {
-        if (rankOf(operand) != rank || (rank == 2 && i == 1))
-          return "it contracts or broadcasts the batch dimension";
-      } else if (rank > 2 && !broadcastOk(operand)) {
-        return "it broadcasts along the batch dimension";
-      } else if (rank == 2 && i == 0) {
-        return "it contracts the batch dimension";
-      }
-    }
-    return "";
-  }
-  if (auto linear = dyn_cast<LinearOp>(op)) {
-    if (!isBatched(linear.getInput()) || rankOf(linear.getInput()) < 2)
-      return "it contracts the batch dimension";
-    for (Value operand : op->getOperands().drop_front())
-      if (isBatched(operand))
-        return "its weights depend on the batch";
-    return "";
-  }
-  if (auto softmax = dyn_cast<SoftmaxOp>(op))
-    return normAxis(softmax.getAxis(), rank) == 0 ? "it normalises over axis 0, the batch"
-                                                  : "";
-  if (auto norm = dyn_cast<LayerNormOp>(op)) {
-    if (normAxis(norm.getAxis(), rank) == 0)
-      return "it normalises over axis 0, the batch";
-    for (Value operand : op->getOperands().drop_front())
-      if (isBatched(operand))
-        return "its parameters depend on the batch";
-    return "";
-  }
-  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceProdOp>(op)) {
-    ArrayRef<int64_t> axes = op->getAttrOfType<DenseI64ArrayAttr>("axes")
-                                 ? op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef()
-                                 : ArrayRef<int64_t>();
-    int64_t inRank = rankOf(op->getOperand(0));
-    if (axes.empty())
-      return "it reduces over every axis, the batch included";
-    for (int64_t axis : axes)
-      if (normAxis(axis, inRank) == 0)
-        return "it reduces over axis 0, the batch";
-    return "";
-  }
-  if (auto transpose = dyn_cast<TransposeOp>(op))
-    return transpose.getPerm().empty() || transpose.getPerm()[0] != 0
-               ? "it moves the batch dimension"
-               : "";
-  if (isa<ReshapeOp>(op))
-    return ""; // dim 0 = B on both sides (checked above): rows stay rows
-  if (auto concat = dyn_cast<ConcatOp>(op)) {
-    if (normAxis(concat.getAxis(), rank) == 0)
-      return "it concatenates along axis 0, the batch";
-    for (Value operand : op->getOperands())
-      if (!isBatched(operand))
-        return "it joins a batched tensor with one that is not";
-    return "";
-  }
-  if (auto split = dyn_cast<SplitOp>(op))
-    return normAxis(split.getAxis(), rank) == 0 ? "it splits along axis 0, the batch" : "";
-  if (auto gather = dyn_cast<GatherOp>(op)) {
-    if (isBatched(gather.getIndices()) || !isBatched(gather.getData()) ||
-        normAxis(gather.getAxis(), rankOf(gather.getData())) == 0)
-      return "it gathers along the batch dimension";
-    return "";
-  }
-  if (auto gather = dyn_cast<GatherElementsOp>(op)) {
-    // Batched together, row n of the indices picks from row n of the data.
-    if (normAxis(gather.getAxis(), rankOf(gather.getData())) == 0 ||
-        isBatched(gather.getIndices()) != isBatched(gather.getData()))
-      return "it gathers along the batch dimension";
-    return "";
-  }
-  if (auto scatter = dyn_cast<ScatterElementsOp>(op)) {
-    // Row n of the updates goes to row n of the data; a shared [1, ...]
-    // index is the same for every replica.
-    if (normAxis(scatter.getAxis(), rankOf(scatter.getData())) == 0)
-      return "it scatters along the batch dimension";
-    if (!isBatched(scatter.getData()) || !isBatched(scatter.getUpdates()) ||
-        (!isBatched(scatter.getIndices()) && dim0(scatter.getIndices()) != 1))
-      return "it scatters rows of the batch into a tensor that is not batched alike";
-    return "";
-  }
-  if (auto topk = dyn_cast<TopKOp>(op))
-    return normAxis(topk.getAxis(), rank) == 0 ? "it selects along axis 0, the batch" : "";
-  if (auto slice = dyn_cast<SliceOp>(op))
-    return slice.getStarts()[0] != 0 || slice.getEnds()[0] != dim0(slice.getInput()) ||
-                   slice.getSteps()[0] != 1
-               ? "it slices the batch dimension"
-               : "";
-  return "dlc-place does not know how to split it along the batch";
 }
 
 } // namespace

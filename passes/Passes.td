@@ -32,6 +32,21 @@ def PartitionKernels : Pass<"dlc-partition-kernels", "mlir::func::FuncOp"> {
   }];
 }
 
+def BatchRows : Pass<"dlc-batch-rows", "mlir::func::FuncOp"> {
+  let summary = "Marks how many rows per unit of the batch each value's dim 0 holds";
+  let description = [{
+    Every argument's dim 0 is a batch of `bound` units; each op whose results
+    depend on it gets `dlc.rows_per_unit` (per result: dim 0 / bound, 0 for a
+    result that does not depend on the batch), and an op that mixes the units
+    (a reduction over the batch, a transpose moving it, ...) is an error
+    naming it. The analysis a symbolic batch rests on; see BatchRows.h.
+  }];
+  let options = [
+    Option<"bound", "bound", "int64_t", "1", "the batch's size (every argument's dim 0)">,
+  ];
+  let dependentDialects = ["::dlc::DlcDialect"];
+}
+
 def SinkReshapes : Pass<"dlc-sink-reshapes", "mlir::func::FuncOp"> {
   let summary = "Rewrites elementwise ops on a reshape's source, so that they join its producer's kernel";
   let description = [{

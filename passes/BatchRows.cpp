@@ -1,0 +1,228 @@
+//===- BatchRows.cpp - which values carry a batch, and how many rows per unit ===//
+//
+// See BatchRows.h; dlc-batch-rows writes the analysis on the IR for tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/BatchRows.h"
+#include "passes/CostModel.h"
+#include "passes/Passes.h"
+
+#include "dialects/dlc/DlcOps.h"
+
+namespace dlc {
+#define GEN_PASS_DEF_BATCHROWS
+#include "passes/Passes.h.inc"
+} // namespace dlc
+
+using namespace mlir;
+
+namespace dlc {
+namespace {
+
+int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
+int64_t dim0(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return type.getRank() ? type.getDimSize(0) : -1;
+}
+
+} // namespace
+
+std::string whyOpMixesBatchRows(Operation *op, const llvm::DenseSet<Value> &batched) {
+  auto isBatched = [&](Value v) { return batched.contains(v); };
+  int64_t rank = rankOf(op->getResult(0));
+  // Operands that are not batched must broadcast along dim 0.
+  auto broadcastOk = [&](Value v) { return rankOf(v) < rank || dim0(v) == 1; };
+
+  if (isElementwise(op)) {
+    for (Value operand : op->getOperands())
+      if (isBatched(operand) ? rankOf(operand) != rank : !broadcastOk(operand))
+        return "it broadcasts along the batch dimension";
+    return "";
+  }
+  if (isa<CopyOp>(op))
+    return "";
+  if (isa<Conv2dOp, MaxPool2dOp, AvgPool2dOp, GlobalAvgPoolOp, BatchNormOp>(op)) {
+    for (Value operand : op->getOperands().drop_front())
+      if (isBatched(operand))
+        return "its parameters depend on the batch";
+    return isBatched(op->getOperand(0)) ? "" : "its parameters depend on the batch";
+  }
+  if (auto matmul = dyn_cast<MatmulOp>(op)) {
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      if (isBatched(operand)) {
+        if (rankOf(operand) != rank || (rank == 2 && i == 1))
+          return "it contracts or broadcasts the batch dimension";
+      } else if (rank > 2 && !broadcastOk(operand)) {
+        return "it broadcasts along the batch dimension";
+      } else if (rank == 2 && i == 0) {
+        return "it contracts the batch dimension";
+      }
+    }
+    return "";
+  }
+  if (auto linear = dyn_cast<LinearOp>(op)) {
+    if (!isBatched(linear.getInput()) || rankOf(linear.getInput()) < 2)
+      return "it contracts the batch dimension";
+    for (Value operand : op->getOperands().drop_front())
+      if (isBatched(operand))
+        return "its weights depend on the batch";
+    return "";
+  }
+  if (auto softmax = dyn_cast<SoftmaxOp>(op))
+    return normAxis(softmax.getAxis(), rank) == 0 ? "it normalises over axis 0, the batch"
+                                                  : "";
+  if (auto norm = dyn_cast<LayerNormOp>(op)) {
+    if (normAxis(norm.getAxis(), rank) == 0)
+      return "it normalises over axis 0, the batch";
+    for (Value operand : op->getOperands().drop_front())
+      if (isBatched(operand))
+        return "its parameters depend on the batch";
+    return "";
+  }
+  if (isa<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceProdOp>(op)) {
+    ArrayRef<int64_t> axes = op->getAttrOfType<DenseI64ArrayAttr>("axes")
+                                 ? op->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef()
+                                 : ArrayRef<int64_t>();
+    int64_t inRank = rankOf(op->getOperand(0));
+    if (axes.empty())
+      return "it reduces over every axis, the batch included";
+    for (int64_t axis : axes)
+      if (normAxis(axis, inRank) == 0)
+        return "it reduces over axis 0, the batch";
+    return "";
+  }
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return transpose.getPerm().empty() || transpose.getPerm()[0] != 0
+               ? "it moves the batch dimension"
+               : "";
+  if (isa<ReshapeOp>(op))
+    return ""; // rows stay rows when the caller's dim 0 check holds
+  if (auto concat = dyn_cast<ConcatOp>(op)) {
+    if (normAxis(concat.getAxis(), rank) == 0)
+      return "it concatenates along axis 0, the batch";
+    for (Value operand : op->getOperands())
+      if (!isBatched(operand))
+        return "it joins a batched tensor with one that is not";
+    return "";
+  }
+  if (auto split = dyn_cast<SplitOp>(op))
+    return normAxis(split.getAxis(), rank) == 0 ? "it splits along axis 0, the batch" : "";
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    if (isBatched(gather.getIndices()) || !isBatched(gather.getData()) ||
+        normAxis(gather.getAxis(), rankOf(gather.getData())) == 0)
+      return "it gathers along the batch dimension";
+    return "";
+  }
+  if (auto gather = dyn_cast<GatherElementsOp>(op)) {
+    // Batched together, row n of the indices picks from row n of the data.
+    if (normAxis(gather.getAxis(), rankOf(gather.getData())) == 0 ||
+        isBatched(gather.getIndices()) != isBatched(gather.getData()))
+      return "it gathers along the batch dimension";
+    return "";
+  }
+  if (auto scatter = dyn_cast<ScatterElementsOp>(op)) {
+    // Row n of the updates goes to row n of the data; a shared [1, ...]
+    // index is the same for every replica.
+    if (normAxis(scatter.getAxis(), rankOf(scatter.getData())) == 0)
+      return "it scatters along the batch dimension";
+    if (!isBatched(scatter.getData()) || !isBatched(scatter.getUpdates()) ||
+        (!isBatched(scatter.getIndices()) && dim0(scatter.getIndices()) != 1))
+      return "it scatters rows of the batch into a tensor that is not batched alike";
+    return "";
+  }
+  if (auto topk = dyn_cast<TopKOp>(op))
+    return normAxis(topk.getAxis(), rank) == 0 ? "it selects along axis 0, the batch" : "";
+  if (auto slice = dyn_cast<SliceOp>(op))
+    return slice.getStarts()[0] != 0 || slice.getEnds()[0] != dim0(slice.getInput()) ||
+                   slice.getSteps()[0] != 1
+               ? "it slices the batch dimension"
+               : "";
+  return "dlc has no rule that keeps the batch's rows apart through it";
+}
+
+FailureOr<llvm::DenseMap<Value, int64_t>>
+analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t bound,
+                 StringRef what) {
+  llvm::DenseMap<Value, int64_t> rows;
+  llvm::DenseSet<Value> batched;
+  for (BlockArgument arg : batchedArgs) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || !type.getRank() || type.getDimSize(0) != bound)
+      return func.emitError() << what << ": input " << arg.getArgNumber() << " of @"
+                              << func.getName() << " has no dim 0 of the batch's bound ("
+                              << bound << ")";
+    rows[arg] = 1;
+    batched.insert(arg);
+  }
+  // A kernel's result carries what its yield's operand does.
+  auto resolve = [&](Value v) {
+    auto kernel = v.getDefiningOp<KernelOp>();
+    if (!kernel || batched.contains(v))
+      return;
+    Value inner = kernel.getBody().front().getTerminator()->getOperand(
+        cast<OpResult>(v).getResultNumber());
+    if (batched.contains(inner)) {
+      rows[v] = rows[inner];
+      batched.insert(v);
+    }
+  };
+  for (auto [index, op] : llvm::enumerate(modelOps(func))) {
+    for (Value operand : op->getOperands())
+      resolve(operand);
+    if (op->hasTrait<mlir::OpTrait::IsTerminator>() || op->getNumResults() == 0 ||
+        llvm::none_of(op->getOperands(), [&](Value v) { return batched.contains(v); }))
+      continue;
+    auto fail = [&, index = index, op = op](const Twine &why) {
+      return op->emitError() << what << ": op '" << opName(op, index) << "' ("
+                             << op->getName() << ") mixes the rows of the batch: " << why;
+    };
+    for (Value result : op->getResults())
+      if (!isa<RankedTensorType>(result.getType()) || !rankOf(result))
+        return fail("its result has no dim 0");
+    std::string why = whyOpMixesBatchRows(op, batched);
+    if (!why.empty())
+      return fail(why);
+    for (Value result : op->getResults()) {
+      if (dim0(result) % bound != 0)
+        return fail("its result's dim 0 (" + Twine(dim0(result)) +
+                    ") is not a multiple of the batch's bound (" + Twine(bound) + ")");
+      rows[result] = dim0(result) / bound;
+      batched.insert(result);
+    }
+  }
+  for (Value result : func.getBody().front().getTerminator()->getOperands())
+    resolve(result);
+  return rows;
+}
+
+namespace {
+
+/// dlc-batch-rows: every op whose results carry the batch gets
+/// `dlc.rows_per_unit` (one entry per result, 0 for a result without it).
+struct BatchRowsPass : impl::BatchRowsBase<BatchRowsPass> {
+  using BatchRowsBase::BatchRowsBase;
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    SmallVector<BlockArgument> args(func.getArguments());
+    FailureOr<llvm::DenseMap<Value, int64_t>> rows =
+        analyseBatchRows(func, args, bound, "dlc-batch-rows");
+    if (failed(rows))
+      return signalPassFailure();
+    func.walk([&](Operation *op) {
+      if (op->getNumResults() == 0 ||
+          llvm::none_of(op->getResults(), [&](Value v) { return rows->count(v); }))
+        return;
+      SmallVector<int64_t> perResult;
+      for (Value v : op->getResults())
+        perResult.push_back(rows->lookup(v));
+      op->setAttr("dlc.rows_per_unit", DenseI64ArrayAttr::get(op->getContext(), perResult));
+    });
+  }
+};
+
+} // namespace
+} // namespace dlc

@@ -1,0 +1,58 @@
+//===- BatchRows.h - which values carry a batch, and how many rows per unit ===//
+//
+// A batch is the dim 0 of a function's inputs. It is split over GPUs by
+// data-parallel placement (DataParallel.cpp, where dim 0 stays the batch),
+// and it is what a symbolic batch leaves to run time (compiler/README.md,
+// "dimensions known at run time"), where a value's dim 0 may hold several
+// rows per unit of the batch: a reshape of [B, S, H] to [B*S, H] keeps the
+// batch with S rows per unit. Either way every op that reads a batched value
+// must keep the units apart: unit b of its results depends only on unit b of
+// its batched operands. The rules, per op (whyOpMixesBatchRows):
+//
+//   elementwise (broadcasting,  batched operands of the result's rank; the
+//   compare, select)            others of lower rank or dim 0 = 1
+//   unary, gelu, clip, cast,    always
+//   copy, batch_norm, conv2d,
+//   pools, global_avg_pool
+//   matmul                      batched operands of the result's rank (rank 2:
+//                               only lhs, whose rows are the batch)
+//   linear                      input of rank >= 2, weight and bias unbatched
+//   softmax, layer_norm         axis != 0
+//   reduce_*                    axes given, none of them 0
+//   transpose                   perm[0] == 0
+//   reshape                     the caller's dim 0 check (rows stay rows)
+//   concat, split, gather       axis != 0 (gather: indices unbatched)
+//   scatter_elements, top_k     axis != 0, rows of data and updates alike
+//   slice                       the whole of dim 0, step 1
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLC_PASSES_BATCHROWS_H
+#define DLC_PASSES_BATCHROWS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <string>
+
+namespace dlc {
+
+/// Why `op` would mix the units of the batch, given which values are
+/// batched, or "" when it keeps them apart. Dim 0 sizes are the caller's
+/// to check (data-parallel: the batch itself; a symbolic batch: a multiple).
+std::string whyOpMixesBatchRows(mlir::Operation *op, const llvm::DenseSet<mlir::Value> &batched);
+
+/// Rows per unit of the batch for every value that depends on `batchedArgs`
+/// (each of dim 0 = `bound`): its dim 0 is that many times the batch. Ops
+/// are read in model order, into kernels (a kernel's result carries what
+/// its yield does). An op that mixes the units, or a batched result whose
+/// dim 0 is not a multiple of `bound`, is an error on the op naming it and
+/// the rule, prefixed with `what`.
+mlir::FailureOr<llvm::DenseMap<mlir::Value, int64_t>>
+analyseBatchRows(mlir::func::FuncOp func, llvm::ArrayRef<mlir::BlockArgument> batchedArgs,
+                 int64_t bound, llvm::StringRef what);
+
+} // namespace dlc
+
+#endif // DLC_PASSES_BATCHROWS_H
