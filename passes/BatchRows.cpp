@@ -110,8 +110,13 @@ std::string whyOpMixesBatchRows(Operation *op, const llvm::DenseSet<Value> &batc
   if (auto split = dyn_cast<SplitOp>(op))
     return normAxis(split.getAxis(), rank) == 0 ? "it splits along axis 0, the batch" : "";
   if (auto gather = dyn_cast<GatherOp>(op)) {
-    if (isBatched(gather.getIndices()) || !isBatched(gather.getData()) ||
-        normAxis(gather.getAxis(), rankOf(gather.getData())) == 0)
+    // Rows of batched data picked along another axis by shared indices, or
+    // rows of a shared table (an embedding) picked by batched indices: the
+    // result's dim 0 is then the indices' (axis 0).
+    bool axis0 = normAxis(gather.getAxis(), rankOf(gather.getData())) == 0;
+    bool dataBatched = isBatched(gather.getData()), indicesBatched = isBatched(gather.getIndices());
+    if (dataBatched ? indicesBatched || axis0
+                    : !axis0 || rankOf(gather.getIndices()) == 0)
       return "it gathers along the batch dimension";
     return "";
   }

@@ -21,7 +21,9 @@
 //   reduce_*                    axes given, none of them 0
 //   transpose                   perm[0] == 0
 //   reshape                     the caller's dim 0 check (rows stay rows)
-//   concat, split, gather       axis != 0 (gather: indices unbatched)
+//   concat, split               axis != 0
+//   gather                      batched data: axis != 0, indices unbatched;
+//                               batched indices: a table gathered on axis 0
 //   scatter_elements, top_k     axis != 0, rows of data and updates alike
 //   slice                       the whole of dim 0, step 1
 //

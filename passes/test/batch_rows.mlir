@@ -91,3 +91,22 @@ func.func @kernels(%x: tensor<4x6xf32>) -> tensor<8x3xf32> {
   %v = dlc.reshape %k : tensor<4x6xf32> -> tensor<8x3xf32>
   return %v : tensor<8x3xf32>
 }
+
+// -----
+
+// An embedding: rows of a shared table picked by batched token ids.
+// CHECK-LABEL: func.func @embedding
+// CHECK: dlc.gather {{.*}}dlc.rows_per_unit = array<i64: 1>
+func.func @embedding(%ids: tensor<4x7xi64>) -> tensor<4x7x3xf32> {
+  %table = dlc.constant dense<1.0> : tensor<10x3xf32>
+  %e = dlc.gather %table, %ids {axis = 0 : i64} : (tensor<10x3xf32>, tensor<4x7xi64>) -> tensor<4x7x3xf32>
+  return %e : tensor<4x7x3xf32>
+}
+
+// -----
+
+func.func @rows_picked_by_batched_ids(%x: tensor<4x5xf32>, %ids: tensor<4xi64>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{dlc-batch-rows: op 'gather_0' (dlc.gather) mixes the rows of the batch: it gathers along the batch dimension}}
+  %g = dlc.gather %x, %ids {axis = 1 : i64} : (tensor<4x5xf32>, tensor<4xi64>) -> tensor<4x4xf32>
+  return %g : tensor<4x4xf32>
+}

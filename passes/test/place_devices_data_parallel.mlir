@@ -59,3 +59,19 @@ func.func @conv(%x: tensor<4x3x8x8xf32>, %z: tensor<4x4x8x8xf32>) -> tensor<4x4x
   %a = dlc.add %c, %z : (tensor<4x4x8x8xf32>, tensor<4x4x8x8xf32>) -> tensor<4x4x8x8xf32>
   return %a : tensor<4x4x8x8xf32>
 }
+
+// -----
+
+// An embedding: each replica gathers its slice of the token ids from its own
+// copy of the table.
+// CHECK-LABEL: func.func @embedding
+// CHECK-DAG: %[[T0:.*]] = dlc.constant {{.*}} : tensor<10x3xf32> {device = #dlc.device<cuda:0>
+// CHECK-DAG: %[[T1:.*]] = dlc.constant {{.*}} : tensor<10x3xf32> {device = #dlc.device<cuda:1>
+// CHECK: dlc.gather %[[T0]], %{{.*}} {device = #dlc.device<cuda:0>{{.*}} : (tensor<10x3xf32>, tensor<2x7xi64>) -> tensor<2x7x3xf32>
+// CHECK: dlc.gather %[[T1]], %{{.*}} {device = #dlc.device<cuda:1>{{.*}} : (tensor<10x3xf32>, tensor<2x7xi64>) -> tensor<2x7x3xf32>
+// CHECK: dlc.concat {{.*}} -> tensor<4x7x3xf32>
+func.func @embedding(%ids: tensor<4x7xi64>) -> tensor<4x7x3xf32> {
+  %table = dlc.constant dense<1.0> : tensor<10x3xf32>
+  %e = dlc.gather %table, %ids {axis = 0 : i64} : (tensor<10x3xf32>, tensor<4x7xi64>) -> tensor<4x7x3xf32>
+  return %e : tensor<4x7x3xf32>
+}
