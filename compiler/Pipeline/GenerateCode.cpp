@@ -19,6 +19,7 @@
 #include "compiler/Target/CUDA/CudaEmitter.h"
 #include "compiler/Target/CUDA/EmulatedHostCode.h"
 #include "compiler/Target/CUDA/Nvrtc.h"
+#include "passes/BatchRows.h"
 #include "passes/Passes.h"
 
 #include "dialects/dlc/DlcOps.h"
@@ -27,6 +28,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
 
 using namespace mlir;
 using namespace dlc::schedule;
@@ -54,6 +56,9 @@ public:
 private:
   LogicalResult emitCudaKernels();
   LogicalResult compileCuda();
+  LogicalResult analyseSymbolicBatch(StringAttr name);
+  RankedTensorType unitType(Value v) const;
+  void toOneUnit(Operation *op, Operation *clone) const;
   void outlineKernel(ModuleOp module, const Kernel &kernel, unsigned index);
   void shareIdenticalKernels(ModuleOp module);
   LogicalResult compileCpuCode();
@@ -75,6 +80,8 @@ private:
   std::optional<dlc::cuda::CompiledModule> cudaModule;
   std::optional<dlc::CpuLibrary> library;
   std::optional<std::string> emulated;
+  // A symbolic batch: rows per unit of the batch of every value carrying it.
+  llvm::DenseMap<Value, int64_t> unitRows;
 };
 
 // The GPU kernels' CUDA C++ (compiler/Target/CUDA), one module per model.
@@ -121,11 +128,55 @@ LogicalResult CodeGenerator::compileCuda() {
   return success();
 }
 
+// A symbolic batch (dlc.symbolic_batch): which values carry it, and how many
+// rows per unit (BatchRows.h); the inputs' dim 0 is its bound. Kernels are
+// then outlined at one unit, the code a batch-1 compile makes of them.
+LogicalResult CodeGenerator::analyseSymbolicBatch(StringAttr name) {
+  SmallVector<BlockArgument> inputs;
+  for (BlockArgument arg : func.getArguments())
+    if (!func.getArgAttr(arg.getArgNumber(), dlc::attrs::kState))
+      inputs.push_back(arg);
+  if (inputs.empty())
+    return func.emitError() << "symbolic batch '" << name.getValue()
+                            << "': the function has no inputs";
+  auto first = dyn_cast<RankedTensorType>(inputs.front().getType());
+  int64_t bound = first && first.getRank() ? first.getDimSize(0) : -1;
+  FailureOr<llvm::DenseMap<Value, int64_t>> rows = dlc::analyseBatchRows(
+      func, inputs, bound, ("symbolic batch '" + name.getValue() + "'").str());
+  if (failed(rows))
+    return failure();
+  unitRows = std::move(*rows);
+  return success();
+}
+
+// `v`'s type at one unit of the symbolic batch (its own where it has none).
+RankedTensorType CodeGenerator::unitType(Value v) const {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto rows = unitRows.find(v);
+  if (rows == unitRows.end())
+    return type;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[0] = rows->second;
+  return RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
+}
+
+// `clone` of `op` at one unit: its results' types, and a slice's end on dim 0
+// (the batch rules let a slice keep the whole of it).
+void CodeGenerator::toOneUnit(Operation *op, Operation *clone) const {
+  for (auto [result, cloned] : llvm::zip(op->getResults(), clone->getResults()))
+    cloned.setType(unitType(result));
+  if (auto slice = dyn_cast<dlc::SliceOp>(clone); slice && unitRows.count(op->getOperand(0))) {
+    SmallVector<int64_t> ends(slice.getEnds());
+    ends[0] = unitRows.lookup(op->getOperand(0));
+    slice.setEnds(ends);
+  }
+}
+
 void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, unsigned index) {
   Location loc = kernel.ops.front()->getLoc();
   SmallVector<Type> argTypes;
   for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs)) {
-    auto type = cast<RankedTensorType>(v.getType());
+    RankedTensorType type = unitType(v);
     argTypes.push_back(MemRefType::get(type.getShape(), type.getElementType()));
   }
   OpBuilder builder(ctx);
@@ -138,7 +189,7 @@ void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, unsigne
   IRMapping mapping;
   for (auto [i, input] : llvm::enumerate(kernel.inputs))
     mapping.map(input, builder.create<bufferization::ToTensorOp>(
-                           loc, input.getType(), entry->getArgument(i),
+                           loc, unitType(input), entry->getArgument(i),
                            /*restrict=*/true, /*writable=*/false));
   for (Operation *op : kernel.ops) {
     for (Value operand : op->getOperands())
@@ -149,6 +200,8 @@ void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, unsigne
     // code: kept, they would keep identical kernels from sharing it.
     clone->removeAttr(dlc::attrs::kOrder);
     clone->removeAttr(dlc::attrs::kReason);
+    if (!unitRows.empty())
+      toOneUnit(op, clone);
   }
   for (auto [i, output] : llvm::enumerate(kernel.outputs)) {
     auto store = builder.create<bufferization::MaterializeInDestinationOp>(
@@ -190,6 +243,9 @@ LogicalResult CodeGenerator::compileCpuCode() {
   OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
   for (auto [index, kernel] : llvm::enumerate(table.kernels))
     outlineKernel(*module, kernel, index);
+  if (!unitRows.empty() && failed(verify(*module)))
+    return func.emitError() << "symbolic batch: a kernel's ops do not verify at one unit of "
+                               "the batch (above)";
   if (options.emitKernels) {
     module->print(*options.emitKernels);
     *options.emitKernels << "\n";
@@ -282,6 +338,17 @@ LogicalResult CodeGenerator::run() {
   if (failed(read))
     return failure();
   table = std::move(*read);
+  if (auto batch = func->getAttrOfType<StringAttr>(dlc::attrs::kSymbolicBatch)) {
+    if (failed(analyseSymbolicBatch(batch)))
+      return failure();
+    auto devices = func->getAttrOfType<ArrayAttr>(dlc::attrs::kDevices);
+    for (auto [index, kernel] : llvm::enumerate(table.kernels))
+      if (cast<dlc::DeviceAttr>(devices[kernel.device]).isCuda())
+        return kernel.op->emitError()
+               << "symbolic batch '" << batch.getValue() << "': kernel " << index
+               << " is on a GPU, and GPU kernels per unit of the batch are not built yet: "
+                  "place the model on the CPU";
+  }
   if (failed(emitCudaKernels()))
     return failure();
   if (options.emitCuda) {

@@ -113,6 +113,12 @@ private:
 
 // The schedule, the kernels, and each value's buffer.
 LogicalResult ArtifactTranslator::readFunction() {
+  if (auto batch = func->getAttrOfType<StringAttr>(dlc::attrs::kSymbolicBatch))
+    return func.emitError() << "symbolic batch '" << batch.getValue()
+                            << "': its kernels are compiled per unit of the batch "
+                               "(dlc compile --emit=mlir shows them), but the artifact format and the "
+                               "runtime cannot run them yet (compiler/README.md, \"dimensions "
+                               "known at run time\"); compile for a fixed batch instead";
   FailureOr<Schedule> read = readSchedule(func, /*needPlan=*/true);
   if (failed(read))
     return failure();

@@ -66,6 +66,10 @@ inline constexpr llvm::StringLiteral kInitial = "dlc.initial";
 /// On an entry argument with a dimension known only at run time (`?`): the
 /// largest shape it takes (an i64 array of its rank).
 inline constexpr llvm::StringLiteral kMaxShape = "dlc.max_shape";
+/// On the entry function: a symbolic batch, by name (a string). Every input's
+/// dim 0 is the batch, at its bound; kernels are compiled per unit of it
+/// (compiler/README.md, "dimensions known at run time").
+inline constexpr llvm::StringLiteral kSymbolicBatch = "dlc.symbolic_batch";
 /// `dlc compile --calibrate`'s per-op tag (an i64), removed after it.
 inline constexpr llvm::StringLiteral kCalibration = "dlc.calibration";
 
