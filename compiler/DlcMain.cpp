@@ -81,10 +81,24 @@ OwningOpRef<ModuleOp> loadModule(MLIRContext &context, llvm::StringRef path) {
   return parseSourceFile<ModuleOp>(sourceMgr, &context);
 }
 
-/// --input-shape=NAME=DIMS and --bind=NAME=FILE.npy into import options.
-bool parseImportFlags(llvm::ArrayRef<std::string> shapes, llvm::ArrayRef<std::string> binds,
-                      bool raise, ::dlc::OnnxImportOptions &options) {
+/// --input-shape=NAME=DIMS, --max-dim=NAME=N and --bind=NAME=FILE.npy into
+/// import options.
+bool parseImportFlags(llvm::ArrayRef<std::string> shapes, llvm::ArrayRef<std::string> maxDims,
+                      llvm::ArrayRef<std::string> binds, bool raise,
+                      ::dlc::OnnxImportOptions &options) {
   options.raisePatterns = raise;
+  for (const std::string &spec : maxDims) {
+    size_t eq = spec.rfind('=');
+    long long bound = 0;
+    if (eq == std::string::npos || eq == 0 ||
+        llvm::StringRef(spec).substr(eq + 1).getAsInteger(10, bound) || bound < 1) {
+      llvm::errs() << "error: --max-dim expects NAME=N (a dim_param and its largest value, "
+                      "e.g. batch=64), got '"
+                   << spec << "'\n";
+      return false;
+    }
+    options.maxDims[spec.substr(0, eq)] = bound;
+  }
   for (const std::string &spec : shapes) {
     size_t eq = spec.rfind('=');
     std::vector<int64_t> dims;
@@ -265,13 +279,18 @@ int importCommand(int argc, char **argv) {
   cl::list<std::string> binds(
       "bind", cl::desc("NAME=FILE.npy: make a graph input a constant (shapes, axes)"),
       cl::value_desc("NAME=FILE.npy"), cl::cat(category));
+  cl::list<std::string> maxDims(
+      "max-dim", cl::desc("NAME=N: a dim_param of the inputs' dim 0 as a symbolic batch of "
+                          "at most N (the compiler's kernels are per unit of it; not "
+                          "runnable yet)"),
+      cl::value_desc("NAME=N"), cl::cat(category));
   cl::opt<bool> noRaise("no-raise",
                         cl::desc("Keep LayerNorm/GELU/Linear decompositions as exported"),
                         cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "dlc import: an ONNX model to the dlc dialect\n");
   ::dlc::OnnxImportOptions options;
-  if (!parseImportFlags(shapes, binds, !noRaise, options))
+  if (!parseImportFlags(shapes, maxDims, binds, !noRaise, options))
     return 1;
   MLIRContext context;
   setUpContext(context);
@@ -384,6 +403,10 @@ struct CompileFlags {
   cl::list<std::string> shapes{
       "input-shape", cl::desc("ONNX: NAME=DIMS for an input with dynamic dimensions"),
       cl::value_desc("NAME=DIMS"), cl::cat(category)};
+  cl::list<std::string> maxDims{
+      "max-dim", cl::desc("ONNX: NAME=N makes dim_param NAME (dim 0 of the inputs) a symbolic "
+                          "batch of at most N (not runnable yet)"),
+      cl::value_desc("NAME=N"), cl::cat(category)};
   cl::list<std::string> binds{
       "bind", cl::desc("ONNX: NAME=FILE.npy makes a graph input a constant"),
       cl::value_desc("NAME=FILE.npy"), cl::cat(category)};
@@ -550,7 +573,7 @@ int compileCommand(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "dlc compile: a model to an artifact (.dlcm)\n");
   ::dlc::OnnxImportOptions importOptions;
   std::vector<std::string> cpus;
-  if (!parseImportFlags(flags.shapes, flags.binds, /*raise=*/true, importOptions) ||
+  if (!parseImportFlags(flags.shapes, flags.maxDims, flags.binds, /*raise=*/true, importOptions) ||
       !checkCompileFlags(flags, cpus))
     return 1;
   std::string llvmIR;

@@ -26,6 +26,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
+#include <set>
 #include <cstring>
 #include <limits>
 
@@ -538,15 +539,30 @@ private:
 } // namespace
 
 /// The static shape of a graph input: its declared dims, or --input-shape.
+/// A dim_param with a --max-dim bound is taken at the bound and added to
+/// `symbols` (dim 0 only: a symbolic batch); --input-shape fixes an input whole.
 static LogicalResult inputShape(const onnx::ValueInfoProto &info,
                                 const OnnxImportOptions &options,
-                                std::vector<int64_t> &shape, std::string &error) {
+                                std::vector<int64_t> &shape, std::set<std::string> &symbols,
+                                std::string &error) {
   const onnx::TypeProto_Tensor &tt = info.type().tensor_type();
   auto given = options.inputShapes.find(info.name());
   std::string dynamic;
   for (const onnx::TensorShapeProto_Dimension &d : tt.shape().dim()) {
     if (d.has_dim_value() && d.dim_value() >= 0) {
       shape.push_back(d.dim_value());
+      continue;
+    }
+    auto bound = d.has_dim_param() ? options.maxDims.find(d.dim_param()) : options.maxDims.end();
+    if (bound != options.maxDims.end() && given == options.inputShapes.end()) {
+      if (!shape.empty()) {
+        error = "--max-dim: '" + d.dim_param() + "' is dimension " +
+                std::to_string(shape.size()) + " of input '" + info.name() +
+                "'; only dimension 0 can be symbolic so far (a symbolic batch)";
+        return failure();
+      }
+      shape.push_back(bound->second);
+      symbols.insert(d.dim_param());
       continue;
     }
     shape.push_back(-1);
@@ -587,6 +603,15 @@ LogicalResult ModelImporter::signature(func::FuncOp &func) {
   OpBuilder &b = g.builder;
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
+  std::set<std::string> symbols;
+  for (auto &[name, bound] : options.maxDims) {
+    bool found = llvm::any_of(model.graph().input(), [&](const onnx::ValueInfoProto &i) {
+      return llvm::any_of(i.type().tensor_type().shape().dim(),
+                          [&](const auto &d) { return d.dim_param() == name; });
+    });
+    if (!found)
+      return fail("--max-dim names '" + name + "', which is not a dim_param of any input");
+  }
   for (auto &[name, shape] : options.inputShapes) {
     bool found = llvm::any_of(model.graph().input(), [&](const onnx::ValueInfoProto &i) {
       return i.name() == name && !initializers.count(name);
@@ -606,7 +631,7 @@ LogicalResult ModelImporter::signature(func::FuncOp &func) {
       return fail("input '" + info.name() + "' has element type " +
                   onnxTypeName(et) + ", which dlc does not support");
     std::vector<int64_t> shape;
-    if (failed(inputShape(info, options, shape, g.error)))
+    if (failed(inputShape(info, options, shape, symbols, g.error)))
       return failure();
     argTypes.push_back(RankedTensorType::get(shape, element));
     argNames.push_back(info.name());
@@ -618,8 +643,18 @@ LogicalResult ModelImporter::signature(func::FuncOp &func) {
       return fail("--bind names '" + name + "', which is not an input of the graph");
   }
 
+  for (auto &[name, bound] : options.maxDims)
+    if (!symbols.count(name))
+      return fail("--max-dim names '" + name + "', but --input-shape fixes every input "
+                  "that has it");
+  if (symbols.size() > 1)
+    return fail("--max-dim: two symbolic dimensions ('" + *symbols.begin() + "', '" +
+                *std::next(symbols.begin()) + "'); one symbolic batch is built so far");
+
   func = b.create<func::FuncOp>(NameLoc::get(b.getStringAttr("main")), "main",
                                 b.getFunctionType(argTypes, {}));
+  if (!symbols.empty())
+    func->setAttr(::dlc::attrs::kSymbolicBatch, b.getStringAttr(*symbols.begin()));
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
     func.setArgAttr(i, ::dlc::attrs::kName, b.getStringAttr(name));

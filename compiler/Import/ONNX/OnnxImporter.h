@@ -27,6 +27,10 @@ namespace dlc {
 struct OnnxImportOptions {
   /// NAME -> full static shape, for graph inputs with dynamic dimensions.
   std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// dim_param NAME -> its bound (--max-dim): inputs whose dim 0 is NAME
+  /// are imported at the bound, and the function is a symbolic batch NAME
+  /// (dlc.symbolic_batch; compiler/README.md, "dimensions known at run time").
+  std::map<std::string, int64_t> maxDims;
   /// NAME -> value: the graph input becomes a constant (--bind).
   std::map<std::string, ref::Tensor> bindings;
   /// Raise exporter decompositions (LayerNorm, GELU, Linear) back to dlc ops.

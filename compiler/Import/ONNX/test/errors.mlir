@@ -31,6 +31,18 @@
 // RUN: not dlc compile %t/dynamic.onnx -o %t/d.dlcm 2>&1 | FileCheck %s --check-prefix=DYN
 // DYN: error: {{.*}}dynamic.onnx: input 'x' has a dynamic dimension 'batch': pass --input-shape=x=DIMS (e.g. 1x3x224x224)
 
+// RUN: not dlc import %t/dynamic.onnx --max-dim=nosuch=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-NAME
+// MAXDIM-NAME: error: {{.*}}dynamic.onnx: --max-dim names 'nosuch', which is not a dim_param of any input
+// RUN: not dlc import %t/dynamic.onnx --max-dim=batch=6 --input-shape=x=2x8 2>&1 | FileCheck %s --check-prefix=MAXDIM-FIXED
+// MAXDIM-FIXED: error: {{.*}}dynamic.onnx: --max-dim names 'batch', but --input-shape fixes every input that has it
+// RUN: not dlc import %t/dynamic.onnx --max-dim=batch=0 2>&1 | FileCheck %s --check-prefix=MAXDIM-SYNTAX
+// MAXDIM-SYNTAX: error: --max-dim expects NAME=N (a dim_param and its largest value, e.g. batch=64), got 'batch=0'
+// RUN: %make-onnx dynamic_sequence %t/dynamic_sequence.onnx
+// RUN: not dlc import %t/dynamic_sequence.onnx --max-dim=seq=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-DIM
+// MAXDIM-DIM: error: {{.*}}dynamic_sequence.onnx: --max-dim: 'seq' is dimension 1 of input 'x'; only dimension 0 can be symbolic so far (a symbolic batch)
+// A symbolic batch compiles its kernels per unit, and the artifact stage refuses it.
+// RUN: not dlc compile %t/dynamic.onnx --max-dim=batch=6 -o %t/d.dlcm 2>&1 | FileCheck %s --check-prefix=MAXDIM-ARTIFACT
+// MAXDIM-ARTIFACT: error: {{.*}}symbolic batch 'batch': its kernels are compiled per unit of the batch
 // RUN: not dlc import %t/dynamic.onnx --input-shape=x=3x4x5 2>&1 | FileCheck %s --check-prefix=RANK
 // RANK: error: {{.*}}: --input-shape for 'x' has rank 3, the model's input has rank 2
 // RUN: not dlc import %t/dynamic.onnx --input-shape=x=3x9 2>&1 | FileCheck %s --check-prefix=FIXED

@@ -52,6 +52,11 @@
 // RUN: dlc import %t/dynamic.onnx --input-shape=x=3x8 | FileCheck %s --check-prefix=DYN
 // DYN: func.func @main(%{{.*}}: tensor<3x8xf32> {dlc.name = "x"}
 
+// --max-dim=NAME=N: dim_param NAME on dim 0 is a symbolic batch of at most N,
+// imported at the bound.
+// RUN: dlc import %t/dynamic.onnx --max-dim=batch=6 | FileCheck %s --check-prefix=SYMBOLIC
+// SYMBOLIC: func.func @main(%{{.*}}: tensor<6x8xf32> {dlc.name = "x"}{{.*}}) -> (tensor<6x8xf32> {dlc.name = "y"}) attributes {dlc.symbolic_batch = "batch"}
+
 // --bind makes an input a constant: here the Reshape's target shape.
 // RUN: %onnx-python -c "import numpy; numpy.save('%t/shape.npy', numpy.array([3, 4]))"
 // RUN: %make-onnx reshape_input %t/reshape.onnx
