@@ -40,6 +40,9 @@
 // RUN: %make-onnx dynamic_sequence %t/dynamic_sequence.onnx
 // RUN: not dlc import %t/dynamic_sequence.onnx --max-dim=seq=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-DIM
 // MAXDIM-DIM: error: {{.*}}dynamic_sequence.onnx: --max-dim: 'seq' is dimension 1 of input 'x'; only dimension 0 can be symbolic so far (a symbolic batch)
+// RUN: %make-onnx dynamic_two_symbols %t/dynamic_two.onnx
+// RUN: not dlc import %t/dynamic_two.onnx --max-dim=batch=4 --max-dim=n=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-TWO
+// MAXDIM-TWO: error: {{.*}}dynamic_two.onnx: --max-dim: two symbolic dimensions ('batch', 'n'); one symbolic batch is built so far
 // A symbolic batch compiles its kernels per unit, and the artifact stage refuses it.
 // RUN: not dlc compile %t/dynamic.onnx --max-dim=batch=6 -o %t/d.dlcm 2>&1 | FileCheck %s --check-prefix=MAXDIM-ARTIFACT
 // MAXDIM-ARTIFACT: error: {{.*}}symbolic batch 'batch': its kernels are compiled per unit of the batch

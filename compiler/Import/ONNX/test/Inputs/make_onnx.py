@@ -59,6 +59,13 @@ def dynamic_sequence():
     return model(nodes, [vi("x", [2, "seq"])], [vi("y", [2, "seq"])])
 
 
+def dynamic_two_symbols():
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="/Relu"),
+             helper.make_node("Relu", ["z"], ["w"], name="/Relu_1")]
+    return model(nodes, [vi("x", ["batch", 8]), vi("z", ["n", 8])],
+                 [vi("y", ["batch", 8]), vi("w", ["n", 8])])
+
+
 def unsupported():
     nodes = [helper.make_node("Det", ["x"], ["d"], name="/m/Det")]
     return model(nodes, [vi("x", [2, 3, 3])], [vi("d", [2])])
@@ -619,7 +626,7 @@ MODELS = {f.__name__: f for f in [loop_runtime_trips, loop_runtime_condition, lo
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
                                   eye_like_3d, pow_int, castlike_u8, cumsum_reverse, one_hot,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss, pad_mirror,
-                                  trilu, is_inf_nan, dynamic, dynamic_sequence, unsupported, opset29, complex64,
+                                  trilu, is_inf_nan, dynamic, dynamic_sequence, dynamic_two_symbols, unsupported, opset29, complex64,
                                   split_num_outputs, mish, reduce_min_u8, reduce_empty, pad, pad_reflect,
                                   reshape_input, shape_arith, shape_slice_empty, slice_empty_runtime, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
