@@ -22,18 +22,19 @@ namespace {
 
 int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
 int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
-int64_t dim0(Value v) {
+
+} // namespace
+
+int64_t dim0Of(Value v) {
   auto type = cast<RankedTensorType>(v.getType());
   return type.getRank() ? type.getDimSize(0) : -1;
 }
-
-} // namespace
 
 std::string whyOpMixesBatchRows(Operation *op, const llvm::DenseSet<Value> &batched) {
   auto isBatched = [&](Value v) { return batched.contains(v); };
   int64_t rank = rankOf(op->getResult(0));
   // Operands that are not batched must broadcast along dim 0.
-  auto broadcastOk = [&](Value v) { return rankOf(v) < rank || dim0(v) == 1; };
+  auto broadcastOk = [&](Value v) { return rankOf(v) < rank || dim0Of(v) == 1; };
 
   if (isElementwise(op)) {
     for (Value operand : op->getOperands())
@@ -133,14 +134,14 @@ std::string whyOpMixesBatchRows(Operation *op, const llvm::DenseSet<Value> &batc
     if (normAxis(scatter.getAxis(), rankOf(scatter.getData())) == 0)
       return "it scatters along the batch dimension";
     if (!isBatched(scatter.getData()) || !isBatched(scatter.getUpdates()) ||
-        (!isBatched(scatter.getIndices()) && dim0(scatter.getIndices()) != 1))
+        (!isBatched(scatter.getIndices()) && dim0Of(scatter.getIndices()) != 1))
       return "it scatters rows of the batch into a tensor that is not batched alike";
     return "";
   }
   if (auto topk = dyn_cast<TopKOp>(op))
     return normAxis(topk.getAxis(), rank) == 0 ? "it selects along axis 0, the batch" : "";
   if (auto slice = dyn_cast<SliceOp>(op))
-    return slice.getStarts()[0] != 0 || slice.getEnds()[0] != dim0(slice.getInput()) ||
+    return slice.getStarts()[0] != 0 || slice.getEnds()[0] != dim0Of(slice.getInput()) ||
                    slice.getSteps()[0] != 1
                ? "it slices the batch dimension"
                : "";
@@ -190,10 +191,10 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
     if (!why.empty())
       return fail(why);
     for (Value result : op->getResults()) {
-      if (dim0(result) % bound != 0)
-        return fail("its result's dim 0 (" + Twine(dim0(result)) +
+      if (dim0Of(result) % bound != 0)
+        return fail("its result's dim 0 (" + Twine(dim0Of(result)) +
                     ") is not a multiple of the batch's bound (" + Twine(bound) + ")");
-      rows[result] = dim0(result) / bound;
+      rows[result] = dim0Of(result) / bound;
       batched.insert(result);
     }
   }

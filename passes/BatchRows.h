@@ -40,6 +40,9 @@
 
 namespace dlc {
 
+/// Dim 0 of a ranked tensor value, or -1 for a scalar.
+int64_t dim0Of(mlir::Value v);
+
 /// Why `op` would mix the units of the batch, given which values are
 /// batched, or "" when it keeps them apart. Dim 0 sizes are the caller's
 /// to check (data-parallel: the batch itself; a symbolic batch: a multiple).

@@ -21,17 +21,12 @@ using namespace mlir;
 namespace dlc {
 namespace {
 
-int64_t dim0(Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  return type.getRank() ? type.getDimSize(0) : -1;
-}
-
 /// Why `op` cannot run on slices of the batch, or "" when it can.
 std::string whyNotSplittable(Operation *op, const llvm::DenseSet<Value> &batched,
                              int64_t batch) {
   auto isBatched = [&](Value v) { return batched.contains(v); };
   for (Value operand : op->getOperands())
-    if (isBatched(operand) && dim0(operand) != batch)
+    if (isBatched(operand) && dim0Of(operand) != batch)
       return "an operand's dim 0 is not the batch";
   for (Value result : op->getResults())
     if (!isa<RankedTensorType>(result.getType()))
@@ -40,7 +35,7 @@ std::string whyNotSplittable(Operation *op, const llvm::DenseSet<Value> &batched
   if (!why.empty())
     return why;
   for (Value result : op->getResults())
-    if (dim0(result) != batch)
+    if (dim0Of(result) != batch)
       return "its result's dim 0 is not the batch (" + std::to_string(batch) + ")";
   return "";
 }

@@ -230,8 +230,11 @@ def build(name, max_params=float("inf")):
 def winners(model, inputs):
     """The distinct argmax tuples of the model's outputs on the inputs."""
     with torch.no_grad():
-        outs = [model(x).numpy() for x in inputs]
-    return {tuple(np.argmax(o.reshape(-1, o.shape[-1]), axis=1)) for o in outs}
+        return distinct_argmaxes([model(x).numpy() for x in inputs])
+
+
+def distinct_argmaxes(outputs):
+    return {tuple(np.argmax(o.reshape(-1, o.shape[-1]), axis=1)) for o in outputs}
 
 
 def float64_outputs(model, inputs):
@@ -294,7 +297,7 @@ def sweep_one(name, args):
     with torch.no_grad():
         refs = [model(x).numpy().astype(np.float64) for x in inputs]
         exact = float64_outputs(model, inputs)
-    if len({tuple(np.argmax(r.reshape(-1, r.shape[-1]), axis=1)) for r in refs}) < 2:
+    if len(distinct_argmaxes(refs)) < 2:
         record["verdict"] = "degenerate (one argmax for 4 inputs)"
         return record
     for i, x in enumerate(inputs):
