@@ -172,7 +172,8 @@ dlc_status_t Artifact::verify() {
   DLC_RETURN_IF_ERROR(verifyCode());
   DLC_RETURN_IF_ERROR(verifySchedules());
   DLC_RETURN_IF_ERROR(verifySignature());
-  return verifyState();
+  DLC_RETURN_IF_ERROR(verifyState());
+  return verifySymbolicBatch();
 }
 
 bool Artifact::isContainer() const { return count(root->variants()) > 0; }
@@ -192,6 +193,7 @@ dlc_status_t Artifact::verifyVariants() {
                       : count(m.cuda_modules()) ? "cuda_modules"
                       : count(m.placement())    ? "placement"
                       : count(m.links())        ? "links"
+                      : count(m.symbols())      ? "symbols"
                                                 : nullptr;
   if (field || m.event_count())
     return Error(DLC_STATUS_DATA_LOSS)
@@ -860,6 +862,110 @@ dlc_status_t Artifact::verifyState() {
       return Error(DLC_STATUS_DATA_LOSS)
              << "artifact '" << label << "': buffer " << b << " ('"
              << str(root->buffers()->Get(b)->name()) << "') is persistent but no state names it";
+  return nullptr;
+}
+
+// 0.8: the symbolic batch (Model.symbols) and the buffers that carry it.
+dlc_status_t Artifact::verifySymbolicBatch() {
+  const auto *symbols = root->symbols();
+  if (count(symbols) > 1)
+    return Error(DLC_STATUS_DATA_LOSS) << "artifact '" << label << "' has " << count(symbols)
+                                       << " symbols; one (the batch) is all format 0.8 has";
+  if (count(symbols)) {
+    const fb::Symbol &sym = *symbols->Get(0);
+    if (str(sym.name()).empty() || sym.bound() < 1)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': symbol 0 ('" << str(sym.name())
+             << "') has bound " << sym.bound() << " (expected a name and a bound >= 1)";
+  }
+  const auto *buffers = root->buffers();
+  for (uint32_t i = 0; i < count(buffers); ++i) {
+    const fb::Buffer &b = *buffers->Get(i);
+    std::string at = "artifact '" + label + "': buffer " + std::to_string(i) + " ('" +
+                     str(b.name()) + "') ";
+    if (b.rows_per_unit() != 0)
+      DLC_RETURN_IF_ERROR(verifyBatchedBuffer(b, at));
+    if (b.view_of() >= 0 &&
+        (b.rows_per_unit() != 0) != (buffers->Get(b.view_of())->rows_per_unit() != 0))
+      return Error(DLC_STATUS_DATA_LOSS) << at << "is a view of buffer " << b.view_of()
+                                         << " but only one of them carries the batch";
+  }
+  const auto *kernels = root->kernels();
+  for (uint32_t k = 0; k < count(kernels); ++k) {
+    const fb::Kernel &kernel = *kernels->Get(k);
+    if (!kernel.chunk_units() && str(kernel.chunk_symbol()).empty())
+      continue;
+    int64_t bound = count(symbols) ? symbols->Get(0)->bound() : 0;
+    if (kernel.chunk_units() < 2 || int64_t(kernel.chunk_units()) > bound ||
+        kernel.chunk_min_units() >= kernel.chunk_units() ||
+        str(kernel.chunk_symbol()).empty() || str(kernel.symbol()).empty())
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': kernel " << k << " ('" << str(kernel.name())
+             << "') has a chunk body '" << str(kernel.chunk_symbol()) << "' of "
+             << kernel.chunk_units() << " units, for tails from " << kernel.chunk_min_units()
+             << " (expected a symbol, host code, 2 to the symbolic batch's bound " << bound
+             << " units, tails from fewer)";
+  }
+  return verifyPerUnitSteps();
+}
+
+// A batched buffer: dim 0 alone is known at run time, rows_per_unit x the
+// bound at most, and the bound divides its bytes into units.
+dlc_status_t Artifact::verifyBatchedBuffer(const fb::Buffer &b, const std::string &at) {
+  if (!count(root->symbols()))
+    return Error(DLC_STATUS_DATA_LOSS) << at << "has rows_per_unit " << b.rows_per_unit()
+                                       << " but the artifact has no symbolic batch";
+  int64_t bound = root->symbols()->Get(0)->bound();
+  const auto *shape = b.shape(), *maxShape = b.max_shape();
+  bool dims = count(shape) >= 1 && maxShape && shape->Get(0) == -1 &&
+              b.rows_per_unit() > 0 && maxShape->Get(0) / bound == b.rows_per_unit() &&
+              maxShape->Get(0) % bound == 0;
+  for (uint32_t d = 1; dims && d < count(shape); ++d)
+    dims = shape->Get(d) != -1;
+  if (!dims)
+    return Error(DLC_STATUS_DATA_LOSS)
+           << at << "has rows_per_unit " << b.rows_per_unit() << " with shape "
+           << shapeString(shape) << " and max_shape " << shapeString(maxShape)
+           << " (expected dim 0 alone -1, at most rows_per_unit x the bound " << bound << ")";
+  if (b.size() % uint64_t(bound))
+    return Error(DLC_STATUS_DATA_LOSS) << at << "has " << b.size()
+                                       << " bytes, which the batch's bound " << bound
+                                       << " does not divide into units";
+  if (b.constant_segment() >= 0 || b.persistent())
+    return Error(DLC_STATUS_DATA_LOSS) << at << "carries the batch but is a constant or persistent";
+  return nullptr;
+}
+
+// A Call with a batched buffer runs once per unit: everything it writes must
+// be batched too (else each unit's call would write the same bytes). A Copy
+// moves n units: both of its ends carry the batch, or neither.
+dlc_status_t Artifact::verifyPerUnitSteps() {
+  const auto *buffers = root->buffers();
+  auto batched = [&](uint32_t b) { return buffers->Get(b)->rows_per_unit() != 0; };
+  for (uint32_t k = 0; k < count(root->schedules()); ++k) {
+    const fb::DeviceSchedule &sched = *root->schedules()->Get(k);
+    for (uint32_t i = 0; i < count(sched.steps()); ++i) {
+      const fb::Step &step = *sched.steps()->Get(i);
+      uint32_t n = count(step.buffers());
+      std::string at = "artifact '" + label + "': step " + std::to_string(i) + " of device " +
+                       std::to_string(sched.device()) + " ";
+      if (step.kind() == fb::StepKind::Copy && n == 2 &&
+          batched(step.buffers()->Get(0)) != batched(step.buffers()->Get(1)))
+        return Error(DLC_STATUS_DATA_LOSS) << at << "copies between a batched and an unbatched buffer";
+      if (step.kind() != fb::StepKind::Call)
+        continue;
+      bool perUnit = false;
+      for (uint32_t j = 0; j < n; ++j)
+        perUnit |= batched(step.buffers()->Get(j));
+      uint32_t outputs = step.output_count() ? step.output_count() : 1;
+      for (uint32_t j = n >= outputs ? n - outputs : 0; perUnit && j < n; ++j)
+        if (!batched(step.buffers()->Get(j)))
+          return Error(DLC_STATUS_DATA_LOSS)
+                 << at << "runs once per unit of the batch but writes buffer "
+                 << step.buffers()->Get(j) << " ('" << str(buffers->Get(step.buffers()->Get(j))->name())
+                 << "'), which does not carry the batch";
+    }
+  }
   return nullptr;
 }
 

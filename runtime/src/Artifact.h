@@ -88,6 +88,9 @@ private:
   dlc_status_t verifyEvents(const std::map<uint32_t, StepRef> &recorders);
   dlc_status_t verifySignature();
   dlc_status_t verifyState();
+  dlc_status_t verifySymbolicBatch();
+  dlc_status_t verifyBatchedBuffer(const fb::Buffer &b, const std::string &at);
+  dlc_status_t verifyPerUnitSteps();
 
   std::string label;
   std::unique_ptr<uint8_t, FreeDeleter> bytes; // empty when borrowed

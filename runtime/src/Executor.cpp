@@ -86,9 +86,10 @@ std::string stepName(const dlc_session_s &s, uint32_t d, const Op &op) {
          s.model->deviceNames[d];
 }
 
-/// check_numerics: the first non-finite element of a float buffer, or -1.
-int64_t firstNonFinite(const fb::Buffer &b, const void *data) {
-  size_t n = b.size() / std::max<size_t>(dtypeSize(b.dtype()), 1);
+/// check_numerics: the first non-finite element of the first `bytes` of a
+/// float buffer, or -1.
+int64_t firstNonFinite(const fb::Buffer &b, const void *data, size_t bytes) {
+  size_t n = bytes / std::max<size_t>(dtypeSize(b.dtype()), 1);
   for (size_t i = 0; i < n; ++i) {
     double x;
     switch (b.dtype()) {
@@ -106,17 +107,22 @@ int64_t firstNonFinite(const fb::Buffer &b, const void *data) {
 
 /// check_numerics after a host Call: a NaN or inf in an output, when every
 /// input is finite, is this kernel's.
-dlc_status_t checkNumerics(const dlc_session_s &s, uint32_t d, const Op &op) {
+dlc_status_t checkNumerics(const dlc_session_s &s, const Slot &slot, uint32_t d,
+                           const Op &op) {
   const fb::Model &m = s.model->artifact->model();
   const fb::Step &step = *op.step;
   uint32_t n = count(step.buffers()), firstOutput = n - step.output_count();
+  auto nonFinite = [&](uint32_t j) {
+    const fb::Buffer &b = *m.buffers()->Get(step.buffers()->Get(j));
+    return firstNonFinite(b, op.args[j], activeBytes(s, b, slot.units));
+  };
   for (uint32_t j = 0; j < firstOutput; ++j)
-    if (firstNonFinite(*m.buffers()->Get(step.buffers()->Get(j)), op.args[j]) >= 0)
+    if (nonFinite(j) >= 0)
       return nullptr; // Not produced here: an input already holds it.
   for (uint32_t j = firstOutput; j < n; ++j) {
     uint32_t b = step.buffers()->Get(j);
     const fb::Buffer &buffer = *m.buffers()->Get(b);
-    int64_t at = firstNonFinite(buffer, op.args[j]);
+    int64_t at = nonFinite(j);
     if (at < 0)
       continue;
     const fb::Kernel &k = *m.kernels()->Get(step.kernel());
@@ -152,6 +158,12 @@ dlc_status_t observeStep(dlc_session_s &s, const Slot &slot, uint32_t d,
   for (uint32_t j = first; j < n; ++j) {
     uint32_t b = step.buffers()->Get(j);
     const fb::Buffer &buffer = *m.buffers()->Get(b);
+    // A batched buffer as this run has it: dim 0 at the run's batch.
+    std::vector<int64_t> shape;
+    for (uint32_t k = 0; k < count(buffer.shape()); ++k)
+      shape.push_back(buffer.shape()->Get(k));
+    if (buffer.rows_per_unit() && !shape.empty())
+      shape[0] = buffer.rows_per_unit() * slot.units;
     dlc_step_output_t out{};
     out.sequence = s.observed++;
     out.run = slot.generation - 1;
@@ -165,9 +177,11 @@ dlc_status_t observeStep(dlc_session_s &s, const Slot &slot, uint32_t d,
     out.buffer = b;
     out.tensor.name = buffer.name() ? buffer.name()->c_str() : "";
     out.tensor.dtype = static_cast<dlc_dtype_t>(buffer.dtype());
-    out.tensor.rank = count(buffer.shape());
-    out.tensor.shape = out.tensor.rank ? buffer.shape()->data() : nullptr;
-    out.tensor.byte_size = buffer.size();
+    out.tensor.rank = shape.size();
+    out.tensor.shape = shape.empty() ? nullptr : shape.data();
+    out.tensor.max_shape = buffer.max_shape() ? buffer.max_shape()->data() : out.tensor.shape;
+    out.tensor.rows_per_unit = buffer.rows_per_unit();
+    out.tensor.byte_size = activeBytes(s, buffer, slot.units);
     out.tensor.device = buffer.device();
     out.data = copy ? op.args[1] : op.args[j];
     out.copied_from = "";
@@ -180,6 +194,50 @@ dlc_status_t observeStep(dlc_session_s &s, const Slot &slot, uint32_t d,
              << "model '" << s.model->artifact->name()
              << "': the step observer stopped the run after " << stepName(s, d, op)
              << " wrote buffer " << b << " ('" << out.tensor.name << "')";
+  }
+  return nullptr;
+}
+
+/// A host Call: once, or (0.8) once per unit of the run's batch with the
+/// batched buffers' pointers advanced by one unit each time; with a chunk
+/// body, once per chunk of units while a whole chunk is left, and over the
+/// tail too when it has chunkMinUnits units and a chunk from it fits the
+/// bound (the units past the batch are scratch: sized for, never read).
+void callKernel(Op &op, int64_t units) {
+  if (op.batchedArgs.empty()) {
+    op.fn(op.args.data());
+    return;
+  }
+  auto callAt = [&](KernelFn fn, int64_t u) {
+    for (auto [j, unit] : op.batchedArgs)
+      op.unitArgs[j] = static_cast<uint8_t *>(op.args[j]) + size_t(u) * unit;
+    fn(op.unitArgs.data());
+  };
+  int64_t u = 0;
+  for (; op.chunkFn && units - u >= op.chunkUnits; u += op.chunkUnits)
+    callAt(op.chunkFn, u);
+  if (op.chunkFn && op.chunkMinUnits && units - u >= op.chunkMinUnits &&
+      u + op.chunkUnits <= op.boundUnits) {
+    callAt(op.chunkFn, u);
+    return;
+  }
+  for (; u < units; ++u)
+    callAt(op.fn, u);
+}
+
+/// A step with a real GPU: a launch, once or (0.8) once per unit of the
+/// batch with the batched device pointers advanced; a copy of the run's
+/// units.
+dlc_status_t issueOnGpu(Op &op, int64_t units, const std::string &what) {
+  cuda::CudaOp &c = *op.cuda;
+  if (op.unitBytes)
+    c.bytes = op.unitBytes * size_t(units);
+  if (op.kind != fb::StepKind::Call || op.batchedArgs.empty())
+    return cuda::issue(c, what);
+  for (int64_t u = 0; u < units; ++u) {
+    for (auto [j, unit] : op.batchedArgs)
+      c.args[j] = reinterpret_cast<cuda::CUdeviceptr>(op.args[j]) + size_t(u) * unit;
+    DLC_RETURN_IF_ERROR(cuda::issue(c, what));
   }
   return nullptr;
 }
@@ -242,7 +300,7 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
         break;
       }
       if (op.cuda) {
-        auto issue = [&] { return cuda::issue(*op.cuda, stepName(s, d, op)); };
+        auto issue = [&] { return issueOnGpu(op, slot.units, stepName(s, d, op)); };
         dlc_status_t e;
         if (profile && gpu && op.kind == fb::StepKind::Call)
           e = gpu->timeOnStream(issue, gpuNs); // The kernel's own time.
@@ -256,11 +314,11 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
           break;
         }
         if (op.kind == fb::StepKind::Copy)
-          stats.bytesCopied += op.bytes;
+          stats.bytesCopied += op.cuda->bytes;
       } else if (op.kind == fb::StepKind::Call) {
-        op.fn(op.args.data());
+        callKernel(op, slot.units);
         if (s.options.check_numerics)
-          if (dlc_status_t e = checkNumerics(s, d, op)) {
+          if (dlc_status_t e = checkNumerics(s, slot, d, op)) {
             fail(slot, e);
             break;
           }
@@ -271,9 +329,10 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
           }
       } else {
         Clock::time_point start = op.minNs ? Clock::now() : Clock::time_point();
-        if (op.bytes)
-          std::memmove(op.args[1], op.args[0], op.bytes);
-        stats.bytesCopied += op.bytes;
+        size_t bytes = op.unitBytes ? op.unitBytes * size_t(slot.units) : op.bytes;
+        if (bytes)
+          std::memmove(op.args[1], op.args[0], bytes);
+        stats.bytesCopied += bytes;
         if (op.minNs)
           waitUntil(start + std::chrono::nanoseconds(op.minNs));
         if (s.options.step_observer)
@@ -320,7 +379,8 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
       stats.waitNs += ns;
     if (stats.spans.size() < kMaxSpans)
       stats.spans.push_back({uint8_t(op.kind), op.index, slot.generation,
-                             sinceNs(s, t0), sinceNs(s, t1), op.bytes});
+                             sinceNs(s, t0), sinceNs(s, t1),
+                             op.unitBytes ? op.unitBytes * uint64_t(slot.units) : op.bytes});
   }
   // Even after a failure: what was issued must finish before the slot's
   // memory is reused or freed.

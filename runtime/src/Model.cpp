@@ -37,6 +37,7 @@ void fillTensorInfos(const Artifact &a,
     info.info.byte_size = b.size();
     info.info.index_bound = t.index_bound();
     info.info.device = b.device();
+    info.info.rows_per_unit = b.rows_per_unit();
   }
 }
 } // namespace
@@ -70,7 +71,11 @@ dlc_status_t loadCode(dlc_model_s &model) {
   const auto *kernels = a.model().kernels();
   for (uint32_t k = 0; k < count(kernels); ++k) {
     const fb::Kernel &kernel = *kernels->Get(k);
-    void *address = nullptr;
+    void *address = nullptr, *chunk = nullptr;
+    if (!str(kernel.chunk_symbol()).empty())
+      DLC_RETURN_IF_ERROR(
+          model.libraries[kernel.library()]->lookup(str(kernel.chunk_symbol()), chunk));
+    model.chunkKernels.push_back(reinterpret_cast<KernelFn>(chunk));
     if (str(kernel.symbol()).empty()) { // 0.4: GPU code only.
       model.kernels.push_back(nullptr);
       continue;
@@ -272,6 +277,25 @@ extern "C" dlc_status_t dlc_model_variant_info(const dlc_model_t *model, size_t 
   out_info->cpu_features = v.features.c_str();
   out_info->chosen = int(index) == model->chosenVariant;
   out_info->unavailable = v.unavailable.c_str();
+  return nullptr;
+}
+
+extern "C" size_t dlc_model_symbol_count(const dlc_model_t *model) {
+  return count(model->artifact->model().symbols());
+}
+
+extern "C" dlc_status_t dlc_model_symbol_info(const dlc_model_t *model, size_t index,
+                                              dlc_symbol_info_t *out_info) {
+  if (!out_info)
+    return Error(DLC_STATUS_INVALID_ARGUMENT) << "dlc_model_symbol_info: null output pointer";
+  const auto *symbols = model->artifact->model().symbols();
+  if (index >= count(symbols))
+    return Error(DLC_STATUS_NOT_FOUND) << "model '" << model->artifact->name()
+                                       << "' has no symbol " << index << " (it has "
+                                       << count(symbols) << ")";
+  const fb::Symbol &sym = *symbols->Get(uint32_t(index));
+  out_info->name = sym.name() ? sym.name()->c_str() : "";
+  out_info->bound = sym.bound();
   return nullptr;
 }
 

@@ -34,6 +34,8 @@ struct dlc_model_s {
   bool codeLoaded = false;
   std::vector<std::unique_ptr<dlc::rt::SharedObject>> libraries;
   std::vector<dlc::rt::KernelFn> kernels; // By kernel index.
+  /// 0.8: each kernel's chunk body (Kernel.chunk_symbol), or null.
+  std::vector<dlc::rt::KernelFn> chunkKernels;
   /// 0.7: the container's variants (empty for a single-target artifact).
   struct Variant {
     std::string triple, cpu, features, unavailable;

@@ -95,12 +95,12 @@ dlc_status_t checkOptions(const dlc_session_options_t &o) {
 dlc_status_t checkRunnable(const dlc_session_s &s) {
   const fb::Model &m = s.model->artifact->model();
   for (uint32_t b = 0; b < count(m.buffers()); ++b)
-    if (m.buffers()->Get(b)->max_shape())
+    if (m.buffers()->Get(b)->max_shape() && !m.buffers()->Get(b)->rows_per_unit())
       return Error(DLC_STATUS_UNIMPLEMENTED)
              << "model '" << s.model->artifact->name() << "': buffer " << b << " ('"
              << str(m.buffers()->Get(b)->name())
-             << "') has a dimension known only at run time; this runtime runs "
-                "only static shapes";
+             << "') has a dimension known only at run time that is not the "
+                "symbolic batch; this runtime runs static shapes and the batch only";
   if (count(m.state()) && s.options.max_in_flight > 1)
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << "session options: max_in_flight " << s.options.max_in_flight
@@ -328,8 +328,12 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
   const fb::Model &m = a.model();
   uint32_t nbuf = count(m.buffers());
   std::vector<bool> isInput(nbuf, false);
-  for (uint32_t i = 0; i < count(m.inputs()); ++i)
+  for (uint32_t i = 0; i < count(m.inputs()); ++i) {
+    const fb::Buffer &in = *m.buffers()->Get(m.inputs()->Get(i)->buffer());
     isInput[m.inputs()->Get(i)->buffer()] = true;
+    slot.inputUnits.push_back(in.rows_per_unit() ? s.batchBound : 0);
+  }
+  slot.units = s.batchBound;
   slot.gpu = std::make_unique<cuda::SlotMemory>();
   // Each device's arena: host pages, or (real GPUs) device memory whose
   // addresses are only handed to the driver and to GPU kernels.
@@ -393,8 +397,18 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
       auto arg = [&](uint32_t j) { return step.buffers()->Get(j); };
       if (step.kind() == fb::StepKind::Call) {
         op.fn = s.model->kernels[step.kernel()];
-        for (uint32_t j = 0; j < n; ++j)
+        for (uint32_t j = 0; j < n; ++j) {
           op.args.push_back(pointer(d, arg(j)));
+          if (size_t unit = unitBytes(s, *m.buffers()->Get(arg(j))))
+            op.batchedArgs.emplace_back(j, unit);
+        }
+        if (!op.batchedArgs.empty()) {
+          op.unitArgs = op.args;
+          op.chunkFn = s.model->chunkKernels[step.kernel()];
+          op.chunkUnits = m.kernels()->Get(step.kernel())->chunk_units();
+          op.chunkMinUnits = m.kernels()->Get(step.kernel())->chunk_min_units();
+          op.boundUnits = s.batchBound;
+        }
         if (s.gpus[d]) {
           // The contract's ABI: one device pointer per buffer, passed as
           // kernelParams (pointers to the values).
@@ -436,6 +450,7 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
         const fb::Buffer &src = *m.buffers()->Get(arg(0));
         op.args = {pointer(src.device(), arg(0)), slot.buffers[arg(1)]};
         op.bytes = src.size();
+        op.unitBytes = unitBytes(s, src);
         const fb::Buffer &dst = *m.buffers()->Get(arg(1));
         bool overlap = src.constant_segment() < 0 &&
                        src.device() == dst.device() &&
@@ -516,6 +531,8 @@ dlc_status_t build(dlc_session_s &s) {
   DLC_RETURN_IF_ERROR(checkRunnable(s));
   DLC_RETURN_IF_ERROR(bindDevices(s));
   DLC_RETURN_IF_ERROR(loadDeviceCode(s));
+  if (count(m.symbols()))
+    s.batchBound = m.symbols()->Get(0)->bound();
   s.eventRecorder.assign(m.event_count(), 0);
   for (uint32_t k = 0; k < count(m.schedules()); ++k) {
     const fb::DeviceSchedule &sched = *m.schedules()->Get(k);
@@ -577,14 +594,20 @@ dlc_status_t checkIndex(dlc_session_t *s, bool output, size_t index) {
   return nullptr;
 }
 
-/// Where input/output `index` of `slot` is, in host memory, with its size.
+const fb::Buffer &bufferOf(const dlc_session_t *s, bool output, size_t index) {
+  return *s->model->artifact->model().buffers()->Get(spec(s, output, index).buffer());
+}
+
+/// Where input/output `index` of `slot` is, in host memory, with its size
+/// (an output's at the slot's batch).
 dlc_status_t tensorBuffer(dlc_session_t *s, Slot &slot, bool output,
                           size_t index, uint8_t *&ptr, size_t &bytes) {
   DLC_RETURN_IF_ERROR(checkIndex(s, output, index));
   ptr = slot.buffers[spec(s, output, index).buffer()];
   if (output && slot.hostOutputs[index])
     ptr = slot.hostOutputs[index].get();
-  bytes = (output ? s->model->outputs : s->model->inputs)[index].info.byte_size;
+  bytes = output ? activeBytes(*s, bufferOf(s, output, index), slot.units)
+                 : s->model->inputs[index].info.byte_size;
   return nullptr;
 }
 
@@ -596,6 +619,48 @@ dlc_status_t checkBytes(dlc_session_t *s, bool output, size_t index,
   return Error(DLC_STATUS_INVALID_ARGUMENT)
          << fn << ": " << (output ? "output " : "input ") << index << " ('"
          << info.name << "') has " << expected << " bytes, got " << got;
+}
+
+/// `bytes` for input `index`: its byte_size, or (0.8) n units of the batch,
+/// 1 <= n <= the bound; `units` is n, 0 for an input without the batch.
+dlc_status_t inputUnits(dlc_session_t *s, size_t index, size_t bytes,
+                        const char *fn, int64_t &units) {
+  const TensorInfo &info = s->model->inputs[index];
+  size_t unit = unitBytes(*s, bufferOf(s, false, index));
+  units = 0;
+  if (!unit)
+    return checkBytes(s, false, index, info.info.byte_size, bytes, fn);
+  units = int64_t(bytes / unit);
+  if (bytes % unit == 0 && units >= 1 && units <= s->batchBound)
+    return nullptr;
+  const fb::Symbol &batch = *s->model->artifact->model().symbols()->Get(0);
+  return Error(DLC_STATUS_INVALID_ARGUMENT)
+         << fn << ": input " << index << " ('" << info.name << "') carries the batch '"
+         << str(batch.name()) << "' (dim 0 is " << info.info.rows_per_unit
+         << " x the batch): 1 to " << s->batchBound << " units of " << unit
+         << " bytes, got " << bytes << " bytes";
+}
+
+/// 0.8: the run's batch, which every input carrying it must agree on.
+dlc_status_t resolveBatch(dlc_session_t *s, Slot &slot) {
+  int64_t units = 0;
+  size_t first = 0;
+  for (size_t i = 0; i < slot.inputUnits.size(); ++i) {
+    if (!slot.inputUnits[i])
+      continue;
+    if (!units) {
+      units = slot.inputUnits[i];
+      first = i;
+    } else if (slot.inputUnits[i] != units) {
+      return Error(DLC_STATUS_INVALID_ARGUMENT)
+             << "model '" << s->model->artifact->name() << "': input " << first << " ('"
+             << s->model->inputs[first].name << "') was set with a batch of " << units
+             << " and input " << i << " ('" << s->model->inputs[i].name << "') with "
+             << slot.inputUnits[i] << "; every input carrying the batch takes the same";
+    }
+  }
+  slot.units = units ? units : s->batchBound;
+  return nullptr;
 }
 
 /// The real GPU holding input/output `index`, or null (host memory).
@@ -611,7 +676,7 @@ dlc_status_t copyBack(dlc_session_t *s, Slot &slot) {
     if (slot.hostOutputs[i])
       DLC_RETURN_IF_ERROR(readTensor(gpuOf(s, true, i), slot.hostOutputs[i].get(),
                                      slot.buffers[spec(s, true, i).buffer()],
-                                     s->model->outputs[i].info.byte_size));
+                                     activeBytes(*s, bufferOf(s, true, i), slot.units)));
   return nullptr;
 }
 
@@ -690,15 +755,16 @@ extern "C" dlc_status_t dlc_session_set_input(dlc_session_t *session,
   DLC_RETURN_IF_ERROR(checkIdle(session, "dlc_session_set_input"));
   uint8_t *ptr;
   size_t size;
-  DLC_RETURN_IF_ERROR(
-      tensorBuffer(session, *session->slots[0], false, index, ptr, size));
-  DLC_RETURN_IF_ERROR(
-      checkBytes(session, false, index, size, bytes, "dlc_session_set_input"));
-  if (size && !data)
+  Slot &slot = *session->slots[0];
+  DLC_RETURN_IF_ERROR(tensorBuffer(session, slot, false, index, ptr, size));
+  int64_t units;
+  DLC_RETURN_IF_ERROR(inputUnits(session, index, bytes, "dlc_session_set_input", units));
+  if (bytes && !data)
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << "dlc_session_set_input: null data for input " << index;
-  if (size)
-    DLC_RETURN_IF_ERROR(writeTensor(gpuOf(session, false, index), ptr, data, size));
+  if (bytes)
+    DLC_RETURN_IF_ERROR(writeTensor(gpuOf(session, false, index), ptr, data, bytes));
+  slot.inputUnits[index] = units;
   return nullptr;
 }
 
@@ -706,8 +772,29 @@ extern "C" dlc_status_t dlc_session_run(dlc_session_t *session) {
   DLC_RETURN_IF_ERROR(checkSession(session, "dlc_session_run"));
   DLC_RETURN_IF_ERROR(checkIdle(session, "dlc_session_run"));
   Slot &slot = *session->slots[0];
+  DLC_RETURN_IF_ERROR(resolveBatch(session, slot));
   DLC_RETURN_IF_ERROR(runSync(*session, slot));
   return copyBack(session, slot);
+}
+
+extern "C" dlc_status_t dlc_session_output_info(dlc_session_t *session, size_t index,
+                                                dlc_tensor_info_t *out_info) {
+  DLC_RETURN_IF_ERROR(checkSession(session, "dlc_session_output_info"));
+  if (!out_info)
+    return Error(DLC_STATUS_INVALID_ARGUMENT) << "dlc_session_output_info: null output pointer";
+  DLC_RETURN_IF_ERROR(checkIndex(session, true, index));
+  const TensorInfo &info = session->model->outputs[index];
+  *out_info = info.info;
+  int64_t units = session->slots[0]->units;
+  if (!info.info.rows_per_unit || !units)
+    return nullptr;
+  session->outputShapes.resize(session->model->outputs.size());
+  std::vector<int64_t> &shape = session->outputShapes[index];
+  shape = info.maxShape;
+  shape[0] = info.info.rows_per_unit * units;
+  out_info->shape = shape.data();
+  out_info->byte_size = activeBytes(*session, bufferOf(session, true, index), units);
+  return nullptr;
 }
 
 extern "C" dlc_status_t dlc_session_output(dlc_session_t *session, size_t index,
@@ -810,21 +897,26 @@ extern "C" dlc_status_t dlc_session_submit(dlc_session_t *session,
              << s.options.max_in_flight << "); wait for run " << s.oldestTicket
              << " first";
     Slot &slot = *s.slots[s.nextTicket % s.slots.size()];
+    std::vector<int64_t> units(n);
     for (size_t i = 0; i < n; ++i) {
-      uint8_t *ptr;
-      size_t size;
-      DLC_RETURN_IF_ERROR(tensorBuffer(session, slot, false, i, ptr, size));
-      DLC_RETURN_IF_ERROR(checkBytes(session, false, i, size, input_bytes[i], fn));
-      if (size && !inputs[i])
+      DLC_RETURN_IF_ERROR(checkIndex(session, false, i));
+      DLC_RETURN_IF_ERROR(inputUnits(session, i, input_bytes[i], fn, units[i]));
+      if (input_bytes[i] && !inputs[i])
         return Error(DLC_STATUS_INVALID_ARGUMENT)
                << fn << ": null data for input " << i;
+    }
+    std::vector<int64_t> previous = slot.inputUnits;
+    slot.inputUnits = units;
+    if (dlc_status_t e = resolveBatch(session, slot)) {
+      slot.inputUnits = previous;
+      return e;
     }
     for (size_t i = 0; i < n; ++i) {
       uint8_t *ptr;
       size_t size;
       DLC_RETURN_IF_ERROR(tensorBuffer(session, slot, false, i, ptr, size));
-      if (size)
-        DLC_RETURN_IF_ERROR(writeTensor(gpuOf(session, false, i), ptr, inputs[i], size));
+      if (input_bytes[i])
+        DLC_RETURN_IF_ERROR(writeTensor(gpuOf(session, false, i), ptr, inputs[i], input_bytes[i]));
     }
     slot.ticket = s.nextTicket;
     slot.inFlight = true;
@@ -855,15 +947,15 @@ extern "C" dlc_status_t dlc_session_wait(dlc_session_t *session,
     return Error(DLC_STATUS_INVALID_ARGUMENT)
            << fn << ": model '" << s.model->artifact->name() << "' has " << n
            << " outputs, got " << output_count;
+  Slot &slot = *s.slots[ticket % s.slots.size()];
   for (size_t i = 0; i < n; ++i) {
     DLC_RETURN_IF_ERROR(checkBytes(session, true, i,
-                                   s.model->outputs[i].info.byte_size,
+                                   activeBytes(s, bufferOf(session, true, i), slot.units),
                                    output_bytes[i], fn));
     if (output_bytes[i] && !outputs[i])
       return Error(DLC_STATUS_INVALID_ARGUMENT)
              << fn << ": null destination for output " << i;
   }
-  Slot &slot = *s.slots[ticket % s.slots.size()];
   dlc_status_t status = finish(s, slot);
   slot.inFlight = false;
   ++s.oldestTicket;
@@ -877,3 +969,16 @@ extern "C" dlc_status_t dlc_session_wait(dlc_session_t *session,
                                      output_bytes[i]));
   return nullptr;
 }
+
+namespace dlc::rt {
+
+size_t unitBytes(const dlc_session_s &s, const fb::Buffer &b) {
+  return b.rows_per_unit() && s.batchBound ? b.size() / uint64_t(s.batchBound) : 0;
+}
+
+size_t activeBytes(const dlc_session_s &s, const fb::Buffer &b, int64_t units) {
+  size_t unit = unitBytes(s, b);
+  return unit ? unit * size_t(units) : b.size();
+}
+
+} // namespace dlc::rt

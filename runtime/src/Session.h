@@ -52,7 +52,22 @@ struct Op {
   const fb::Step *step;     // For the checker and traces.
   KernelFn fn = nullptr;    // Call.
   std::vector<void *> args; // Call: the kernel's buffers; Copy: src, dst.
-  size_t bytes = 0;         // Copy.
+  size_t bytes = 0;         // Copy (of a batched buffer: at the bound).
+  /// 0.8, a Call compiled per unit of the batch: which arguments carry it
+  /// and their bytes per unit; it runs once per unit, with those pointers
+  /// advanced (in `unitArgs`, the scratch copy of `args`).
+  std::vector<std::pair<uint32_t, size_t>> batchedArgs;
+  std::vector<void *> unitArgs;
+  /// Its body for chunkUnits units at once (null: none), called while that
+  /// many units are left.
+  KernelFn chunkFn = nullptr;
+  int64_t chunkUnits = 0;
+  /// A tail of at least this many units runs the chunk body too, when a
+  /// whole chunk from its first unit fits `boundUnits` (0: never).
+  int64_t chunkMinUnits = 0, boundUnits = 0;
+  /// 0.8, a Copy of batched buffers: bytes per unit (it moves the run's
+  /// units); 0: `bytes`.
+  size_t unitBytes = 0;
   /// Copy with sim_links: the least time the step takes (link latency +
   /// bytes / bandwidth), in nanoseconds; 0: no minimum.
   uint64_t minNs = 0;
@@ -84,6 +99,10 @@ struct Slot {
   std::vector<std::unique_ptr<uint8_t, void (*)(void *)>> hostOutputs;
 
   // Written by the submitting thread before the run is queued.
+  /// 0.8: the batch of each input carrying it, as last set (the bound at
+  /// first; 0 for the others), and the run's batch (0: no symbolic batch).
+  std::vector<int64_t> inputUnits;
+  int64_t units = 0;
   uint64_t generation = 0;
   uint64_t ticket = 0;
   bool inFlight = false; // Submitted and not yet waited for.
@@ -143,6 +162,10 @@ struct dlc_session_s {
   int64_t inlineDevice = -1;           // Runs on the caller in run().
   std::vector<std::unique_ptr<dlc::rt::Worker>> workers; // By device.
   int threads = 1; // A kernel's parallel_for threads (thread_count resolved).
+  /// 0.8: the symbolic batch's bound (0: none), and the outputs' shapes at
+  /// the last synchronous run's batch (dlc_session_output_info).
+  int64_t batchBound = 0;
+  std::vector<std::vector<int64_t>> outputShapes;
 
   uint64_t nextTicket = 0, oldestTicket = 0, generation = 0;
   dlc::rt::Clock::time_point created, lastEnd;
@@ -167,6 +190,10 @@ void submit(dlc_session_s &s, Slot &slot);
 dlc_status_t finish(dlc_session_s &s, Slot &slot);
 /// Stops and joins the stream threads (no run may be queued).
 void stopWorkers(dlc_session_s &s);
+/// 0.8: bytes of one unit of the batch of buffer `b` (0: it has no batch).
+size_t unitBytes(const dlc_session_s &s, const fb::Buffer &b);
+/// The bytes of `b` a run of batch `units` uses (all of them unbatched).
+size_t activeBytes(const dlc_session_s &s, const fb::Buffer &b, int64_t units);
 } // namespace dlc::rt
 
 #endif // DLC_RUNTIME_SESSION_H

@@ -114,4 +114,30 @@ ArtifactSpec multiDeviceModel(const std::string &kernels) {
   return s;
 }
 
+ArtifactSpec batchedMultiDevice(ArtifactSpec s) {
+  s.versionMinor = 8;
+  s.symbols = {{"batch", 4}};
+  s.devices[0].arenaSize = 448;
+  s.devices[1].arenaSize = 384;
+  s.devices[2].arenaSize = 256;
+  // Buffer index: offset in its arena, for the batched ones.
+  const std::pair<uint32_t, uint64_t> batched[] = {{0, 0},   {1, 128}, {4, 320}, {5, 0},
+                                                   {6, 128}, {7, 256}, {8, 0},   {9, 128}};
+  for (auto [b, offset] : batched) {
+    s.buffers[b].shape = {-1, 3};
+    s.buffers[b].maxShape = {8, 3};
+    s.buffers[b].rowsPerUnit = 2;
+    s.buffers[b].offset = offset;
+  }
+  s.buffers[2].offset = 256;
+  s.buffers[3].offset = 288;
+  for (auto *specs : {&s.inputs, &s.outputs})
+    for (aw::TensorSpec &t : *specs)
+      if (s.buffers[t.buffer].rowsPerUnit) {
+        t.shape = {-1, 3};
+        t.maxShape = {8, 3};
+      }
+  return s;
+}
+
 } // namespace dlc::test

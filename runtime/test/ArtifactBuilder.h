@@ -59,6 +59,12 @@ inline std::string buildArtifact(const ArtifactSpec &spec) { return aw::serializ
 /// `kernels` is the test kernels' shared object (TestKernels.c).
 ArtifactSpec toyModel(const std::string &kernels);
 
+/// `multiDevice` (multiDeviceModel, with or without CUDA code) as a symbolic
+/// batch of at most 4 (format 0.8): x, y, sum, prod and out are [2n,3] (2
+/// rows per unit: one unit is what add6/mul6 compute), idx, total and the
+/// constant c unbatched.
+ArtifactSpec batchedMultiDevice(ArtifactSpec multiDevice);
+
 /// The toy model's computation over cpu + cuda:0 + cuda:1 (simulated),
 /// with copies between the arenas and events between the streams:
 ///   cpu:    copy x -> x0, copy y -> y0 (cuda:0); record 0; total = sum4(idx);

@@ -88,14 +88,16 @@ TEST(Artifact, Versions) {
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 7; })),
             "ok");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 8; })),
-            "unimplemented: artifact 'test.dlcm' has format version 0.8; this "
-            "runtime (version 0.7) reads versions 0.0 to 0.7");
+            "ok");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 9; })),
+            "unimplemented: artifact 'test.dlcm' has format version 0.9; this "
+            "runtime (version 0.8) reads versions 0.0 to 0.8");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
               s.versionMajor = 1;
               s.versionMinor = 0;
             })),
             "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
-            "runtime (version 0.7) reads versions 0.0 to 0.7");
+            "runtime (version 0.8) reads versions 0.0 to 0.8");
 }
 
 /// Loads `bytes` placed at `misalign` bytes past a 64-byte boundary, in
@@ -162,10 +164,10 @@ TEST(Artifact, SegmentErrors) {
             prefix + "segment 1 (offset " + std::to_string(off) +
                 ", 24 bytes) extends past the end of the file (" +
                 std::to_string(bytes.size() - 1) + " bytes)");
-  // Segment 2 moved onto segment 1.
+  // Segment 2 moved onto segment 1 (both 24 bytes, 64 apart, at the end).
   ArtifactSpec spec = toy();
   spec.segments.push_back(spec.segments[1]);
-  spec.segments[2].offset = off;
+  spec.segments[2].offset = buildArtifact(spec).size() - 24 - 64;
   EXPECT_EQ(loadError(buildArtifact(spec)),
             prefix + "segments 1 and 2 overlap");
   std::string badCrc = bytes;

@@ -118,6 +118,38 @@ TEST(Cuda, TwoGpusMatchTheCpuAndRerunBitIdentically) {
     EXPECT_EQ(stat(live), 0) << live;
 }
 
+TEST(Cuda, SymbolicBatchLaunchesOncePerUnit) {
+  // Format 0.8 on two GPUs: copies move the run's units, and each GPU kernel
+  // (compiled for one unit) is launched once per unit with its batched
+  // device pointers advanced.
+  dlc::Model model = load(batchedMultiDevice(cudaMulti()));
+  dlc::Session session;
+  dlc_session_options_t o = options();
+  ASSERT_TRUE(dlc::Session::create(model, session, &o).ok());
+  for (int64_t n : {3, 1, 4}) {
+    std::vector<float> x, y;
+    for (int64_t k = 0; k < n * 6; ++k) {
+      x.push_back(float(k));
+      y.push_back(0.5f * float(k) - 3);
+    }
+    std::vector<int32_t> idx{1, 2, 3, 4};
+    ASSERT_TRUE(session.setInput(0, x).ok());
+    ASSERT_TRUE(session.setInput(1, y).ok());
+    ASSERT_TRUE(session.setInput(2, idx).ok());
+    long launches = stat("launches");
+    ASSERT_TRUE(session.run().ok());
+    EXPECT_EQ(stat("launches") - launches, 2 * n);
+    std::vector<float> out, sum;
+    ASSERT_TRUE(session.output(0, out).ok());
+    ASSERT_TRUE(session.output(1, sum).ok());
+    ASSERT_EQ(out.size(), size_t(n) * 6);
+    for (size_t k = 0; k < out.size(); ++k) {
+      EXPECT_EQ(sum[k], x[k] + y[k]) << "batch " << n << " element " << k;
+      EXPECT_EQ(out[k], (x[k] + y[k]) * float(k % 6 + 1)) << "batch " << n << " element " << k;
+    }
+  }
+}
+
 TEST(Cuda, TwoLogicalGpusOnOnePhysical) {
   dlc::Model model = load(cudaMulti());
   std::vector<int32_t> map = {1, 1};

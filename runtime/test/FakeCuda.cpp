@@ -77,7 +77,10 @@ std::map<std::string, CUresult> gFail; // Entry point -> error to return.
 std::vector<CUctx_st> gContexts;
 std::atomic<bool> gInit{false};
 int gMajor = 9, gMinor = 0;
-thread_local CUcontext tCurrent = nullptr;
+// Static TLS (initial-exec), not dynamic: GCC 12's LeakSanitizer misreads
+// the main thread's dynamic TLS of a dlopen'ed library and crashes at exit
+// in the ASan runs (tools/test.sh), depending on the process's layout.
+__attribute__((tls_model("initial-exec"))) thread_local CUcontext tCurrent = nullptr;
 
 void count(const std::string &what, long by = 1) {
   std::lock_guard<std::mutex> lock(gMutex);

@@ -214,8 +214,8 @@ TEST(RunTimeDims, LoadDescribeAndRefuseToRun) {
   EXPECT_EQ(info.max_shape[1], 3);
   EXPECT_EQ(info.byte_size, 24u);
   EXPECT_EQ(sessionError(dynamicModel(), 1),
-            "model 'test.dlcm': buffer 0 ('x') has a dimension known only at run time; this "
-            "runtime runs only static shapes");
+            "model 'test.dlcm': buffer 0 ('x') has a dimension known only at run time that is "
+            "not the symbolic batch; this runtime runs static shapes and the batch only");
 }
 
 TEST(RunTimeDims, VerificationErrors) {

@@ -43,3 +43,21 @@ void sum4_i32(void **b) {
   int32_t *out = b[1];
   out[0] = x[0] + x[1] + x[2] + x[3] + DLC_TEST_SUM_OFFSET;
 }
+
+/* out[12] = a[12] * b[12]: two units of mul6 at once, a chunk body (format
+ * 0.8) that SymbolicBatchTest gives the add kernel, so that which body ran
+ * shows in the output. */
+void mul12_f32(void **b) {
+  const float *x = b[0], *y = b[1];
+  float *out = b[2];
+  for (int i = 0; i < 12; ++i)
+    out[i] = x[i] * y[i];
+}
+
+/* out[18] = a[18] * b[18]: three units of mul6 at once (a chunk body). */
+void mul18_f32(void **b) {
+  const float *x = b[0], *y = b[1];
+  float *out = b[2];
+  for (int i = 0; i < 18; ++i)
+    out[i] = x[i] * y[i];
+}

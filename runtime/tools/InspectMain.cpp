@@ -30,6 +30,11 @@ std::string bufferLabel(const fb::Model &m, uint32_t index) {
 }
 
 void printSignature(const Model &model) {
+  dlc_symbol_info_t sym{};
+  if (dlc_model_symbol_count(model.get()) && !dlc_model_symbol_info(model.get(), 0, &sym))
+    std::printf("symbolic batch: '%s', 1 to %lld per run (kernels on batched tensors run "
+                "once per unit of it; memory planned for %lld)\n",
+                sym.name, (long long)sym.bound, (long long)sym.bound);
   std::printf("signature:\n");
   for (int out = 0; out < 2; ++out) {
     size_t n = out ? model.outputCount() : model.inputCount();
@@ -39,6 +44,8 @@ void printSignature(const Model &model) {
                   i, info.name, typeString(info).c_str(), info.byte_size);
       if (info.index_bound)
         std::printf(", indices in [0, %lld)", (long long)info.index_bound);
+      if (info.rows_per_unit)
+        std::printf(", dim 0 = %lld x %s", (long long)info.rows_per_unit, sym.name);
       std::printf("\n");
     }
   }
@@ -82,6 +89,13 @@ void printCode(const fb::Model &m) {
       std::printf("  %u: '%s' = %s in library %u; ops: %s\n", i,
                   str(k.name()).c_str(), str(k.symbol()).c_str(), k.library(),
                   ops.empty() ? "-" : ops.c_str());
+    if (k.chunk_units()) {
+      std::printf("     and %s for %u units of the batch at once", str(k.chunk_symbol()).c_str(),
+                  k.chunk_units());
+      if (k.chunk_min_units())
+        std::printf(" (also for a tail of %u or more)", k.chunk_min_units());
+      std::printf("\n");
+    }
     if (const fb::CudaLaunch *l = k.cuda()) {
       auto dims = [](const flatbuffers::Vector<uint32_t> *v) {
         std::string s;
@@ -201,6 +215,8 @@ void printBuffers(const fb::Model &m) {
         bound += (i ? "," : "") + std::to_string(buf.max_shape()->Get(i));
     }
     std::string notes = bound.empty() ? "" : ", sized for at most [" + bound + "]";
+    if (buf.rows_per_unit())
+      notes += ", " + std::to_string(buf.rows_per_unit()) + " rows per unit of the batch";
     if (buf.persistent())
       notes += buf.initial_segment() >= 0
                    ? ", persistent (starts as segment " + std::to_string(buf.initial_segment()) + ")"
@@ -215,7 +231,12 @@ void printBuffers(const fb::Model &m) {
 }
 
 void printPlacement(const fb::Model &m) {
-  std::printf("placement (%u ops):\n", count(m.placement()));
+  if (count(m.symbols()))
+    std::printf("placement (%u ops; estimated at batch %lld, the bound of '%s'):\n",
+                count(m.placement()), (long long)m.symbols()->Get(0)->bound(),
+                str(m.symbols()->Get(0)->name()).c_str());
+  else
+    std::printf("placement (%u ops):\n", count(m.placement()));
   // Per device: ops, and how many for each reason.
   std::map<uint32_t, std::map<std::string, unsigned>> perDevice;
   for (uint32_t i = 0; i < count(m.placement()); ++i) {

@@ -45,6 +45,7 @@ struct RunOptions {
   // with those features would; --variant=N loads variant N.
   std::optional<std::string> cpuFeatures;
   int64_t variant = -1;
+  int64_t batch = 0; // --batch=N (0: from the input files, else the bound).
 };
 
 const char *kUsage =
@@ -53,7 +54,7 @@ const char *kUsage =
     "          [--gpu=real|sim] [--gpu-map=P0,P1,...] [--check-ordering]\n"
     "          [--verify-schedule] [--check-numerics] [--dump-steps=DIR]\n"
     "          [--profile=TRACE.json] [--in-flight=K] [--sim-links]\n"
-    "          [--cpu-features=F1,F2,... | --variant=N]\n"
+    "          [--cpu-features=F1,F2,... | --variant=N] [--batch=N]\n"
     "       %s --inspect MODEL.dlcm\n"
     "       %s --list-gpus\n"
     "       %s --probe-devices=SPEC.json [--sim-gpus=N]\n"
@@ -81,7 +82,10 @@ const char *kUsage =
     "--cpu=A,B) runs the variant this CPU runs that needs the most\n"
     "features; --cpu-features chooses as a CPU with exactly those would\n"
     "(the chosen code is still checked against this CPU), --variant=N\n"
-    "loads variant N. --in-flight=K keeps K\n"
+    "loads variant N. A model with a symbolic batch (dlc compile\n"
+    "--max-dim=batch=B) runs the batch of its input files (dim 0), or\n"
+    "--batch=N (1 to B; default B) for random inputs.\n"
+    "--in-flight=K keeps K\n"
     "runs in flight at once (pipelined), each on its own memory. --threads=N\n"
     "bounds the threads a kernel's parallel loops use (default: all cores).\n"
     "--probe-devices measures this machine (CPU f32 FLOP/s, memory bandwidth,\n"
@@ -178,6 +182,8 @@ std::string parseArgs(int argc, char **argv, RunOptions &o) {
       err = number(v, "in-flight", 1, o.inFlight);
       if (err.empty() && o.inFlight > 64)
         err = "--in-flight expects at most 64, got '" + v + "'";
+    } else if (value("batch", v)) {
+      err = number(v, "batch", 1, o.batch);
     } else if (value("seed", v)) {
       int64_t seed;
       err = number(v, "seed", 0, seed);
@@ -207,18 +213,30 @@ const std::vector<npy::Descr> kAllDescrs = {
 };
 
 /// Reads input `info` from `path` into `out`; "" or the problem.
-std::string readInput(const dlc_tensor_info_t &info, const std::string &path,
-                      std::string &out) {
+/// Reads input `info` from `path` into `out`; `units` is the batch its dim
+/// 0 holds when it carries the symbolic batch of `bound` (else 0).
+std::string readInput(const dlc_tensor_info_t &info, int64_t bound,
+                      const std::string &path, std::string &out, int64_t &units) {
   std::string bytes, error;
   npy::Array array;
   if (!npy::readFile(path, bytes, error) ||
       !npy::parse(bytes, path, kAllDescrs, array, error))
     return error;
   std::vector<int64_t> shape(info.shape, info.shape + info.rank);
+  units = 0;
+  int64_t rows = info.rows_per_unit;
+  if (rows && array.shape.size() == shape.size() && !shape.empty() &&
+      array.shape[0] % rows == 0 && array.shape[0] >= rows && array.shape[0] <= rows * bound) {
+    units = array.shape[0] / rows;
+    shape[0] = array.shape[0];
+  }
   bool dtypeOk = array.descr == npyDescr(info.dtype) ||
                  (info.dtype == DLC_DTYPE_I1 && array.descr == "|u1");
   if (!dtypeOk || array.shape != shape)
     return "input '" + std::string(info.name) + "' is " + typeString(info) +
+           (rows ? " (dim 0: " + std::to_string(rows) + " x a batch of 1 to " +
+                       std::to_string(bound) + ")"
+                 : "") +
            " (" + npyDescr(info.dtype) + "), but '" + path + "' holds " +
            array.descr + " " + npy::shapeString(array.shape);
   out.assign(array.data);
@@ -371,6 +389,51 @@ int fail(const char *prog, const std::string &message) {
   return 1;
 }
 
+/// 0.8: the symbolic batch's bound; 0 without one.
+int64_t batchBound(const Model &model) {
+  dlc_symbol_info_t sym{};
+  if (!dlc_model_symbol_count(model.get()) || dlc_model_symbol_info(model.get(), 0, &sym))
+    return 0;
+  return sym.bound;
+}
+
+/// The --input files into `inputs`, and the run's batch (with a symbolic
+/// batch: --batch, which the files' dim 0 must agree with, else theirs,
+/// else the bound; 0 without one).
+std::string readInputFiles(const Model &model, const RunOptions &o,
+                           const std::map<std::string, std::string> &files,
+                           std::vector<std::string> &inputs, int64_t &batch) {
+  int64_t bound = batchBound(model);
+  if (o.batch && !bound)
+    return "--batch=" + std::to_string(o.batch) + ": model '" + dlc_model_name(model.get()) +
+           "' has no symbolic batch (its shapes are fixed)";
+  if (o.batch > bound)
+    return "--batch=" + std::to_string(o.batch) + ": model '" + dlc_model_name(model.get()) +
+           "' runs batches of 1 to " + std::to_string(bound);
+  batch = o.batch;
+  std::string from = "--batch is";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    dlc_tensor_info_t info = model.input(i);
+    auto file = files.find(info.name);
+    if (file == files.end())
+      continue;
+    int64_t units = 0;
+    if (std::string e = readInput(info, bound, file->second, inputs[i], units); !e.empty())
+      return e;
+    if (units && batch && units != batch)
+      return "input '" + std::string(info.name) + "' ('" + file->second + "') holds a batch of " +
+             std::to_string(units) + ", but " + from + " " + std::to_string(batch) +
+             "; every input carrying the batch takes the same";
+    if (units && !batch) {
+      batch = units;
+      from = "input '" + std::string(info.name) + "' holds";
+    }
+  }
+  if (!batch)
+    batch = bound;
+  return "";
+}
+
 } // namespace
 
 int dlcRunMain(int argc, char **argv) {
@@ -436,18 +499,23 @@ int dlcRunMain(int argc, char **argv) {
       return fail(prog, "input '" + name + "' given twice");
   }
   std::vector<std::string> inputs(model.inputCount());
+  int64_t batch = 0;
+  if (std::string e = readInputFiles(model, o, files, inputs, batch); !e.empty())
+    return fail(prog, e);
+  int64_t bound = batchBound(model);
+  // A tensor's bytes at the run's batch.
+  auto bytesAt = [&](const dlc_tensor_info_t &info) {
+    return info.rows_per_unit ? info.byte_size / size_t(bound) * size_t(batch) : info.byte_size;
+  };
   uint64_t state = o.seed;
   for (size_t i = 0; i < inputs.size(); ++i) {
     dlc_tensor_info_t info = model.input(i);
-    size_t count = info.byte_size / dlc_dtype_size(info.dtype);
-    auto file = files.find(info.name);
-    if (file != files.end()) {
-      if (std::string e = readInput(info, file->second, inputs[i]); !e.empty())
-        return fail(prog, e);
+    size_t count = bytesAt(info) / dlc_dtype_size(info.dtype);
+    if (files.count(info.name)) {
       state += uint64_t(count) * 0x9E3779B97F4A7C15ull;
       continue;
     }
-    inputs[i].resize(info.byte_size);
+    inputs[i].resize(bytesAt(info));
     if (Status s(dlc_random_fill(info.dtype, info.index_bound, count, &state,
                                  inputs[i].data()));
         !s.ok())
@@ -461,7 +529,7 @@ int dlcRunMain(int argc, char **argv) {
   std::vector<void *> outputPtrs;
   std::vector<size_t> outputBytes;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    outputs[i].resize(model.output(i).byte_size);
+    outputs[i].resize(bytesAt(model.output(i)));
     outputPtrs.push_back(outputs[i].data());
     outputBytes.push_back(outputs[i].size());
   }
@@ -551,7 +619,9 @@ int dlcRunMain(int argc, char **argv) {
     if (std::string e = makeDir(o.outputDir); !e.empty())
       return fail(prog, e);
   for (size_t i = 0; i < outputs.size(); ++i) {
-    dlc_tensor_info_t info = model.output(i);
+    dlc_tensor_info_t info{};
+    if (Status s(dlc_session_output_info(session.get(), i, &info)); !s.ok())
+      return fail(prog, s.message());
     std::printf("output %zu '%s': %s\n", i, info.name, tensorLine(info, outputs[i]).c_str());
     if (o.outputDir.empty())
       continue;

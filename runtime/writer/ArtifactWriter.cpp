@@ -67,10 +67,19 @@ static flatbuffers::Offset<fb::Buffer> buildBuffer(flatbuffers::FlatBufferBuilde
   if (b.initialSegment >= 0)
     builder.add_initial_segment(b.initialSegment);
   builder.add_max_shape(maxShape);
+  if (b.rowsPerUnit)
+    builder.add_rows_per_unit(b.rowsPerUnit);
   return builder.Finish();
 }
 
 uint16_t dlc::artifact_writer::lowestMinorVersion(const Contents &contents) {
+  bool uses08 = !contents.symbols.empty();
+  for (const Buffer &b : contents.buffers)
+    uses08 |= b.rowsPerUnit != 0;
+  for (const Kernel &k : contents.kernels)
+    uses08 |= k.chunkUnits != 0;
+  if (uses08)
+    return 8;
   bool uses06 = !contents.state.empty();
   for (const Buffer &b : contents.buffers)
     uses06 |= b.persistent || !b.maxShape.empty();
@@ -123,9 +132,26 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
       cuda = fb::CreateCudaLaunch(fbb, k.cuda->module, fbb.CreateString(k.cuda->entry),
                                   fbb.CreateVector(k.cuda->grid),
                                   fbb.CreateVector(k.cuda->block), k.cuda->sharedBytes);
-    kernels.push_back(fb::CreateKernel(fbb, fbb.CreateString(k.name), k.library,
-                                       fbb.CreateString(k.symbol),
-                                       strings(k.ops), cuda));
+    if (k.chunkSymbol.empty() && !k.chunkUnits) {
+      kernels.push_back(fb::CreateKernel(fbb, fbb.CreateString(k.name), k.library,
+                                         fbb.CreateString(k.symbol), strings(k.ops), cuda));
+      continue;
+    }
+    // 0.8's chunk body, only when there is one (older artifacts keep their bytes).
+    auto chunk = fbb.CreateString(k.chunkSymbol);
+    auto ops = strings(k.ops);
+    auto symbol = fbb.CreateString(k.symbol);
+    auto name = fbb.CreateString(k.name);
+    fb::KernelBuilder builder(fbb);
+    builder.add_chunk_min_units(k.chunkMinUnits);
+    builder.add_chunk_units(k.chunkUnits);
+    builder.add_chunk_symbol(chunk);
+    builder.add_cuda(cuda);
+    builder.add_ops(ops);
+    builder.add_symbol(symbol);
+    builder.add_library(k.library);
+    builder.add_name(name);
+    kernels.push_back(builder.Finish());
   }
 
   std::vector<flatbuffers::Offset<fb::CudaModule>> cudaModules;
@@ -175,6 +201,10 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
     variants.push_back(fb::CreateVariant(fbb, v.segment, fbb.CreateString(v.triple),
                                          fbb.CreateString(v.cpu), strings(v.features)));
 
+  std::vector<flatbuffers::Offset<fb::Symbol>> symbols;
+  for (const Symbol &sym : contents.symbols)
+    symbols.push_back(fb::CreateSymbol(fbb, fbb.CreateString(sym.name), sym.bound));
+
   auto model = fb::CreateModel(
       fbb, contents.versionMajor, contents.versionMinor,
       fbb.CreateString(contents.producer), fbb.CreateVector(devices),
@@ -184,7 +214,8 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
       fbb.CreateVector(placement), contents.eventCount,
       fbb.CreateVector(links),
       contents.cudaModules.empty() ? 0 : fbb.CreateVector(cudaModules), state,
-      variants.empty() ? 0 : fbb.CreateVector(variants));
+      variants.empty() ? 0 : fbb.CreateVector(variants),
+      symbols.empty() ? 0 : fbb.CreateVector(symbols));
   fb::FinishSizePrefixedModelBuffer(fbb, model);
 }
 

@@ -74,6 +74,14 @@ struct Buffer {
   /// 0.6: the largest shape when `shape` has a -1 (a dimension known only at
   /// run time); empty: static. The default size is for it.
   std::vector<int64_t> maxShape;
+  /// 0.8: dim 0 is rowsPerUnit x the batch (Contents::symbols); 0: static.
+  int64_t rowsPerUnit = 0;
+};
+
+/// 0.8: the symbolic batch and its bound.
+struct Symbol {
+  std::string name;
+  int64_t bound = 0;
 };
 
 struct Library {
@@ -96,6 +104,11 @@ struct Kernel {
   std::string symbol;
   std::vector<std::string> ops;
   std::optional<CudaLaunch> cuda; // GPU kernels
+  /// 0.8: the body for chunkUnits units of the batch at once; "" / 0: none.
+  std::string chunkSymbol;
+  uint32_t chunkUnits = 0;
+  /// 0.8: a tail of at least this many units runs the chunk body; 0: never.
+  uint32_t chunkMinUnits = 0;
 };
 
 struct CudaImage {
@@ -173,10 +186,12 @@ struct Contents {
   std::vector<Link> links;
   std::vector<CudaModule> cudaModules; // absent from the file when empty
   std::vector<Variant> variants;       // 0.7; absent from the file when empty
+  std::vector<Symbol> symbols;         // 0.8; absent from the file when empty
 };
 
 /// The lowest format minor (of the runtime's major) that expresses
-/// `contents`: 6 when it has persistent state or run-time dimensions, else 5.
+/// `contents`: 8 with a symbolic batch, 6 with persistent state or run-time
+/// dimensions, else 5.
 /// Producers write it, so that older runtimes keep reading what they can.
 uint16_t lowestMinorVersion(const Contents &contents);
 

@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define DLC_RUNTIME_VERSION_MAJOR 0
-#define DLC_RUNTIME_VERSION_MINOR 7
+#define DLC_RUNTIME_VERSION_MINOR 8
 
 /*===-- Status --------------------------------------------------------------===*/
 
@@ -176,6 +176,10 @@ typedef struct dlc_tensor_info_t {
   size_t byte_size;     /* product(max_shape) * dlc_dtype_size(dtype) */
   int64_t index_bound;  /* random inputs are drawn in [0, bound); 0: default */
   uint32_t device;      /* index of the device holding the tensor */
+  int64_t rows_per_unit;/* format 0.8: dim 0 is rows_per_unit x the batch (the
+                           model's symbol, dlc_model_symbol_info): shape[0]
+                           is -1, max_shape[0] is rows_per_unit x its bound;
+                           0: no batch */
 } dlc_tensor_info_t;
 
 /* Multi-target artifacts (format 0.7): the variants the file holds; 0 for a
@@ -215,6 +219,20 @@ dlc_status_t dlc_model_state_info(const dlc_model_t *model, size_t index,
                                   dlc_tensor_info_t *out_info);
 dlc_status_t dlc_model_find_state(const dlc_model_t *model, const char *name,
                                   size_t *out_index);
+
+/* A symbolic batch (format 0.8): one artifact runs any batch from 1 to
+ * `bound`. Inputs and outputs that carry it have rows_per_unit > 0; each run
+ * takes its batch from the inputs set (dlc_session_set_input), and
+ * dlc_session_output_info gives the outputs' shapes of the last run. */
+typedef struct dlc_symbol_info_t {
+  const char *name;    /* e.g. "batch"; valid while the model lives */
+  int64_t bound;       /* the largest batch, >= 1 */
+} dlc_symbol_info_t;
+
+/* 0 or 1 (the batch); NOT_FOUND when index >= the count. */
+size_t dlc_model_symbol_count(const dlc_model_t *model);
+dlc_status_t dlc_model_symbol_info(const dlc_model_t *model, size_t index,
+                                   dlc_symbol_info_t *out_info);
 
 typedef struct dlc_device_info_t {
   dlc_device_kind_t kind;
@@ -351,7 +369,12 @@ dlc_model_t *dlc_session_model(const dlc_session_t *session);
 
 /* Copies `bytes` bytes of `data` into input `index`'s buffer; `bytes` must be
  * the input's byte_size (the element type is the caller's responsibility;
- * the C++ wrapper checks it). One thread at a time per session. */
+ * the C++ wrapper checks it). An input carrying the symbolic batch (format
+ * 0.8, rows_per_unit > 0) takes n units instead, 1 <= n <= the bound:
+ * n x byte_size / bound bytes; the next run's batch is n, and every such
+ * input must be set to the same n (else dlc_session_run fails with
+ * INVALID_ARGUMENT naming them; an input not set keeps its last n, the
+ * bound in a new session). One thread at a time per session. */
 dlc_status_t dlc_session_set_input(dlc_session_t *session, size_t index,
                                    const void *data, size_t bytes);
 /* Runs every device's step list, each on its device's stream and in
@@ -363,13 +386,21 @@ dlc_status_t dlc_session_set_input(dlc_session_t *session, size_t index,
  * runs submitted with dlc_session_submit are in flight. One thread at a time
  * per session. */
 dlc_status_t dlc_session_run(dlc_session_t *session);
+/* Output `index` as the last run made it: its shape (dim 0 of an output
+ * carrying the symbolic batch is rows_per_unit x the run's batch) and
+ * byte_size; the bound's before any run. `shape` points into the session and
+ * stays valid until the next dlc_session_run or dlc_session_set_input. */
+dlc_status_t dlc_session_output_info(dlc_session_t *session, size_t index,
+                                     dlc_tensor_info_t *out_info);
 /* Points *data at output `index`'s bytes (in host memory: outputs on a GPU
- * are copied back at the end of each run) and sets *bytes to its byte_size.
+ * are copied back at the end of each run) and sets *bytes to its byte_size
+ * (the last run's, dlc_session_output_info).
  * The pointer stays valid until the next dlc_session_run or
  * dlc_session_set_input on this session, or its release. */
 dlc_status_t dlc_session_output(dlc_session_t *session, size_t index,
                                 const void **data, size_t *bytes);
-/* Copies output `index` into `dst`; `bytes` must be its byte_size. */
+/* Copies output `index` into `dst`; `bytes` must be its byte_size (the last
+ * run's, dlc_session_output_info). */
 dlc_status_t dlc_session_copy_output(dlc_session_t *session, size_t index,
                                      void *dst, size_t bytes);
 
@@ -384,7 +415,8 @@ dlc_status_t dlc_session_write_state(dlc_session_t *session, size_t index,
 /*===-- Pipelined runs ------------------------------------------------------===*/
 
 /* Starts a run on copies of `inputs` (one pointer and byte count per model
- * input, in order, each byte count the input's byte_size) in the next of the
+ * input, in order, each byte count the input's byte_size, or n units of
+ * the symbolic batch as dlc_session_set_input takes them) in the next of the
  * session's max_in_flight slots, and returns without waiting: *out_ticket
  * numbers the run (0, 1, 2, ... per session). Each device's stream runs the
  * runs in submission order, so stage k of run i overlaps stage k+1 of run
@@ -396,7 +428,8 @@ dlc_status_t dlc_session_submit(dlc_session_t *session,
                                 uint64_t *out_ticket);
 /* Waits for run `ticket`, which must be the oldest in flight (results come
  * back in order), copies its outputs into `outputs` (one pointer and byte
- * count per model output, each the output's byte_size) and frees its slot.
+ * count per model output, each the output's byte_size; at the run's batch n
+ * for outputs carrying the symbolic batch) and frees its slot.
  * Returns the run's status; the slot is freed whether it failed or not. */
 dlc_status_t dlc_session_wait(dlc_session_t *session, uint64_t ticket,
                               void *const *outputs, const size_t *output_bytes,

@@ -174,11 +174,15 @@ public:
   Status output(size_t i, const void *&data, size_t &bytes) {
     return Status(dlc_session_output(session, i, &data, &bytes));
   }
-  /// A copy of output `i` as T elements (dtype checked).
+  /// Output `i` as the last run made it (its shape at the run's batch).
+  Status outputInfo(size_t i, dlc_tensor_info_t &info) {
+    return Status(dlc_session_output_info(session, i, &info));
+  }
+  /// A copy of output `i` as T elements (dtype checked), at the last run's
+  /// batch.
   template <typename T> Status output(size_t i, std::vector<T> &out) {
     dlc_tensor_info_t info{};
-    if (Status s(dlc_model_output_info(dlc_session_model(session), i, &info));
-        !s.ok())
+    if (Status s(dlc_session_output_info(session, i, &info)); !s.ok())
       return s;
     if (!holds<T>(info.dtype))
       return Status(dlc_status_create(
