@@ -10,6 +10,8 @@
 
 #include "dialects/dlc/DlcOps.h"
 
+#include <cstring>
+
 namespace dlc {
 #define GEN_PASS_DEF_BATCHROWS
 #include "passes/Passes.h.inc"
@@ -148,6 +150,53 @@ std::string whyOpMixesBatchRows(Operation *op, const llvm::DenseSet<Value> &batc
   return "dlc has no rule that keeps the batch's rows apart through it";
 }
 
+namespace {
+/// Whether constant `dense` of dim 0 = a x bound has every unit (a rows)
+/// alike: a splat, or data repeated per unit (a token expanded to the batch).
+bool unitsAlike(DenseElementsAttr dense, int64_t bound) {
+  if (dense.isSplat())
+    return true;
+  if (dense.getElementType().isInteger(1))
+    return false; // Bit-packed: not worth a check.
+  ArrayRef<char> raw = dense.getRawData();
+  size_t unit = raw.size() / size_t(bound);
+  for (size_t u = 1; u < size_t(bound); ++u)
+    if (std::memcmp(raw.data(), raw.data() + u * unit, unit) != 0)
+      return false;
+  return true;
+}
+
+/// A constant whose dim 0 spans the batch's rows with every unit alike (a
+/// Pad's zeros, a class token expanded to the batch) is the same in every
+/// unit: it may carry the batch. When `op` keeps the units apart once its
+/// such operands do, they are added to `batched` (the per-unit code reads
+/// the first unit's rows of them) and true is returned; else nothing
+/// changes.
+bool acceptSplatRows(Operation *op, int64_t bound, llvm::DenseSet<Value> &batched,
+                     llvm::DenseMap<Value, int64_t> &rows) {
+  SmallVector<Value> splats;
+  for (Value operand : op->getOperands()) {
+    auto constant = operand.getDefiningOp<ConstantOp>();
+    auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : DenseElementsAttr();
+    int64_t dim0 = dim0Of(operand);
+    if (dense && !batched.contains(operand) && dim0 >= bound && dim0 % bound == 0 &&
+        unitsAlike(dense, bound))
+      splats.push_back(operand);
+  }
+  if (splats.empty())
+    return false;
+  llvm::DenseSet<Value> widened = batched;
+  widened.insert(splats.begin(), splats.end());
+  if (!whyOpMixesBatchRows(op, widened).empty())
+    return false;
+  for (Value splat : splats) {
+    batched.insert(splat);
+    rows[splat] = dim0Of(splat) / bound;
+  }
+  return true;
+}
+} // namespace
+
 FailureOr<llvm::DenseMap<Value, int64_t>>
 analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t bound,
                  StringRef what) {
@@ -188,7 +237,7 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
       if (!isa<RankedTensorType>(result.getType()) || !rankOf(result))
         return fail("its result has no dim 0");
     std::string why = whyOpMixesBatchRows(op, batched);
-    if (!why.empty())
+    if (!why.empty() && !acceptSplatRows(op, bound, batched, rows))
       return fail(why);
     for (Value result : op->getResults()) {
       if (dim0Of(result) % bound != 0)
@@ -201,6 +250,31 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
   for (Value result : func.getBody().front().getTerminator()->getOperands())
     resolve(result);
   return rows;
+}
+
+FailureOr<std::optional<SymbolicBatch>> analyseSymbolicBatch(func::FuncOp func) {
+  auto name = func->getAttrOfType<StringAttr>(attrs::kSymbolicBatch);
+  if (!name)
+    return std::optional<SymbolicBatch>();
+  SmallVector<BlockArgument> inputs;
+  for (BlockArgument arg : func.getArguments())
+    if (!func.getArgAttr(arg.getArgNumber(), attrs::kState))
+      inputs.push_back(arg);
+  if (inputs.empty())
+    return func.emitError() << "symbolic batch '" << name.getValue()
+                            << "': the function has no inputs";
+  SymbolicBatch batch;
+  batch.name = name.str();
+  batch.bound = dim0Of(inputs.front());
+  if (batch.bound < 1)
+    return func.emitError() << "symbolic batch '" << name.getValue()
+                            << "': the first input has no dim 0";
+  FailureOr<llvm::DenseMap<Value, int64_t>> rows =
+      analyseBatchRows(func, inputs, batch.bound, "symbolic batch '" + batch.name + "'");
+  if (failed(rows))
+    return failure();
+  batch.unitRows = std::move(*rows);
+  return std::optional<SymbolicBatch>(std::move(batch));
 }
 
 namespace {

@@ -36,6 +36,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <optional>
 #include <string>
 
 namespace dlc {
@@ -57,6 +58,20 @@ std::string whyOpMixesBatchRows(mlir::Operation *op, const llvm::DenseSet<mlir::
 mlir::FailureOr<llvm::DenseMap<mlir::Value, int64_t>>
 analyseBatchRows(mlir::func::FuncOp func, llvm::ArrayRef<mlir::BlockArgument> batchedArgs,
                  int64_t bound, llvm::StringRef what);
+
+/// A function's symbolic batch (dlc.symbolic_batch): its name, its bound
+/// (the inputs' dim 0, state arguments aside) and rows per unit of every
+/// value carrying it. Codegen outlines kernels at one unit with it; the
+/// artifact stage marks the buffers (format 0.8).
+struct SymbolicBatch {
+  std::string name;
+  int64_t bound = 0;
+  llvm::DenseMap<mlir::Value, int64_t> unitRows;
+};
+
+/// `func`'s symbolic batch; std::nullopt when it has none; an error (on the
+/// function or the op that mixes units) when the batch rules refuse it.
+mlir::FailureOr<std::optional<SymbolicBatch>> analyseSymbolicBatch(mlir::func::FuncOp func);
 
 } // namespace dlc
 

@@ -48,6 +48,11 @@ LogicalResult splitBatch(func::FuncOp func, int64_t replicas, StringRef what,
   if (func.getNumArguments() == 0)
     return func.emitError() << what << ": @" << func.getName()
                             << " has no inputs to split along the batch";
+  if (auto symbolic = func->getAttrOfType<StringAttr>(::dlc::attrs::kSymbolicBatch))
+    return func.emitError() << what << ": @" << func.getName() << "'s batch is symbolic ('"
+                            << symbolic.getValue()
+                            << "', known at run time), and replicas split the batch at compile "
+                               "time: compile for a fixed batch, or place without data-parallel";
   int64_t batch = -1;
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());

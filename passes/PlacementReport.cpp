@@ -65,6 +65,12 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
   report.function = func.getSymName().str();
   if (auto policy = func->getAttrOfType<StringAttr>(::dlc::attrs::kPlacement))
     report.policy = policy.getValue().str();
+  if (auto batch = func->getAttrOfType<StringAttr>(::dlc::attrs::kSymbolicBatch)) {
+    report.batchName = batch.str();
+    if (func.getNumArguments())
+      if (auto type = dyn_cast<RankedTensorType>(func.getArgument(0).getType()); type && type.getRank())
+        report.batchEstimatedAt = type.getDimSize(0);
+  }
   Block &block = func.getBody().front();
   size_t deviceCount = spec.devices.size();
 
@@ -288,6 +294,9 @@ FailureOr<PlacementReport> dlc::buildPlacementReport(func::FuncOp func,
 
 void dlc::writePlacementText(const PlacementReport &report, llvm::raw_ostream &os) {
   os << "placement of @" << report.function << " (policy " << report.policy << ")\n";
+  if (!report.batchName.empty())
+    os << "symbolic batch '" << report.batchName << "': every estimate is at batch "
+       << report.batchEstimatedAt << " (the bound)\n";
   os << "  order  device    reason             est_us  prec  op                name\n";
   for (const PlacementReport::Op &op : report.ops)
     os << llvm::format("  %5lld  %-8s  %-11s  %12.3f  %-4s  %-16s  ", (long long)op.order,
@@ -322,6 +331,11 @@ void dlc::writePlacementJson(const PlacementReport &report, llvm::raw_ostream &o
     json.attribute("schema", "dlc-placement/1");
     json.attribute("function", report.function);
     json.attribute("policy", report.policy);
+    if (!report.batchName.empty())
+      json.attributeObject("symbolic_batch", [&] {
+        json.attribute("name", report.batchName);
+        json.attribute("estimated_at", report.batchEstimatedAt);
+      });
     json.attributeArray("ops", [&] {
       for (const PlacementReport::Op &op : report.ops)
         json.object([&] {

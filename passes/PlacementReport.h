@@ -50,6 +50,10 @@ struct PlacementReport {
     std::string profile;
   };
   std::string function, policy;
+  /// A symbolic batch (dlc.symbolic_batch): its name and the size every
+  /// estimate is made at (the bound, at which the IR is static); "" / 0: none.
+  std::string batchName;
+  int64_t batchEstimatedAt = 0;
   std::vector<std::string> inputs; // the function's arguments
   std::vector<Op> ops; // in dlc.order
   std::vector<Copy> copies;

@@ -99,6 +99,14 @@ inline constexpr llvm::StringLiteral kLibraries = "dlc.libraries";
 inline constexpr llvm::StringLiteral kCudaModules = "dlc.cuda_modules";
 /// On a dlc.kernel op: where its code is, a #dlc.kernel_code.
 inline constexpr llvm::StringLiteral kCode = "dlc.code";
+/// On a dlc.kernel op of a symbolic batch: a second body of its code for
+/// dlc.chunk_units units at once (the symbol, in library 0), run while a
+/// run's batch has that many units left (a Linear on batch rows stays a GEMM).
+inline constexpr llvm::StringLiteral kChunkSymbol = "dlc.chunk_symbol";
+inline constexpr llvm::StringLiteral kChunkUnits = "dlc.chunk_units";
+/// With a chunk body: a tail of at least this many units runs it too, over
+/// a whole chunk (format 0.8 Kernel.chunk_min_units).
+inline constexpr llvm::StringLiteral kChunkMinUnits = "dlc.chunk_min_units";
 } // namespace dlc::attrs
 
 namespace dlc::OpTrait {

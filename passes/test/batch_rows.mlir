@@ -110,3 +110,38 @@ func.func @rows_picked_by_batched_ids(%x: tensor<4x5xf32>, %ids: tensor<4xi64>) 
   %g = dlc.gather %x, %ids {axis = 1 : i64} : (tensor<4x5xf32>, tensor<4xi64>) -> tensor<4x4xf32>
   return %g : tensor<4x4xf32>
 }
+
+// -----
+
+// A splat constant spanning the batch's rows (a Pad lowered to a concat with
+// zeros) is alike in every unit: it carries the batch, the concat keeps units
+// apart. A constant that is not a splat stays unbatched, and mixing them is
+// refused.
+// CHECK-LABEL: func.func @padded_with_splat
+// CHECK: dlc.concat {{.*}}dlc.rows_per_unit = array<i64: 1>
+func.func @padded_with_splat(%x: tensor<4x5xf32>) -> tensor<4x7xf32> {
+  %z = dlc.constant dense<0.0> : tensor<4x2xf32>
+  %y = dlc.concat %x, %z {axis = 1 : i64} : (tensor<4x5xf32>, tensor<4x2xf32>) -> tensor<4x7xf32>
+  return %y : tensor<4x7xf32>
+}
+
+// -----
+
+func.func @padded_with_rows(%x: tensor<4x5xf32>) -> tensor<4x7xf32> {
+  %z = dlc.constant dense<[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0]]> : tensor<4x2xf32>
+  // expected-error @+1 {{mixes the rows of the batch: it joins a batched tensor with one that is not}}
+  %y = dlc.concat %x, %z {axis = 1 : i64} : (tensor<4x5xf32>, tensor<4x2xf32>) -> tensor<4x7xf32>
+  return %y : tensor<4x7xf32>
+}
+
+// -----
+
+// A constant whose units are alike (a class token expanded to the batch)
+// carries the batch too.
+// CHECK-LABEL: func.func @token_per_unit
+// CHECK: dlc.concat {{.*}}dlc.rows_per_unit = array<i64: 1>
+func.func @token_per_unit(%x: tensor<4x5xf32>) -> tensor<4x7xf32> {
+  %z = dlc.constant dense<[[0.0, 1.0], [0.0, 1.0], [0.0, 1.0], [0.0, 1.0]]> : tensor<4x2xf32>
+  %y = dlc.concat %z, %x {axis = 1 : i64} : (tensor<4x2xf32>, tensor<4x5xf32>) -> tensor<4x7xf32>
+  return %y : tensor<4x7xf32>
+}
