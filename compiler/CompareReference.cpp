@@ -221,6 +221,14 @@ int dlc::compareWithReference(func::FuncOp source, const std::vector<ref::Tensor
                        (long long)bestMismatch.element, bestMismatch.got, bestMismatch.want,
                        bestMismatch.error, bestMismatch.bound, tolerance, bestMismatch.scale);
   }
+  if (!compared && unmatched) {
+    // Never a silent pass: no value of the run had a reference to hold it to.
+    errs << "error: --compare-reference: none of the run's " << unmatched
+         << " step outputs has a reference value of its size: the run's shapes are not the "
+            "model's (a symbolic batch run below its bound: run it at the bound; or a "
+            "data-parallel placement's replicas), so nothing was compared\n";
+    return 1;
+  }
   os << "compare-reference: " << compared << " step outputs compared with the reference";
   if (unmatched)
     os << " (" << unmatched << " have no reference value: values dlc made)";

@@ -102,12 +102,19 @@ bool parseImportFlags(llvm::ArrayRef<std::string> shapes, llvm::ArrayRef<std::st
   for (const std::string &spec : shapes) {
     size_t eq = spec.rfind('=');
     std::vector<int64_t> dims;
-    if (eq == std::string::npos || eq == 0 ||
-        !::dlc::parseShapeSpec(llvm::StringRef(spec).substr(eq + 1), dims)) {
-      llvm::errs() << "error: --input-shape expects NAME=DIMS (e.g. x=1x3x224x224), got '"
+    // "?x3x224x224": dim 0 is the symbolic batch (-1), bounded by --max-dim.
+    std::string text = eq == std::string::npos ? "" : spec.substr(eq + 1);
+    bool symbolic = llvm::StringRef(text).starts_with("?x");
+    if (symbolic)
+      text = "1" + text.substr(1);
+    if (eq == std::string::npos || eq == 0 || !::dlc::parseShapeSpec(text, dims)) {
+      llvm::errs() << "error: --input-shape expects NAME=DIMS (e.g. x=1x3x224x224, or "
+                      "x=?x3x224x224 with --max-dim=batch=N), got '"
                    << spec << "'\n";
       return false;
     }
+    if (symbolic)
+      dims[0] = -1;
     options.inputShapes[spec.substr(0, eq)] = dims;
   }
   for (const std::string &spec : binds) {

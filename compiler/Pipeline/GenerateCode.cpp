@@ -56,10 +56,16 @@ public:
 private:
   LogicalResult emitCudaKernels();
   LogicalResult compileCuda();
-  LogicalResult analyseSymbolicBatch(StringAttr name);
-  RankedTensorType unitType(Value v) const;
-  void toOneUnit(Operation *op, Operation *clone) const;
-  void outlineKernel(ModuleOp module, const Kernel &kernel, unsigned index);
+  RankedTensorType unitType(Value v, int64_t units) const;
+  void toUnits(Operation *op, Operation *clone, int64_t units) const;
+  int64_t chunkUnitsOf(const Kernel &kernel) const;
+  void cloneConstant(OpBuilder &builder, Value constant, IRMapping &mapping,
+                     int64_t units) const;
+  SmallVector<Operation *> cloneKernelOps(OpBuilder &builder, const Kernel &kernel,
+                                          IRMapping &mapping, int64_t units) const;
+  Kernel cloneAtOneUnit(ModuleOp scratch, const Kernel &kernel) const;
+  static int64_t chunkMinUnitsOf(const Kernel &kernel, int64_t units);
+  void outlineKernel(ModuleOp module, const Kernel &kernel, StringRef name, int64_t units);
   void shareIdenticalKernels(ModuleOp module);
   LogicalResult compileCpuCode();
   LogicalResult compileEmulatedCode();
@@ -76,28 +82,37 @@ private:
   KernelTable table;
   std::vector<dlc::cuda::KernelSource> cudaKernels;
   std::vector<int> cudaKernelOf; // kernel K's index in cudaKernels, or -1
-  std::vector<unsigned> codeOf;  // kernel K runs kernel codeOf[K]'s CPU code
+  /// The CPU code each function runs: its own name, or the first identical
+  /// function's (shareIdenticalKernels).
+  llvm::StringMap<std::string> codeOf;
+  std::vector<int64_t> chunkUnits; // By kernel: a chunk body's units, or 0.
+  std::vector<int64_t> chunkMinUnits; // By kernel: tails that run it, or 0.
   std::optional<dlc::cuda::CompiledModule> cudaModule;
   std::optional<dlc::CpuLibrary> library;
   std::optional<std::string> emulated;
   // A symbolic batch: rows per unit of the batch of every value carrying it.
   llvm::DenseMap<Value, int64_t> unitRows;
+  int64_t batchBound = 0;
 };
 
 // The GPU kernels' CUDA C++ (compiler/Target/CUDA), one module per model.
+// With a symbolic batch, each is emitted from its ops cloned at one unit
+// (the runtime launches it once per unit).
 LogicalResult CodeGenerator::emitCudaKernels() {
   cudaKernelOf.assign(table.kernels.size(), -1);
   if (!options.cuda && !options.emitCuda && !options.emulatedGpuHostCode)
     return success();
   auto devices = func->getAttrOfType<ArrayAttr>(dlc::attrs::kDevices);
+  OwningOpRef<ModuleOp> units = ModuleOp::create(func.getLoc());
   for (auto [index, kernel] : llvm::enumerate(table.kernels)) {
     if (!cast<dlc::DeviceAttr>(devices[kernel.device]).isCuda())
       continue;
     std::vector<std::string> names;
     for (Operation *op : kernel.ops)
       names.push_back(table.name(op));
+    Kernel emitted = unitRows.empty() ? kernel : cloneAtOneUnit(*units, kernel);
     FailureOr<dlc::cuda::KernelSource> source = dlc::cuda::emitKernel(
-        kernel.ops, kernel.inputs, kernel.outputs, "k" + std::to_string(index), names);
+        emitted.ops, emitted.inputs, emitted.outputs, "k" + std::to_string(index), names);
     if (failed(source))
       return failure();
     cudaKernelOf[index] = cudaKernels.size();
@@ -128,81 +143,151 @@ LogicalResult CodeGenerator::compileCuda() {
   return success();
 }
 
-// A symbolic batch (dlc.symbolic_batch): which values carry it, and how many
-// rows per unit (BatchRows.h); the inputs' dim 0 is its bound. Kernels are
-// then outlined at one unit, the code a batch-1 compile makes of them.
-LogicalResult CodeGenerator::analyseSymbolicBatch(StringAttr name) {
-  SmallVector<BlockArgument> inputs;
-  for (BlockArgument arg : func.getArguments())
-    if (!func.getArgAttr(arg.getArgNumber(), dlc::attrs::kState))
-      inputs.push_back(arg);
-  if (inputs.empty())
-    return func.emitError() << "symbolic batch '" << name.getValue()
-                            << "': the function has no inputs";
-  auto first = dyn_cast<RankedTensorType>(inputs.front().getType());
-  int64_t bound = first && first.getRank() ? first.getDimSize(0) : -1;
-  FailureOr<llvm::DenseMap<Value, int64_t>> rows = dlc::analyseBatchRows(
-      func, inputs, bound, ("symbolic batch '" + name.getValue() + "'").str());
-  if (failed(rows))
-    return failure();
-  unitRows = std::move(*rows);
-  return success();
-}
-
-// `v`'s type at one unit of the symbolic batch (its own where it has none).
-RankedTensorType CodeGenerator::unitType(Value v) const {
+// `v`'s type at `units` units of the symbolic batch (its own where it has
+// none).
+RankedTensorType CodeGenerator::unitType(Value v, int64_t units) const {
   auto type = cast<RankedTensorType>(v.getType());
   auto rows = unitRows.find(v);
   if (rows == unitRows.end())
     return type;
   SmallVector<int64_t> shape(type.getShape());
-  shape[0] = rows->second;
+  shape[0] = rows->second * units;
   return RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
 }
 
-// `clone` of `op` at one unit: its results' types, and a slice's end on dim 0
-// (the batch rules let a slice keep the whole of it).
-void CodeGenerator::toOneUnit(Operation *op, Operation *clone) const {
+// `clone` of `op` at `units` units: its results' types, and a slice's end on
+// dim 0 (the batch rules let a slice keep the whole of it).
+void CodeGenerator::toUnits(Operation *op, Operation *clone, int64_t units) const {
   for (auto [result, cloned] : llvm::zip(op->getResults(), clone->getResults()))
-    cloned.setType(unitType(result));
+    cloned.setType(unitType(result, units));
   if (auto slice = dyn_cast<dlc::SliceOp>(clone); slice && unitRows.count(op->getOperand(0))) {
     SmallVector<int64_t> ends(slice.getEnds());
-    ends[0] = unitRows.lookup(op->getOperand(0));
+    ends[0] = unitRows.lookup(op->getOperand(0)) * units;
     slice.setEnds(ends);
   }
 }
 
-void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, unsigned index) {
-  Location loc = kernel.ops.front()->getLoc();
-  SmallVector<Type> argTypes;
-  for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs)) {
-    RankedTensorType type = unitType(v);
-    argTypes.push_back(MemRefType::get(type.getShape(), type.getElementType()));
+// A small constant folded into a kernel's code: as it is, or (one spanning
+// the batch's rows with its units alike, BatchRows.h) at `units` units.
+void CodeGenerator::cloneConstant(OpBuilder &builder, Value constant, IRMapping &mapping,
+                                  int64_t units) const {
+  Operation *clone = builder.clone(*constant.getDefiningOp(), mapping);
+  if (!unitRows.count(constant))
+    return;
+  // Its units are alike (BatchRows.h): the first `units` of them.
+  RankedTensorType type = unitType(constant, units);
+  auto dense = cast<DenseElementsAttr>(cast<dlc::ConstantOp>(clone).getValue());
+  DenseElementsAttr unit;
+  if (dense.isSplat()) {
+    unit = dense.resizeSplat(type);
+  } else {
+    ArrayRef<char> raw = dense.getRawData();
+    size_t bytes = raw.size() / size_t(batchBound) * size_t(units);
+    unit = DenseElementsAttr::getFromRawBuffer(type, raw.take_front(bytes));
   }
-  OpBuilder builder(ctx);
-  builder.setInsertionPointToEnd(module.getBody());
-  auto fn = builder.create<func::FuncOp>(loc, "k" + std::to_string(index),
-                                         FunctionType::get(ctx, argTypes, {}));
-  Block *entry = fn.addEntryBlock();
-  builder.setInsertionPointToStart(entry);
+  cast<dlc::ConstantOp>(clone).setValueAttr(unit);
+  clone->getResult(0).setType(type);
+}
 
-  IRMapping mapping;
-  for (auto [i, input] : llvm::enumerate(kernel.inputs))
-    mapping.map(input, builder.create<bufferization::ToTensorOp>(
-                           loc, unitType(input), entry->getArgument(i),
-                           /*restrict=*/true, /*writable=*/false));
+// `kernel`'s ops cloned at the builder (with the small constants they fold
+// in), at `units` units of a symbolic batch; `mapping` holds its inputs.
+SmallVector<Operation *> CodeGenerator::cloneKernelOps(OpBuilder &builder, const Kernel &kernel,
+                                                       IRMapping &mapping, int64_t units) const {
+  SmallVector<Operation *> clones;
   for (Operation *op : kernel.ops) {
     for (Value operand : op->getOperands())
       if (!mapping.contains(operand) && dlc::isInlinableConstant(operand.getDefiningOp()))
-        builder.clone(*operand.getDefiningOp(), mapping);
+        cloneConstant(builder, operand, mapping, units);
     Operation *clone = builder.clone(*op, mapping);
     // Placement's records differ from op to op and mean nothing to the
     // code: kept, they would keep identical kernels from sharing it.
     clone->removeAttr(dlc::attrs::kOrder);
     clone->removeAttr(dlc::attrs::kReason);
     if (!unitRows.empty())
-      toOneUnit(op, clone);
+      toUnits(op, clone, units);
+    clones.push_back(clone);
   }
+  return clones;
+}
+
+// `kernel`'s ops cloned at one unit of the batch into a function of
+// `scratch` whose tensor arguments are its inputs (the CUDA emitter reads
+// types off the ops); the small constants it inlines are cloned with them.
+Kernel CodeGenerator::cloneAtOneUnit(ModuleOp scratch, const Kernel &kernel) const {
+  SmallVector<Type> argTypes;
+  for (Value input : kernel.inputs)
+    argTypes.push_back(unitType(input, 1));
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(scratch.getBody());
+  auto fn = builder.create<func::FuncOp>(kernel.ops.front()->getLoc(), "unit",
+                                         FunctionType::get(ctx, argTypes, {}));
+  builder.setInsertionPointToStart(fn.addEntryBlock());
+  IRMapping mapping;
+  Kernel unit = kernel;
+  unit.ops.clear();
+  unit.inputs.clear();
+  unit.outputs.clear();
+  for (auto [i, input] : llvm::enumerate(kernel.inputs)) {
+    mapping.map(input, fn.getArgument(i));
+    unit.inputs.push_back(fn.getArgument(i));
+  }
+  unit.ops = cloneKernelOps(builder, kernel, mapping, 1);
+  for (Value output : kernel.outputs)
+    unit.outputs.push_back(mapping.lookup(output));
+  return unit;
+}
+
+// A kernel of a symbolic batch whose matmul takes few rows per unit (a
+// Linear on the batch's rows: an MLP, a classifier head) also gets a body
+// for kChunkRows rows at once, so that a large batch runs GEMMs, not one
+// matrix-vector product per unit. 0: no chunk body.
+int64_t CodeGenerator::chunkUnitsOf(const Kernel &kernel) const {
+  constexpr int64_t kChunkRows = 8;
+  int64_t fewest = 0;
+  for (Operation *op : kernel.ops)
+    if (isa<dlc::MatmulOp>(op))
+      if (int64_t rows = unitRows.lookup(op->getOperand(0)); rows && rows < kChunkRows)
+        fewest = fewest ? std::min(fewest, rows) : rows;
+  if (!fewest)
+    return 0;
+  int64_t units = std::min(batchBound, (kChunkRows + fewest - 1) / fewest);
+  return units >= 2 ? units : 0;
+}
+
+// A tail of at least half a chunk runs the chunk body over a whole chunk (a
+// GEMM of 8 rows costs about what a matrix-vector product does: the weights'
+// bytes dominate; measured on the MLP, test/bench/symbolic_batch_bench.py).
+// The units past the batch hold stale bytes, so not for a kernel that reads
+// integers (indices: a stale one could address outside its table).
+int64_t CodeGenerator::chunkMinUnitsOf(const Kernel &kernel, int64_t units) {
+  for (Operation *op : kernel.ops)
+    for (Value operand : op->getOperands())
+      if (auto type = dyn_cast<ShapedType>(operand.getType()))
+        if (type.getElementType().isInteger() && !type.getElementType().isInteger(1))
+          return 0;
+  return (units + 1) / 2;
+}
+
+void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, StringRef name,
+                                  int64_t units) {
+  Location loc = kernel.ops.front()->getLoc();
+  SmallVector<Type> argTypes;
+  for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs)) {
+    RankedTensorType type = unitType(v, units);
+    argTypes.push_back(MemRefType::get(type.getShape(), type.getElementType()));
+  }
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto fn = builder.create<func::FuncOp>(loc, name, FunctionType::get(ctx, argTypes, {}));
+  Block *entry = fn.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+
+  IRMapping mapping;
+  for (auto [i, input] : llvm::enumerate(kernel.inputs))
+    mapping.map(input, builder.create<bufferization::ToTensorOp>(
+                           loc, unitType(input, units), entry->getArgument(i),
+                           /*restrict=*/true, /*writable=*/false));
+  cloneKernelOps(builder, kernel, mapping, units);
   for (auto [i, output] : llvm::enumerate(kernel.outputs)) {
     auto store = builder.create<bufferization::MaterializeInDestinationOp>(
         loc, TypeRange{}, mapping.lookup(output), entry->getArgument(kernel.inputs.size() + i));
@@ -217,32 +302,44 @@ void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, unsigne
 // as buffers) are compiled once; the others call the first one's code. Small
 // constants are cloned into the code, so kernels differing in them differ.
 void CodeGenerator::shareIdenticalKernels(ModuleOp module) {
-  codeOf.resize(table.kernels.size());
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
-  llvm::DenseMap<Type, SmallVector<unsigned>> firstsOfType;
-  for (auto [index, fn] : llvm::enumerate(funcs)) {
-    codeOf[index] = index;
-    SmallVector<unsigned> &firsts = firstsOfType[fn.getFunctionType()];
-    for (unsigned first : firsts)
-      if (OperationEquivalence::isRegionEquivalentTo(&funcs[first].getBody(), &fn.getBody(),
-                                                     OperationEquivalence::IgnoreLocations)) {
-        codeOf[index] = first;
-        break;
-      }
-    if (codeOf[index] == index)
-      firsts.push_back(index);
+  llvm::DenseMap<Type, SmallVector<func::FuncOp>> firstsOfType;
+  SmallVector<func::FuncOp> shared;
+  for (func::FuncOp fn : funcs) {
+    codeOf[fn.getSymName()] = fn.getSymName().str();
+    SmallVector<func::FuncOp> &firsts = firstsOfType[fn.getFunctionType()];
+    auto same = llvm::find_if(firsts, [&](func::FuncOp first) {
+      return OperationEquivalence::isRegionEquivalentTo(&first.getBody(), &fn.getBody(),
+                                                        OperationEquivalence::IgnoreLocations);
+    });
+    if (same == firsts.end()) {
+      firsts.push_back(fn);
+      continue;
+    }
+    codeOf[fn.getSymName()] = same->getSymName().str();
+    shared.push_back(fn);
   }
-  for (auto [index, fn] : llvm::enumerate(funcs))
-    if (codeOf[index] != index)
-      fn.erase();
+  for (func::FuncOp fn : shared)
+    fn.erase();
 }
 
 // The kernels, outlined and compiled into one shared object (--emit=mlir
 // prints the outlined module and stops: `library` stays empty).
 LogicalResult CodeGenerator::compileCpuCode() {
   OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
+  chunkUnits.assign(table.kernels.size(), 0);
+  chunkMinUnits.assign(table.kernels.size(), 0);
   for (auto [index, kernel] : llvm::enumerate(table.kernels))
-    outlineKernel(*module, kernel, index);
+    outlineKernel(*module, kernel, "k" + std::to_string(index), 1);
+  for (auto [index, kernel] : llvm::enumerate(table.kernels)) {
+    if (unitRows.empty() || cudaKernelOf[index] >= 0)
+      continue;
+    chunkUnits[index] = chunkUnitsOf(kernel);
+    if (!chunkUnits[index])
+      continue;
+    chunkMinUnits[index] = chunkMinUnitsOf(kernel, chunkUnits[index]);
+    outlineKernel(*module, kernel, "c" + std::to_string(index), chunkUnits[index]);
+  }
   if (!unitRows.empty() && failed(verify(*module)))
     return func.emitError() << "symbolic batch: a kernel's ops do not verify at one unit of "
                                "the batch (above)";
@@ -313,8 +410,15 @@ void CodeGenerator::writeKernelCode() {
     // The CPU path's library shares identical kernels' code; the emulated
     // GPU code (library 1) has one function per kernel.
     int64_t lib = gpu && options.emulatedGpuHostCode ? 1 : 0;
-    unsigned code = lib == 0 ? codeOf[index] : index;
-    std::string symbol = "k" + std::to_string(code) + dlc::kEntrySuffix;
+    std::string name = "k" + std::to_string(index);
+    std::string symbol = (lib == 0 ? codeOf.lookup(name) : name) + dlc::kEntrySuffix;
+    if (!chunkUnits.empty() && chunkUnits[index]) {
+      kernel.op->setAttr(dlc::attrs::kChunkSymbol,
+                         b.getStringAttr(codeOf.lookup("c" + std::to_string(index)) +
+                                         dlc::kEntrySuffix));
+      kernel.op->setAttr(dlc::attrs::kChunkUnits, b.getI64IntegerAttr(chunkUnits[index]));
+      kernel.op->setAttr(dlc::attrs::kChunkMinUnits, b.getI64IntegerAttr(chunkMinUnits[index]));
+    }
     dlc::KernelCodeAttr attr;
     if (gpu && cudaModule) {
       const dlc::cuda::KernelSource &source = cudaKernels[cudaKernelOf[index]];
@@ -338,16 +442,14 @@ LogicalResult CodeGenerator::run() {
   if (failed(read))
     return failure();
   table = std::move(*read);
-  if (auto batch = func->getAttrOfType<StringAttr>(dlc::attrs::kSymbolicBatch)) {
-    if (failed(analyseSymbolicBatch(batch)))
-      return failure();
-    auto devices = func->getAttrOfType<ArrayAttr>(dlc::attrs::kDevices);
-    for (auto [index, kernel] : llvm::enumerate(table.kernels))
-      if (cast<dlc::DeviceAttr>(devices[kernel.device]).isCuda())
-        return kernel.op->emitError()
-               << "symbolic batch '" << batch.getValue() << "': kernel " << index
-               << " is on a GPU, and GPU kernels per unit of the batch are not built yet: "
-                  "place the model on the CPU";
+  // A symbolic batch (BatchRows.h): kernels are outlined at one unit of it,
+  // the code a batch-1 compile makes of them.
+  FailureOr<std::optional<dlc::SymbolicBatch>> symbolic = dlc::analyseSymbolicBatch(func);
+  if (failed(symbolic))
+    return failure();
+  if (*symbolic) {
+    unitRows = std::move((*symbolic)->unitRows);
+    batchBound = (*symbolic)->bound;
   }
   if (failed(emitCudaKernels()))
     return failure();

@@ -14,6 +14,7 @@
 #include "ArtifactWriter.h"
 #include "compiler/Pipeline/SchedulePasses.h"
 #include "compiler/Pipeline/ScheduleIR.h"
+#include "passes/BatchRows.h"
 #include "passes/TargetBackend.h"
 #include "passes/CostModel.h"
 #include "passes/Passes.h"
@@ -109,16 +110,16 @@ private:
   KernelTable table;
   llvm::DenseMap<Value, unsigned> valueBuffer;
   aw::Contents contents;
+  /// Format 0.8: the symbolic batch, whose buffers record rows per unit.
+  std::optional<dlc::SymbolicBatch> batch;
 };
 
 // The schedule, the kernels, and each value's buffer.
 LogicalResult ArtifactTranslator::readFunction() {
-  if (auto batch = func->getAttrOfType<StringAttr>(dlc::attrs::kSymbolicBatch))
-    return func.emitError() << "symbolic batch '" << batch.getValue()
-                            << "': its kernels are compiled per unit of the batch "
-                               "(dlc compile --emit=mlir shows them), but the artifact format and the "
-                               "runtime cannot run them yet (compiler/README.md, \"dimensions "
-                               "known at run time\"); compile for a fixed batch instead";
+  FailureOr<std::optional<dlc::SymbolicBatch>> symbolic = dlc::analyseSymbolicBatch(func);
+  if (failed(symbolic))
+    return failure();
+  batch = std::move(*symbolic);
   FailureOr<Schedule> read = readSchedule(func, /*needPlan=*/true);
   if (failed(read))
     return failure();
@@ -195,6 +196,14 @@ LogicalResult ArtifactTranslator::buildBuffers() {
     for (int64_t d : type.getShape())
       buffer.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
     buffer.maxShape = info.maxShape;
+    // A splat constant spanning the batch stays whole: every unit's code
+    // reads its first unit's rows, all alike.
+    if (int64_t rows = batch && !constant ? batch->unitRows.lookup(value) : 0) {
+      // Format 0.8: dim 0 is `rows` x the run's batch, sized for the bound.
+      buffer.maxShape = buffer.shape;
+      buffer.shape[0] = -1;
+      buffer.rowsPerUnit = rows;
+    }
     buffer.size = *size;
     buffer.device = info.device;
     buffer.offset = *info.offset;
@@ -285,6 +294,13 @@ LogicalResult ArtifactTranslator::addKernels() {
       entry.ops.push_back(name(op));
     entry.library = code.getLibrary();
     entry.symbol = code.getSymbol().str();
+    if (auto chunk = kernel.op->getAttrOfType<StringAttr>(dlc::attrs::kChunkSymbol)) {
+      entry.chunkSymbol = chunk.str();
+      if (auto units = kernel.op->getAttrOfType<IntegerAttr>(dlc::attrs::kChunkUnits))
+        entry.chunkUnits = uint32_t(units.getInt());
+      if (auto units = kernel.op->getAttrOfType<IntegerAttr>(dlc::attrs::kChunkMinUnits))
+        entry.chunkMinUnits = uint32_t(units.getInt());
+    }
     if (code.getCudaModule() >= 0) {
       auto dims = [](DenseI64ArrayAttr d) {
         return std::vector<uint32_t>(d.asArrayRef().begin(), d.asArrayRef().end());
@@ -425,6 +441,8 @@ LogicalResult ArtifactTranslator::assembleContents() {
   for (auto [device, steps] : llvm::enumerate(s.steps))
     contents.schedules.push_back({static_cast<uint32_t>(device), steps});
   contents.eventCount = s.eventCount;
+  if (batch)
+    contents.symbols.push_back({batch->name, batch->bound});
   addSignature();
   if (failed(addLinksAndPlacement()))
     return failure();

@@ -538,6 +538,24 @@ private:
 };
 } // namespace
 
+/// --input-shape=x=?x3x224x224: dim 0 is the symbolic batch that the one
+/// --max-dim names, imported at its bound.
+static LogicalResult givenSymbolicBatch(const onnx::ValueInfoProto &info,
+                                        const OnnxImportOptions &options,
+                                        std::vector<int64_t> &shape,
+                                        std::set<std::string> &symbols, std::string &error) {
+  if (shape.empty() || shape[0] != -1)
+    return success();
+  if (options.maxDims.size() != 1) {
+    error = "--input-shape for '" + info.name() + "' makes dimension 0 symbolic ('?'): give " +
+            "its bound with exactly one --max-dim=NAME=N (e.g. --max-dim=batch=64)";
+    return failure();
+  }
+  shape[0] = options.maxDims.begin()->second;
+  symbols.insert(options.maxDims.begin()->first);
+  return success();
+}
+
 /// The static shape of a graph input: its declared dims, or --input-shape.
 /// A dim_param with a --max-dim bound is taken at the bound and added to
 /// `symbols` (dim 0 only: a symbolic batch); --input-shape fixes an input whole.
@@ -577,14 +595,14 @@ static LogicalResult inputShape(const onnx::ValueInfoProto &info,
       return failure();
     }
     for (size_t i = 0; i < shape.size(); ++i)
-      if (shape[i] >= 0 && shape[i] != given->second[i]) {
+      if (shape[i] >= 0 && given->second[i] >= 0 && shape[i] != given->second[i]) {
         error = "--input-shape for '" + info.name() + "' gives dimension " +
                 std::to_string(i) + " as " + std::to_string(given->second[i]) +
                 ", the model fixes it to " + std::to_string(shape[i]);
         return failure();
       }
     shape = given->second;
-    return success();
+    return givenSymbolicBatch(info, options, shape, symbols, error);
   }
   if (!tt.has_shape()) {
     error = "input '" + info.name() + "' has no shape: pass --input-shape=" + info.name() +
@@ -604,12 +622,15 @@ LogicalResult ModelImporter::signature(func::FuncOp &func) {
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
   std::set<std::string> symbols;
+  bool symbolicGiven = llvm::any_of(options.inputShapes, [](const auto &given) {
+    return !given.second.empty() && given.second[0] == -1;
+  });
   for (auto &[name, bound] : options.maxDims) {
     bool found = llvm::any_of(model.graph().input(), [&](const onnx::ValueInfoProto &i) {
       return llvm::any_of(i.type().tensor_type().shape().dim(),
                           [&](const auto &d) { return d.dim_param() == name; });
     });
-    if (!found)
+    if (!found && !symbolicGiven)
       return fail("--max-dim names '" + name + "', which is not a dim_param of any input");
   }
   for (auto &[name, shape] : options.inputShapes) {
@@ -800,6 +821,14 @@ OwningOpRef<ModuleOp> dlc::importOnnxBytes(MLIRContext &context, llvm::StringRef
   });
   ModelImporter importer(context, model, opset, options);
   OwningOpRef<ModuleOp> module = importer.run(error);
+  bool symbolicGiven = llvm::any_of(options.inputShapes, [](const auto &given) {
+    return !given.second.empty() && given.second[0] == -1;
+  });
+  if (!module && symbolicGiven && llvm::StringRef(error).starts_with("node '"))
+    // The likely cause: an export at a fixed batch keeps it in its shapes.
+    error += " (dim 0 was made a symbolic batch with --input-shape=NAME=?x...; a model "
+             "exported at a fixed batch may keep that batch in its shapes, such as a "
+             "Reshape's: export it with dynamic_axes on dim 0 instead)";
   if (!module)
     return nullptr;
   if (failed(verify(*module))) {

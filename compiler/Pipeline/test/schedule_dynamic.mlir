@@ -6,8 +6,9 @@
 // RUN: dlc-opt %s --dlc-schedule --dlc-plan-memory | FileCheck %s
 // RUN: dlc-opt %s --dlc-compile-pipeline='start-after=kernels output=%t/m.dlcm' -o /dev/null
 // RUN: dlc inspect %t/m.dlcm | FileCheck %s --check-prefix=INSPECT
-// This runtime verifies and describes such an artifact but runs static
-// shapes only: a clear refusal, not a run at the wrong size.
+// This runtime verifies and describes such an artifact but runs only a
+// symbolic batch (format 0.8, Pipeline/test/symbolic_batch.mlir), which this
+// is not: a clear refusal, not a run at the wrong size.
 // RUN: not dlc run %t/m.dlcm --gpu=sim 2>&1 | FileCheck %s --check-prefix=REFUSED
 
 func.func @main(%x: tensor<?x4xf32> {dlc.max_shape = array<i64: 64, 4>, dlc.name = "x"})
@@ -28,5 +29,5 @@ func.func @main(%x: tensor<?x4xf32> {dlc.max_shape = array<i64: 64, 4>, dlc.name
 // INSPECT-NEXT: output 0 'y': f32 [?,4] at most [64,4], 1024 bytes
 // INSPECT: %1('copy_0') on cuda:0: F32 [?,4], 1024 bytes, sized for at most [64,4]
 
-// REFUSED: model '{{.*}}m.dlcm': buffer 0 ('input:0') has a dimension known only at run time; this runtime runs only static shapes
+// REFUSED: model '{{.*}}m.dlcm': buffer 0 ('input:0') has a dimension known only at run time that is not the symbolic batch; this runtime runs static shapes and the batch only
 

@@ -43,9 +43,17 @@
 // RUN: %make-onnx dynamic_two_symbols %t/dynamic_two.onnx
 // RUN: not dlc import %t/dynamic_two.onnx --max-dim=batch=4 --max-dim=n=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-TWO
 // MAXDIM-TWO: error: {{.*}}dynamic_two.onnx: --max-dim: two symbolic dimensions ('batch', 'n'); one symbolic batch is built so far
-// A symbolic batch compiles its kernels per unit, and the artifact stage refuses it.
-// RUN: not dlc compile %t/dynamic.onnx --max-dim=batch=6 -o %t/d.dlcm 2>&1 | FileCheck %s --check-prefix=MAXDIM-ARTIFACT
-// MAXDIM-ARTIFACT: error: {{.*}}symbolic batch 'batch': its kernels are compiled per unit of the batch
+// A model exported at a fixed batch that keeps it in a Reshape's shape cannot
+// take a symbolic one: the error says why (shape arithmetic from Shape works:
+// import.mlir, SYMBOLIC-SHAPE).
+// RUN: %make-onnx reshape_fixed_batch %t/reshape_fixed_batch.onnx
+// RUN: not dlc import %t/reshape_fixed_batch.onnx --input-shape=x=?x3x4 --max-dim=batch=5 2>&1 | FileCheck %s --check-prefix=FIXED-BATCH
+// FIXED-BATCH: error: {{.*}}reshape_fixed_batch.onnx: node '/Reshape' (Reshape): {{.*}} (dim 0 was made a symbolic batch with --input-shape=NAME=?x...; a model exported at a fixed batch may keep that batch in its shapes, such as a Reshape's: export it with dynamic_axes on dim 0 instead)
+// A symbolic dim 0 given by --input-shape needs exactly one --max-dim.
+// RUN: not dlc import %t/dynamic.onnx --input-shape=x=?x8 2>&1 | FileCheck %s --check-prefix=MAXDIM-GIVEN
+// MAXDIM-GIVEN: error: {{.*}}dynamic.onnx: --input-shape for 'x' makes dimension 0 symbolic ('?'): give its bound with exactly one --max-dim=NAME=N (e.g. --max-dim=batch=64)
+// RUN: not dlc import %t/dynamic.onnx --input-shape=x=3x? --max-dim=batch=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-GIVEN-DIM
+// MAXDIM-GIVEN-DIM: error: --input-shape expects NAME=DIMS (e.g. x=1x3x224x224, or x=?x3x224x224 with --max-dim=batch=N), got 'x=3x?'
 // RUN: not dlc import %t/dynamic.onnx --input-shape=x=3x4x5 2>&1 | FileCheck %s --check-prefix=RANK
 // RANK: error: {{.*}}: --input-shape for 'x' has rank 3, the model's input has rank 2
 // RUN: not dlc import %t/dynamic.onnx --input-shape=x=3x9 2>&1 | FileCheck %s --check-prefix=FIXED
@@ -53,7 +61,7 @@
 // RUN: not dlc import %t/dynamic.onnx --input-shape=z=3x8 2>&1 | FileCheck %s --check-prefix=NOINPUT
 // NOINPUT: error: {{.*}}: --input-shape names 'z', which is not an input of the graph
 // RUN: not dlc import %t/dynamic.onnx --input-shape=x=3xq 2>&1 | FileCheck %s --check-prefix=SYNTAX
-// SYNTAX: error: --input-shape expects NAME=DIMS (e.g. x=1x3x224x224), got 'x=3xq'
+// SYNTAX: error: --input-shape expects NAME=DIMS (e.g. x=1x3x224x224, or x=?x3x224x224 with --max-dim=batch=N), got 'x=3xq'
 
 // RUN: %make-onnx reshape_input %t/reshape.onnx
 // RUN: not dlc import %t/reshape.onnx 2>&1 | FileCheck %s --check-prefix=NEEDBIND

@@ -56,6 +56,19 @@
 // imported at the bound.
 // RUN: dlc import %t/dynamic.onnx --max-dim=batch=6 | FileCheck %s --check-prefix=SYMBOLIC
 // SYMBOLIC: func.func @main(%{{.*}}: tensor<6x8xf32> {dlc.name = "x"}{{.*}}) -> (tensor<6x8xf32> {dlc.name = "y"}) attributes {dlc.symbolic_batch = "batch"}
+// Or --input-shape with '?' on dim 0 (also over a static dim 0 of the
+// model), bounded by the one --max-dim; the artifact is format 0.8.
+// RUN: dlc import %t/dynamic.onnx --input-shape=x=?x8 --max-dim=batch=5 | FileCheck %s --check-prefix=SYMBOLIC-GIVEN
+// SYMBOLIC-GIVEN: func.func @main(%{{.*}}: tensor<5x8xf32> {dlc.name = "x"}{{.*}}) -> (tensor<5x8xf32> {dlc.name = "y"}) attributes {dlc.symbolic_batch = "batch"}
+// Shape arithmetic from Shape follows the batch: 5x3x4 to 5x12.
+// RUN: %make-onnx shape_arith %t/shape_arith_batch.onnx
+// RUN: dlc import %t/shape_arith_batch.onnx --input-shape=x=?x3x4 --max-dim=batch=5 | FileCheck %s --check-prefix=SYMBOLIC-SHAPE
+// SYMBOLIC-SHAPE: dlc.reshape {{.*}} : tensor<5x3x4xf32> -> tensor<5x12xf32>
+// RUN: dlc compile %t/dynamic.onnx --max-dim=batch=6 -o %t/symbolic.dlcm
+// RUN: dlc inspect %t/symbolic.dlcm | FileCheck %s --check-prefix=SYMBOLIC-ARTIFACT
+// SYMBOLIC-ARTIFACT: format: 0.8
+// SYMBOLIC-ARTIFACT: symbolic batch: 'batch', 1 to 6 per run
+// SYMBOLIC-ARTIFACT: input  0 'x': f32 [?,8] at most [6,8], 192 bytes, dim 0 = 1 x batch
 
 // --bind makes an input a constant: here the Reshape's target shape.
 // RUN: %onnx-python -c "import numpy; numpy.save('%t/shape.npy', numpy.array([3, 4]))"

@@ -133,6 +133,13 @@ def shape_arith():
                  [i64("zero", 0), i64("axes", [0]), i64("minus1", [-1])])
 
 
+def reshape_fixed_batch():
+    """A Reshape to a constant shape whose dim 0 is the export's batch (2)."""
+    target = numpy_helper.from_array(np.array([2, 12], dtype=np.int64), "target")
+    nodes = [helper.make_node("Reshape", ["x", "target"], ["y"], name="/Reshape")]
+    return model(nodes, [vi("x", [2, 3, 4])], [vi("y", [2, 12])], [target])
+
+
 def shape_slice_empty():
     """Swin's mask assignment as PyTorch 1.13 exports it: the shape of a 2-D
     value sliced from 2 on (nothing), concatenated onto another shape."""
@@ -619,7 +626,7 @@ def if_branch_shapes():
     return model([node], [vi("c", [], B), vi("x", [2])], [vi("y", None)])
 
 
-MODELS = {f.__name__: f for f in [loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+MODELS = {f.__name__: f for f in [reshape_fixed_batch, loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
