@@ -21,6 +21,8 @@ config.substitutions.append(("%check-e2e", "%s %s" % (
 # Differential tests (test/diff): random programs and random placements.
 config.substitutions.append(("%difftest", "%s %s" % (
     config.python_executable, os.path.join(config.dlc_src_root, "test", "diff", "difftest.py"))))
+config.substitutions.append(("%batch-programs", "%s %s" % (
+    config.python_executable, os.path.join(config.dlc_src_root, "test", "diff", "batch_programs.py"))))
 config.substitutions.append(("%model-placements", "%s %s" % (
     config.python_executable, os.path.join(config.dlc_src_root, "test", "diff", "model_placements.py"))))
 

@@ -9,7 +9,8 @@
 #                   they run on other distributions), the test kernels, the fake driver
 # OUT/src           the runtime's sources, to rebuild there when the binaries cannot run
 # OUT/artifacts     the example models (mlp, cnn, encoder) in fp32 and mixed precision,
-#                   on 1 GPU or pipeline:2 on 2 GPUs; every e2e op test on 1 GPU; the
+#                   on 1 GPU or pipeline:2 on 2 GPUs; the cnn as a symbolic batch (its
+#                   GPU kernels launched once per image); every e2e op test on 1 GPU; the
 #                   GPU benchmarks (fused elementwise chain over 256 MiB, f16 GEMM
 #                   4096^3); CPU code for x86-64-v3, GPU code for $DLC_CUDA_ARCHS
 # OUT/ref           the reference interpreter's outputs on dlc-run's default inputs
@@ -88,6 +89,13 @@ for m in mlp cnn encoder; do
       --placement=pipeline:2 --precision=mixed
   fi
 done
+
+echo "== a symbolic batch (format 0.8): the cnn's kernels launched once per image"
+# dlc-run's random inputs are at the bound (4), the reference's batch.
+sed 's/^\(  func.func @main(.*)\) {$/\1 attributes {dlc.symbolic_batch = "batch"} {/' \
+  test/models/cnn.mlir > "$ROOT/build-gpu-bundle/cnn_batch.mlir"
+compile cnn-batch-gpu1 "$ROOT/build-gpu-bundle/cnn_batch.mlir" main 1 f32 ref/cnn \
+  --devices=cpu,cuda:0 --placement=gpu
 
 echo "== op tests"
 for f in test/e2e/ops_*.mlir; do

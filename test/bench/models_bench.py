@@ -108,8 +108,9 @@ GROUPS = {
 }
 
 
-def export_onnx(model, x, path, opset=13):
-    """torch.onnx.export at `opset` (13 by default). PyTorch 1.13 exports an eval-mode
+def export_onnx(model, x, path, opset=13, dynamic_batch=False):
+    """torch.onnx.export at `opset` (13 by default); with dynamic_batch, dim 0
+    of x and y as dim_param 'batch' (dynamic_axes). PyTorch 1.13 exports an eval-mode
     nn.MultiheadAttention (ViT's) as its fused fast path, which ONNX has no op
     for: those modules alone are put in training mode (their dropout is 0, so
     they compute the same) and the export keeps each module's mode."""
@@ -122,7 +123,9 @@ def export_onnx(model, x, path, opset=13):
         mode = torch.onnx.TrainingMode.PRESERVE
     try:
         torch.onnx.export(model, (x,), str(path), opset_version=opset, input_names=["x"],
-                          output_names=["y"], do_constant_folding=True, training=mode)
+                          output_names=["y"], do_constant_folding=True, training=mode,
+                          dynamic_axes={"x": {0: "batch"}, "y": {0: "batch"}}
+                          if dynamic_batch else None)
     finally:
         for m in attention:
             m.eval()

@@ -3,7 +3,7 @@
 outputs as .npy, for dlc's end-to-end tests and figures.
 
     /usr/bin/python3 test/models/export.py OUTPUT_DIR [--models mlp,resnet18,encoder,bert]
-                                          [--resnet-size 64] [--threads 1]
+                                          [--resnet-size 64] [--threads 1] [--dynamic-batch N]
 
 Debian's python3-torch and python3-torchvision on the CPU; random weights from
 fixed seeds (nothing is downloaded). Each model lands in OUTPUT_DIR/<name>/:
@@ -263,11 +263,20 @@ def main():
     parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws,lstm,gru,gpt,scripted")
     parser.add_argument("--resnet-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--dynamic-batch", type=int, default=0,
+                        help="export dim 0 of x and y as dim_param 'batch', with x.npy at this "
+                             "batch (dlc compile --max-dim=batch=N reads it)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     for name in args.models.split(","):
         model, x = build(name, args.resnet_size)
         model.eval()
+        dynamic = None
+        if args.dynamic_batch:
+            shape = (args.dynamic_batch,) + tuple(x.shape[1:])
+            x = (torch.randn(shape) if x.is_floating_point()
+                 else torch.randint(0, int(x.max()) + 1, shape))
+            dynamic = {"x": {0: "batch"}, "y": {0: "batch"}}
         folder = os.path.join(args.out, name)
         os.makedirs(folder, exist_ok=True)
         if name == "scripted":
@@ -275,7 +284,8 @@ def main():
         with torch.no_grad():
             y = model(x)
             torch.onnx.export(model, (x,), os.path.join(folder, "model.onnx"), opset_version=13,
-                              input_names=["x"], output_names=["y"], do_constant_folding=True)
+                              input_names=["x"], output_names=["y"], do_constant_folding=True,
+                              dynamic_axes=dynamic)
         np.save(os.path.join(folder, "x.npy"), x.numpy())
         np.save(os.path.join(folder, "y.npy"), y.numpy())
         print("%s: %s -> %s" % (name, tuple(x.shape), tuple(y.shape)))

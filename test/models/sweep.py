@@ -32,6 +32,13 @@ failures are listed, not counted against dlc), compiled once per placement
   cpu        `dlc compile model.onnx`
   pipeline2  `--devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda`,
              run with `--gpu=sim --check-ordering` (GPU kernels as host code)
+  batch      (not by default) a symbolic batch (issue 23) as a user makes
+             one: the model exported again with dynamic_axes on dim 0,
+             `--max-dim=batch=4`; run once on the 4 inputs stacked and once on
+             the first 3; unit i must match input i's output
+  batch-fixed (not by default) the fixed-batch export made symbolic with
+             `--input-shape=x=?xDIMS --max-dim=batch=4` (works unless the
+             export keeps its batch in shapes, e.g. a Reshape's)
 A run matches when max|dlc - torch| <= 1e-4 * max|torch| for every input.
 Beside it, both dlc's and PyTorch's f32 outputs are measured against the
 model run in float64 (`[vs f64: torch E, dlc E]`), so that a difference near
@@ -69,6 +76,10 @@ TOLERANCE = 1e-4
 ILL_CONDITIONED = 1e-5
 PLACEMENTS = {
     "cpu": ([], []),
+    # One artifact for batches 1..4 (check_symbolic_batch): of an export with
+    # dynamic_axes, or of the fixed-batch export with --input-shape=x=?x...
+    "batch": ([], []),
+    "batch-fixed": ([], []),
     "pipeline2": (["--devices=cpu,cuda:0,cuda:1", "--placement=pipeline:2", "--no-cuda"],
                   ["--gpu=sim", "--check-ordering"]),
 }
@@ -252,6 +263,15 @@ def relative_error(got, want):
     return float(np.max(np.abs(got.astype(np.float64) - want))) / max(float(np.max(np.abs(want))), 1e-30)
 
 
+def judged(result, error, f64_error):
+    """`result` with its largest error against PyTorch (and float64) and verdict."""
+    result["error"] = error
+    result["verdict"] = "ok" if error <= TOLERANCE else "differs"
+    if f64_error is not None:
+        result["f64_error"] = f64_error
+    return result
+
+
 def check_placement(dlc, folder, placement, refs, exact):
     compile_flags, run_flags = PLACEMENTS[placement]
     artifact = folder / (placement + ".dlcm")
@@ -278,11 +298,46 @@ def check_placement(dlc, folder, placement, refs, exact):
         worst = max(worst, relative_error(got, ref))
         if exact is not None:
             worst_exact = max(worst_exact, relative_error(got, exact[i]))
-    result["error"] = worst
-    result["verdict"] = "ok" if worst <= TOLERANCE else "differs"
-    if exact is not None:
-        result["f64_error"] = worst_exact
-    return result
+    return judged(result, worst, worst_exact if exact is not None else None)
+
+
+def check_symbolic_batch(dlc, folder, refs, exact, fixed):
+    """The `batch` placements: one artifact for batches 1..4, run at 4 and 3."""
+    xs = [np.load(folder / ("x%d.npy" % i)) for i in range(len(refs))]
+    dims = "x".join(str(d) for d in xs[0].shape[1:])
+    artifact = folder / ("batch-fixed.dlcm" if fixed else "batch.dlcm")
+    start = time.monotonic()
+    # Bounded by the 4 inputs stacked (each may be a batch of its own: kws).
+    bound = sum(x.shape[0] for x in xs)
+    onnx, shape = ("model.onnx", ["--input-shape=x=?x" + dims]) if fixed else ("dynamic.onnx", [])
+    proc = subprocess.run([dlc, "compile", str(folder / onnx), "-o", str(artifact),
+                           "--max-dim=batch=%d" % bound] + shape,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    result = {"compile_s": round(time.monotonic() - start, 2)}
+    if proc.returncode != 0:
+        result["verdict"] = "refused: " + first_error(proc.stdout, 200)
+        return result
+    worst, worst_exact = 0.0, 0.0
+    for n in (len(xs), len(xs) - 1):
+        np.save(folder / ("batch%d.npy" % n), np.concatenate(xs[:n]))
+        out = folder / ("out-%s%d" % (artifact.stem, n))
+        run = subprocess.run([dlc, "run", str(artifact), "--input", "x=%s/batch%d.npy" % (folder, n),
+                              "--output-dir", str(out)], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        if run.returncode != 0:
+            result["verdict"] = "run failed at batch %d: %s" % (n, first_error(run.stdout, 200))
+            return result
+        got = np.load(out / "y.npy")
+        rows = refs[0].shape[0]
+        for i in range(n):
+            unit = got[i * rows:(i + 1) * rows]
+            if unit.shape != refs[i].shape:
+                result["verdict"] = "batch %d: unit shape %s, PyTorch %s" % (n, unit.shape, refs[i].shape)
+                return result
+            worst = max(worst, relative_error(unit, refs[i]))
+            if exact is not None:
+                worst_exact = max(worst_exact, relative_error(unit, exact[i]))
+    return judged(result, worst, worst_exact if exact is not None else None)
 
 
 def sweep_one(name, args):
@@ -309,8 +364,17 @@ def sweep_one(name, args):
     except Exception as e:  # PyTorch 1.13's exporter lacks some of its own ops
         record["verdict"] = "not exported (PyTorch): " + str(e).splitlines()[0][:160]
         return record
-    record["placements"] = {p: check_placement(args.dlc, folder, p, refs, exact)
-                            for p in args.placements}
+    if "batch" in args.placements:
+        try:
+            with torch.no_grad():
+                export_onnx(model, inputs[0], folder / "dynamic.onnx", opset=14, dynamic_batch=True)
+        except Exception as e:
+            record["verdict"] = "not exported with dynamic_axes (PyTorch): " + str(e).splitlines()[0][:160]
+            return record
+    record["placements"] = {
+        p: check_symbolic_batch(args.dlc, folder, refs, exact, p == "batch-fixed")
+        if p.startswith("batch") else check_placement(args.dlc, folder, p, refs, exact)
+        for p in args.placements}
     if exact is not None:
         record["torch_f32_error"] = max(relative_error(r, e) for r, e in zip(refs, exact))
         if record["torch_f32_error"] > ILL_CONDITIONED:

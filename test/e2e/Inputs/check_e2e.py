@@ -86,4 +86,5 @@ def main():
         print("%s %s: ok (%s)" % (entry, name[:-4], how))
 
 
-main()
+if __name__ == "__main__":
+    main()
