@@ -199,7 +199,7 @@ bool acceptSplatRows(Operation *op, int64_t bound, llvm::DenseSet<Value> &batche
 
 FailureOr<llvm::DenseMap<Value, int64_t>>
 analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t bound,
-                 StringRef what) {
+                 StringRef what, BatchLayouts *moved) {
   llvm::DenseMap<Value, int64_t> rows;
   llvm::DenseSet<Value> batched;
   for (BlockArgument arg : batchedArgs) {
@@ -221,6 +221,8 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
     if (batched.contains(inner)) {
       rows[v] = rows[inner];
       batched.insert(v);
+      if (moved && moved->count(inner))
+        (*moved)[v] = moved->lookup(inner);
     }
   };
   for (auto [index, op] : llvm::enumerate(modelOps(func))) {
@@ -236,19 +238,50 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
     for (Value result : op->getResults())
       if (!isa<RankedTensorType>(result.getType()) || !rankOf(result))
         return fail("its result has no dim 0");
-    std::string why = whyOpMixesBatchRows(op, batched);
-    if (!why.empty() && !acceptSplatRows(op, bound, batched, rows))
+    bool offDim0 =
+        moved && llvm::any_of(op->getOperands(), [&](Value v) { return moved->count(v); });
+    std::string why = offDim0 ? "" : whyOpMixesBatchRows(op, batched);
+    bool dim0Kept = !offDim0 && (why.empty() || acceptSplatRows(op, bound, batched, rows));
+    auto notMultiple = llvm::find_if(op->getResults(),
+                                     [&](Value r) { return dim0Of(r) % bound != 0; });
+    if (dim0Kept && notMultiple == op->getResults().end()) {
+      for (Value result : op->getResults()) {
+        rows[result] = dim0Of(result) / bound;
+        batched.insert(result);
+      }
+      continue;
+    }
+    if (dim0Kept && !moved)
+      return fail("its result's dim 0 (" + Twine(dim0Of(*notMultiple)) +
+                  ") is not a multiple of the batch's bound (" + Twine(bound) + ")");
+    if (!moved)
       return fail(why);
-    for (Value result : op->getResults()) {
-      if (dim0Of(result) % bound != 0)
-        return fail("its result's dim 0 (" + Twine(dim0Of(result)) +
-                    ") is not a multiple of the batch's bound (" + Twine(bound) + ")");
-      rows[result] = dim0Of(result) / bound;
+    // The batch may move off dim 0 (BatchDims.cpp).
+    BatchLayouts layouts;
+    for (Value operand : op->getOperands())
+      if (batched.contains(operand))
+        layouts[operand] = moved->count(operand) ? moved->lookup(operand)
+                                                 : BatchLayout{0, rows.lookup(operand), 1};
+    SmallVector<BatchLayout> out;
+    std::string general = batchDimsThrough(op, layouts, bound, out);
+    if (!general.empty())
+      return fail(why.empty() ? general : why);
+    for (auto [result, layout] : llvm::zip(op->getResults(), out)) {
+      if (cast<RankedTensorType>(result.getType()).getDimSize(layout.dim) !=
+          layout.outer * layout.rows * bound)
+        return fail("its result's dim " + Twine(layout.dim) +
+                    " would carry the batch but is not a multiple of its bound");
+      rows[result] = layout.rows;
       batched.insert(result);
+      if (layout != BatchLayout{0, layout.rows, 1})
+        (*moved)[result] = layout;
     }
   }
-  for (Value result : func.getBody().front().getTerminator()->getOperands())
-    resolve(result);
+  // (The ONNX importer asks about a function it has not finished.)
+  Block &body = func.getBody().front();
+  if (!body.empty() && body.back().hasTrait<mlir::OpTrait::IsTerminator>())
+    for (Value result : body.back().getOperands())
+      resolve(result);
   return rows;
 }
 
@@ -270,7 +303,8 @@ FailureOr<std::optional<SymbolicBatch>> analyseSymbolicBatch(func::FuncOp func) 
     return func.emitError() << "symbolic batch '" << name.getValue()
                             << "': the first input has no dim 0";
   FailureOr<llvm::DenseMap<Value, int64_t>> rows =
-      analyseBatchRows(func, inputs, batch.bound, "symbolic batch '" + batch.name + "'");
+      analyseBatchRows(func, inputs, batch.bound, "symbolic batch '" + batch.name + "'",
+                       &batch.moved);
   if (failed(rows))
     return failure();
   batch.unitRows = std::move(*rows);

@@ -44,6 +44,22 @@ namespace dlc {
 /// Dim 0 of a ranked tensor value, or -1 for a scalar.
 int64_t dim0Of(mlir::Value v);
 
+/// Where a value carries a symbolic batch (BatchDims.cpp): its dim `dim`
+/// is `outer` x the batch x `rows`, unit u holding indices p x bound x rows
+/// + u x rows + r (p < outer, r < rows). Dim 0 with outer 1 unless a
+/// transpose or a reshape moved it (a sequence-first [S, B, E] merged to
+/// [S*B, E] has dim 0 with outer S).
+struct BatchLayout {
+  int64_t dim = 0;
+  int64_t rows = 1;
+  int64_t outer = 1;
+  bool operator==(const BatchLayout &o) const {
+    return dim == o.dim && rows == o.rows && outer == o.outer;
+  }
+  bool operator!=(const BatchLayout &o) const { return !(*this == o); }
+};
+using BatchLayouts = llvm::DenseMap<mlir::Value, BatchLayout>;
+
 /// Why `op` would mix the units of the batch, given which values are
 /// batched, or "" when it keeps them apart. Dim 0 sizes are the caller's
 /// to check (data-parallel: the batch itself; a symbolic batch: a multiple).
@@ -54,10 +70,19 @@ std::string whyOpMixesBatchRows(mlir::Operation *op, const llvm::DenseSet<mlir::
 /// are read in model order, into kernels (a kernel's result carries what
 /// its yield does). An op that mixes the units, or a batched result whose
 /// dim 0 is not a multiple of `bound`, is an error on the op naming it and
-/// the rule, prefixed with `what`.
+/// the rule, prefixed with `what`. With `dims`, the batch may move off
+/// dim 0 (batchDimsThrough): each value whose layout is not dim 0 with
+/// outer 1 is recorded there (its rows are along its dim).
 mlir::FailureOr<llvm::DenseMap<mlir::Value, int64_t>>
 analyseBatchRows(mlir::func::FuncOp func, llvm::ArrayRef<mlir::BlockArgument> batchedArgs,
-                 int64_t bound, llvm::StringRef what);
+                 int64_t bound, llvm::StringRef what, BatchLayouts *moved = nullptr);
+
+/// Where `op`'s results carry the batch when it may sit on any dimension
+/// (each unit a strided slice of the bound's buffer), given its operands'
+/// `layouts`: fills `results` and returns "", or returns why the op mixes
+/// the units.
+std::string batchDimsThrough(mlir::Operation *op, const BatchLayouts &layouts, int64_t bound,
+                             llvm::SmallVectorImpl<BatchLayout> &results);
 
 /// A function's symbolic batch (dlc.symbolic_batch): its name, its bound
 /// (the inputs' dim 0, state arguments aside) and rows per unit of every
@@ -67,6 +92,8 @@ struct SymbolicBatch {
   std::string name;
   int64_t bound = 0;
   llvm::DenseMap<mlir::Value, int64_t> unitRows;
+  /// The layout of each value whose batch is not on dim 0 with outer 1.
+  BatchLayouts moved;
 };
 
 /// `func`'s symbolic batch; std::nullopt when it has none; an error (on the

@@ -57,6 +57,8 @@ private:
   LogicalResult emitCudaKernels();
   LogicalResult compileCuda();
   RankedTensorType unitType(Value v, int64_t units) const;
+  MemRefType unitMemRefType(Value v, int64_t units) const;
+  bool touchesMovedBatch(const Kernel &kernel) const;
   void toUnits(Operation *op, Operation *clone, int64_t units) const;
   int64_t chunkUnitsOf(const Kernel &kernel) const;
   void cloneConstant(OpBuilder &builder, Value constant, IRMapping &mapping,
@@ -92,6 +94,9 @@ private:
   std::optional<std::string> emulated;
   // A symbolic batch: rows per unit of the batch of every value carrying it.
   llvm::DenseMap<Value, int64_t> unitRows;
+  // Values whose batch is off dim 0 (BatchRows.h, BatchLayout): each unit a
+  // strided slice of the bound's buffer.
+  dlc::BatchLayouts moved;
   int64_t batchBound = 0;
 };
 
@@ -107,6 +112,11 @@ LogicalResult CodeGenerator::emitCudaKernels() {
   for (auto [index, kernel] : llvm::enumerate(table.kernels)) {
     if (!cast<dlc::DeviceAttr>(devices[kernel.device]).isCuda())
       continue;
+    if (touchesMovedBatch(kernel))
+      return kernel.ops.front()->emitError()
+             << "symbolic batch: GPU kernel " << index << " ('" << table.name(kernel.ops.front())
+             << "') reads or writes the batch off dim 0 (a strided unit), which the CUDA "
+                "kernels do not take yet: pin it to the CPU";
     std::vector<std::string> names;
     for (Operation *op : kernel.ops)
       names.push_back(table.name(op));
@@ -151,8 +161,37 @@ RankedTensorType CodeGenerator::unitType(Value v, int64_t units) const {
   if (rows == unitRows.end())
     return type;
   SmallVector<int64_t> shape(type.getShape());
-  shape[0] = rows->second * units;
+  auto layout = moved.find(v);
+  if (layout == moved.end())
+    shape[0] = rows->second * units;
+  else // (outer > 1 only with one row and one unit: chunkUnitsOf)
+    shape[layout->second.dim] = layout->second.outer * layout->second.rows * units;
   return RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
+}
+
+// The buffer `v`'s kernels see at `units` units: the unit type, with the
+// bound's strides where the batch is off dim 0 (a unit is a strided slice
+// of the bound's buffer; the runtime advances the pointer per unit), and
+// with outer > 1 dim `dim` steps over the other units' rows.
+MemRefType CodeGenerator::unitMemRefType(Value v, int64_t units) const {
+  RankedTensorType type = unitType(v, units);
+  auto layout = moved.find(v);
+  if (layout == moved.end())
+    return MemRefType::get(type.getShape(), type.getElementType());
+  ArrayRef<int64_t> bound = cast<RankedTensorType>(v.getType()).getShape();
+  SmallVector<int64_t> strides(bound.size(), 1);
+  for (int64_t d = int64_t(bound.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * bound[d + 1];
+  if (layout->second.outer > 1)
+    strides[layout->second.dim] *= batchBound * layout->second.rows;
+  return MemRefType::get(type.getShape(), type.getElementType(),
+                         StridedLayoutAttr::get(ctx, /*offset=*/0, strides));
+}
+
+// Whether a kernel reads or writes a value whose batch is off dim 0.
+bool CodeGenerator::touchesMovedBatch(const Kernel &kernel) const {
+  auto isMoved = [&](Value v) { return moved.count(v) != 0; };
+  return llvm::any_of(kernel.inputs, isMoved) || llvm::any_of(kernel.outputs, isMoved);
 }
 
 // `clone` of `op` at `units` units: its results' types, and a slice's end on
@@ -161,8 +200,11 @@ void CodeGenerator::toUnits(Operation *op, Operation *clone, int64_t units) cons
   for (auto [result, cloned] : llvm::zip(op->getResults(), clone->getResults()))
     cloned.setType(unitType(result, units));
   if (auto slice = dyn_cast<dlc::SliceOp>(clone); slice && unitRows.count(op->getOperand(0))) {
+    // The batch rules let a slice keep the whole of the batch's dim.
+    auto layout = moved.find(op->getOperand(0));
+    int64_t dim = layout == moved.end() ? 0 : layout->second.dim;
     SmallVector<int64_t> ends(slice.getEnds());
-    ends[0] = unitRows.lookup(op->getOperand(0)) * units;
+    ends[dim] = unitType(op->getOperand(0), units).getDimSize(dim);
     slice.setEnds(ends);
   }
 }
@@ -243,6 +285,8 @@ Kernel CodeGenerator::cloneAtOneUnit(ModuleOp scratch, const Kernel &kernel) con
 // matrix-vector product per unit. 0: no chunk body.
 int64_t CodeGenerator::chunkUnitsOf(const Kernel &kernel) const {
   constexpr int64_t kChunkRows = 8;
+  if (touchesMovedBatch(kernel))
+    return 0; // (several units of an interleaved dim are no strided slice)
   int64_t fewest = 0;
   for (Operation *op : kernel.ops)
     if (isa<dlc::MatmulOp>(op))
@@ -272,10 +316,8 @@ void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, StringR
                                   int64_t units) {
   Location loc = kernel.ops.front()->getLoc();
   SmallVector<Type> argTypes;
-  for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs)) {
-    RankedTensorType type = unitType(v, units);
-    argTypes.push_back(MemRefType::get(type.getShape(), type.getElementType()));
-  }
+  for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs))
+    argTypes.push_back(unitMemRefType(v, units));
   OpBuilder builder(ctx);
   builder.setInsertionPointToEnd(module.getBody());
   auto fn = builder.create<func::FuncOp>(loc, name, FunctionType::get(ctx, argTypes, {}));
@@ -449,6 +491,7 @@ LogicalResult CodeGenerator::run() {
     return failure();
   if (*symbolic) {
     unitRows = std::move((*symbolic)->unitRows);
+    moved = std::move((*symbolic)->moved);
     batchBound = (*symbolic)->bound;
   }
   if (failed(emitCudaKernels()))

@@ -120,6 +120,13 @@ LogicalResult ArtifactTranslator::readFunction() {
   if (failed(symbolic))
     return failure();
   batch = std::move(*symbolic);
+  if (batch)
+    for (auto [i, result] : llvm::enumerate(func.getBody().front().getTerminator()->getOperands()))
+      if (batch->moved.count(result))
+        return func.emitError() << "symbolic batch '" << batch->name << "': output " << i
+                                << " carries the batch on dim " << batch->moved.lookup(result).dim
+                                << ", not dim 0; the runtime takes and returns a batch on dim 0 "
+                                   "(transpose it back in the model)";
   FailureOr<Schedule> read = readSchedule(func, /*needPlan=*/true);
   if (failed(read))
     return failure();
@@ -199,10 +206,20 @@ LogicalResult ArtifactTranslator::buildBuffers() {
     // A splat constant spanning the batch stays whole: every unit's code
     // reads its first unit's rows, all alike.
     if (int64_t rows = batch && !constant ? batch->unitRows.lookup(value) : 0) {
-      // Format 0.8: dim 0 is `rows` x the run's batch, sized for the bound.
-      buffer.maxShape = buffer.shape;
-      buffer.shape[0] = -1;
       buffer.rowsPerUnit = rows;
+      auto layout = batch->moved.find(value);
+      if (layout == batch->moved.end()) {
+        // Format 0.8: dim 0 is `rows` x the run's batch, sized for the bound.
+        buffer.maxShape = buffer.shape;
+        buffer.shape[0] = -1;
+      } else {
+        // The batch off dim 0: the bound's shape, each unit a strided slice
+        // `rows` elements of its dim apart.
+        int64_t stride = rows * int64_t(aw::dtypeSize(*dtype));
+        for (int64_t d = layout->second.dim + 1; d < type.getRank(); ++d)
+          stride *= type.getDimSize(d);
+        buffer.unitStride = stride;
+      }
     }
     buffer.size = *size;
     buffer.device = info.device;

@@ -824,6 +824,9 @@ dlc_status_t Artifact::verifySignature() {
         return Error(DLC_STATUS_DATA_LOSS) << at() << "is a constant buffer";
       if (!pass && b.persistent())
         return Error(DLC_STATUS_DATA_LOSS) << at() << "is a persistent buffer (state is no input)";
+      if (b.unit_stride() != 0)
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "carries the batch off dim 0 (unit_stride "
+                                           << b.unit_stride() << "); inputs and outputs take it on dim 0";
       for (uint32_t j = 0; j < i; ++j)
         if (str(specs->Get(j)->name()) == str(t.name()))
           return Error(DLC_STATUS_DATA_LOSS) << at() << "has the same name as " << what << " " << j;
@@ -917,6 +920,20 @@ dlc_status_t Artifact::verifyBatchedBuffer(const fb::Buffer &b, const std::strin
                                        << " but the artifact has no symbolic batch";
   int64_t bound = root->symbols()->Get(0)->bound();
   const auto *shape = b.shape(), *maxShape = b.max_shape();
+  if (b.unit_stride() != 0) {
+    // The batch off dim 0: the bound's static shape, units strided within.
+    bool fits = b.rows_per_unit() > 0 && !maxShape &&
+                b.unit_stride() <= b.size() / uint64_t(bound);
+    for (uint32_t d = 0; fits && d < count(shape); ++d)
+      fits = shape->Get(d) >= 0;
+    if (!fits)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << at << "has rows_per_unit " << b.rows_per_unit() << " and unit_stride "
+             << b.unit_stride() << " with shape " << shapeString(shape) << ", max_shape "
+             << shapeString(maxShape) << " and " << b.size()
+             << " bytes (expected a static shape and bound x unit_stride bytes at most; the "
+                "bound is " << bound << ")";
+  } else {
   bool dims = count(shape) >= 1 && maxShape && shape->Get(0) == -1 &&
               b.rows_per_unit() > 0 && maxShape->Get(0) / bound == b.rows_per_unit() &&
               maxShape->Get(0) % bound == 0;
@@ -927,6 +944,7 @@ dlc_status_t Artifact::verifyBatchedBuffer(const fb::Buffer &b, const std::strin
            << at << "has rows_per_unit " << b.rows_per_unit() << " with shape "
            << shapeString(shape) << " and max_shape " << shapeString(maxShape)
            << " (expected dim 0 alone -1, at most rows_per_unit x the bound " << bound << ")";
+  }
   if (b.size() % uint64_t(bound))
     return Error(DLC_STATUS_DATA_LOSS) << at << "has " << b.size()
                                        << " bytes, which the batch's bound " << bound
@@ -950,13 +968,24 @@ dlc_status_t Artifact::verifyPerUnitSteps() {
       std::string at = "artifact '" + label + "': step " + std::to_string(i) + " of device " +
                        std::to_string(sched.device()) + " ";
       if (step.kind() == fb::StepKind::Copy && n == 2 &&
-          batched(step.buffers()->Get(0)) != batched(step.buffers()->Get(1)))
-        return Error(DLC_STATUS_DATA_LOSS) << at << "copies between a batched and an unbatched buffer";
+          (batched(step.buffers()->Get(0)) != batched(step.buffers()->Get(1)) ||
+           buffers->Get(step.buffers()->Get(0))->unit_stride() !=
+               buffers->Get(step.buffers()->Get(1))->unit_stride()))
+        return Error(DLC_STATUS_DATA_LOSS) << at << "copies between a batched and an unbatched "
+                                                    "buffer, or two batched unlike";
       if (step.kind() != fb::StepKind::Call)
         continue;
       bool perUnit = false;
       for (uint32_t j = 0; j < n; ++j)
         perUnit |= batched(step.buffers()->Get(j));
+      bool strided = false;
+      for (uint32_t j = 0; j < n; ++j)
+        strided |= buffers->Get(step.buffers()->Get(j))->unit_stride() != 0;
+      if (strided && step.kernel() < count(root->kernels()) &&
+          root->kernels()->Get(step.kernel())->cuda())
+        return Error(DLC_STATUS_DATA_LOSS)
+               << at << "launches GPU code on a buffer whose batch is off dim 0 (unit_stride): "
+                  "GPU kernels take contiguous units";
       uint32_t outputs = step.output_count() ? step.output_count() : 1;
       for (uint32_t j = n >= outputs ? n - outputs : 0; perUnit && j < n; ++j)
         if (!batched(step.buffers()->Get(j)))

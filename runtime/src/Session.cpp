@@ -399,7 +399,7 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
         op.fn = s.model->kernels[step.kernel()];
         for (uint32_t j = 0; j < n; ++j) {
           op.args.push_back(pointer(d, arg(j)));
-          if (size_t unit = unitBytes(s, *m.buffers()->Get(arg(j))))
+          if (size_t unit = unitStrideBytes(s, *m.buffers()->Get(arg(j))))
             op.batchedArgs.emplace_back(j, unit);
         }
         if (!op.batchedArgs.empty()) {
@@ -973,7 +973,13 @@ extern "C" dlc_status_t dlc_session_wait(dlc_session_t *session,
 namespace dlc::rt {
 
 size_t unitBytes(const dlc_session_s &s, const fb::Buffer &b) {
-  return b.rows_per_unit() && s.batchBound ? b.size() / uint64_t(s.batchBound) : 0;
+  return b.rows_per_unit() && !b.unit_stride() && s.batchBound
+             ? b.size() / uint64_t(s.batchBound)
+             : 0;
+}
+
+size_t unitStrideBytes(const dlc_session_s &s, const fb::Buffer &b) {
+  return b.unit_stride() ? b.unit_stride() : unitBytes(s, b);
 }
 
 size_t activeBytes(const dlc_session_s &s, const fb::Buffer &b, int64_t units) {

@@ -190,8 +190,12 @@ void submit(dlc_session_s &s, Slot &slot);
 dlc_status_t finish(dlc_session_s &s, Slot &slot);
 /// Stops and joins the stream threads (no run may be queued).
 void stopWorkers(dlc_session_s &s);
-/// 0.8: bytes of one unit of the batch of buffer `b` (0: it has no batch).
+/// 0.8: bytes of one unit of the batch of buffer `b`, contiguous (0: it
+/// has no batch, or its units are strided slices: unit_stride).
 size_t unitBytes(const dlc_session_s &s, const fb::Buffer &b);
+/// How far a per-unit Call advances `b`'s pointer per unit: unitBytes, or
+/// the unit_stride of a buffer whose batch is off dim 0 (0: unbatched).
+size_t unitStrideBytes(const dlc_session_s &s, const fb::Buffer &b);
 /// The bytes of `b` a run of batch `units` uses (all of them unbatched).
 size_t activeBytes(const dlc_session_s &s, const fb::Buffer &b, int64_t units);
 } // namespace dlc::rt

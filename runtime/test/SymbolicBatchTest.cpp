@@ -396,7 +396,37 @@ TEST(SymbolicBatch, VerificationErrors) {
          s.outputs[0].maxShape.clear();
          s.buffers[5].rowsPerUnit = 0;
        },
-       "artifact 'test.dlcm': step 2 of device 0 copies between a batched and an unbatched buffer"},
+       "artifact 'test.dlcm': step 2 of device 0 copies between a batched and an unbatched "
+       "buffer, or two batched unlike"},
+      // The batch off dim 0 (unit_stride): a static shape, never an input
+      // or output, copied only to a buffer strided alike.
+      {"unit stride shape", [](ArtifactSpec &s) { s.buffers[4].unitStride = 24; },
+       "artifact 'test.dlcm': buffer 4 ('prod') has rows_per_unit 1 and unit_stride 24 with "
+       "shape [-1,6], max_shape [4,6] and 96 bytes (expected a static shape and bound x "
+       "unit_stride bytes at most; the bound is 4)"},
+      {"unit stride too far", [](ArtifactSpec &s) {
+         s.buffers[4].shape = {4, 6};
+         s.buffers[4].maxShape.clear();
+         s.buffers[4].unitStride = 48;
+       },
+       "artifact 'test.dlcm': buffer 4 ('prod') has rows_per_unit 1 and unit_stride 48 with "
+       "shape [4,6], max_shape [] and 96 bytes (expected a static shape and bound x "
+       "unit_stride bytes at most; the bound is 4)"},
+      {"unit stride output", [](ArtifactSpec &s) {
+         s.buffers[2].shape = s.outputs[1].shape = {4, 6};
+         s.buffers[2].maxShape.clear();
+         s.outputs[1].maxShape.clear();
+         s.buffers[2].unitStride = 24;
+       },
+       "artifact 'test.dlcm': output 1 ('t/sum:0') carries the batch off dim 0 (unit_stride "
+       "24); inputs and outputs take it on dim 0"},
+      {"unit stride copy", [](ArtifactSpec &s) {
+         s.buffers[4].shape = {4, 6};
+         s.buffers[4].maxShape.clear();
+         s.buffers[4].unitStride = 24;
+       },
+       "artifact 'test.dlcm': step 2 of device 0 copies between a batched and an unbatched "
+       "buffer, or two batched unlike"},
   };
   for (const Case &c : cases) {
     ArtifactSpec s = batchModel();

@@ -217,6 +217,9 @@ void printBuffers(const fb::Model &m) {
     std::string notes = bound.empty() ? "" : ", sized for at most [" + bound + "]";
     if (buf.rows_per_unit())
       notes += ", " + std::to_string(buf.rows_per_unit()) + " rows per unit of the batch";
+    if (buf.unit_stride())
+      notes += " off dim 0 (each unit a strided slice, " + std::to_string(buf.unit_stride()) +
+               " bytes after the last)";
     if (buf.persistent())
       notes += buf.initial_segment() >= 0
                    ? ", persistent (starts as segment " + std::to_string(buf.initial_segment()) + ")"

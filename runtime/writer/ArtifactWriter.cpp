@@ -69,6 +69,8 @@ static flatbuffers::Offset<fb::Buffer> buildBuffer(flatbuffers::FlatBufferBuilde
   builder.add_max_shape(maxShape);
   if (b.rowsPerUnit)
     builder.add_rows_per_unit(b.rowsPerUnit);
+  if (b.unitStride)
+    builder.add_unit_stride(b.unitStride);
   return builder.Finish();
 }
 

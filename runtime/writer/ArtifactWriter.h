@@ -76,6 +76,9 @@ struct Buffer {
   std::vector<int64_t> maxShape;
   /// 0.8: dim 0 is rowsPerUnit x the batch (Contents::symbols); 0: static.
   int64_t rowsPerUnit = 0;
+  /// 0.8: with rowsPerUnit, the batch is off dim 0: `shape` is the bound's
+  /// and unit u starts u x unitStride bytes in (a strided slice).
+  uint64_t unitStride = 0;
 };
 
 /// 0.8: the symbolic batch and its bound.

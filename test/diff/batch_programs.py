@@ -38,7 +38,8 @@ import random_programs as rp  # noqa: E402
 DLC = os.environ.get("DLC", "dlc")
 # The batch rules' refusals (passes/BatchRows.cpp) and the one-unit check of
 # the outlined kernels (Pipeline/GenerateCode.cpp): named, expected.
-RULES = ("mixes the rows of the batch", "do not verify at one unit")
+RULES = ("mixes the rows of the batch", "do not verify at one unit",
+         "carries the batch on dim")
 
 
 class BatchGenerator(rp.Generator):

@@ -19,6 +19,12 @@
 // RUN: env DLC_RUN_FLAGS="--gpu=sim --check-ordering" %python %S/Inputs/check_symbolic_batch.py %t/encoder.mlir %t/encoder-emu 1,2 --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda | FileCheck %s --check-prefix=ENC
 // Constants spanning the batch's rows, units alike (Inputs/symbolic_batch_splat.mlir):
 // RUN: %python %S/Inputs/check_symbolic_batch.py %S/Inputs/symbolic_batch_splat.mlir %t/splat 1,3,4 | FileCheck %s --check-prefix=SPLAT
+// The batch off dim 0 (Inputs/symbolic_batch_moved.mlir: sequence-first
+// attention), on the CPU and over two simulated GPUs (strided buffers are
+// copied whole):
+// RUN: %python %S/Inputs/check_symbolic_batch.py %S/Inputs/symbolic_batch_moved.mlir %t/moved 1,3,4 | FileCheck %s --check-prefix=MOVED
+// RUN: env DLC_RUN_FLAGS="--gpu=sim --check-ordering" %python %S/Inputs/check_symbolic_batch.py %S/Inputs/symbolic_batch_moved.mlir %t/moved-gpus 1,3 --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda | FileCheck %s --check-prefix=MOVED
+// RUN: dlc inspect %t/moved/model.dlcm | FileCheck %s --check-prefix=MOVED-INSPECT
 // RUN: dlc inspect %t/cnn/model.dlcm | FileCheck %s --check-prefix=INSPECT
 // RUN: dlc inspect %t/mlp/model.dlcm | FileCheck %s --check-prefix=CHUNK
 // The placement dump names the size its estimates are for.
@@ -50,6 +56,11 @@
 // MLP: batch 32 probs: shape [32, 10] rel-L2
 // CHUNK: 0: 'k0' = k0_entry in library 0; ops:
 // CHUNK-NEXT: and c0_entry for 8 units of the batch at once (also for a tail of 4 or more)
+// MOVED: batch 1 y: shape [1, 5, 8] rel-L2
+// MOVED: batch 1 pooled: shape [1, 8] rel-L2
+// MOVED: batch 3 y: shape [3, 5, 8] rel-L2
+// MOVED: batch 3 pooled: shape [3, 8] rel-L2
+// MOVED-INSPECT: ('transpose_{{[0-9]+}}') on cpu: F32 [5,4,8], 640 bytes, 1 rows per unit of the batch off dim 0 (each unit a strided slice, 32 bytes after the last)
 // SPLAT: batch 1 y: shape [1, 3, 5, 9] rel-L2
 // SPLAT: batch 1 t: shape [1, 3, 5, 5] rel-L2
 // SPLAT: batch 3 y: shape [3, 3, 5, 9] rel-L2
