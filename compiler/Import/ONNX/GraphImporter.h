@@ -11,7 +11,9 @@
 
 #include "Interpreter/RefTensor.h"
 #include "dialects/dlc/DlcOps.h"
+#include "passes/BatchRows.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
@@ -26,6 +28,10 @@
 namespace dlc::onnx_import {
 
 using ref::Tensor;
+
+/// Which elements of a small constant hold the size of the symbolic batch
+/// (SymbolicSizes.cpp); one flag for a large one; empty: none.
+using SizeMask = std::vector<bool>;
 
 /// Results of a folded op larger than this stay ops (folding runs in doubles).
 constexpr int64_t kMaxFoldElements = 1 << 16;
@@ -95,6 +101,37 @@ public:
   /// Values by ONNX name.
   llvm::StringMap<mlir::Value> values;
 
+  // --- a symbolic batch's size (SymbolicSizes.cpp) ------------------------
+  /// The symbolic batch's name and bound; empty when there is none.
+  std::string symbolicBatch;
+  int64_t symbolicBatchBound = 0;
+  /// Constants computed from the batch's size (Shape and Size fold to the
+  /// bound), by element.
+  llvm::DenseMap<mlir::Value, SizeMask> sizeMasks;
+  /// After the current node's conversion: its outputs' masks; an error
+  /// when it computes with the batch's size or uses it in a shape other
+  /// than as dim 0.
+  mlir::LogicalResult trackSymbolicSizes(llvm::ArrayRef<mlir::Value> outputs);
+  SizeMask sizeMaskOf(mlir::Value v) const;
+  /// A Reshape of a symbolic batch's value by an ONNX shape: kept as an op
+  /// (even when it changes nothing at the bound) that records where its
+  /// shape lets the batch land, for checkReshapesOfBatch.
+  mlir::Value reshapeWithBatchPositions(mlir::Value v, llvm::ArrayRef<int64_t> shape,
+                                        llvm::ArrayRef<int64_t> positions);
+  mlir::LogicalResult refuseSizeUse(const llvm::Twine &use);
+
+private:
+  std::optional<SizeMask> sizesOfBatch(mlir::Value result);
+  std::optional<int64_t> batchDimOf(mlir::Value x);
+  /// The batch rules' answer on the function as imported so far, and its
+  /// op count then (re-run when ops were added).
+  std::optional<SymbolicBatch> layouts;
+  size_t layoutsAnalysedAt = size_t(-1);
+  mlir::LogicalResult checkSizeAsShape(size_t input, const SizeMask &mask);
+  SizeMask propagateSizeMask(mlir::Value result);
+
+public:
+
   // --- walking graphs ------------------------------------------------------
   /// Makes an outer graph's name available in `values` (an initializer is
   /// materialised on first use); set by the model importer. Fails naming it
@@ -115,6 +152,13 @@ public:
 /// output (a null Value for an output the node does not produce).
 mlir::LogicalResult convertNode(GraphImporter &importer,
                                 llvm::SmallVectorImpl<mlir::Value> &outputs);
+
+/// After a symbolic batch's import: every Reshape by an ONNX shape puts
+/// the batch where its shape had a -1, a 0 or the batch's size, not a
+/// number fixed at export (which another batch would not match). Sets
+/// `error` naming the node otherwise; the batch rules' own refusals are
+/// left to the compile.
+mlir::LogicalResult checkReshapesOfBatch(mlir::func::FuncOp func, std::string &error);
 
 /// Whether convertNode knows the op type (for messages and the conformance
 /// runner's "unsupported" column).

@@ -270,7 +270,7 @@ LogicalResult GraphImporter::importNodes(const google::protobuf::RepeatedPtrFiel
       if (failed(materialize(in)))
         return failure();
     SmallVector<Value> outputs;
-    if (failed(convertNode(*this, outputs)))
+    if (failed(convertNode(*this, outputs)) || failed(trackSymbolicSizes(outputs)))
       return failure();
     for (auto [i, out] : llvm::enumerate(n.output())) {
       if (out.empty())
@@ -674,8 +674,11 @@ LogicalResult ModelImporter::signature(func::FuncOp &func) {
 
   func = b.create<func::FuncOp>(NameLoc::get(b.getStringAttr("main")), "main",
                                 b.getFunctionType(argTypes, {}));
-  if (!symbols.empty())
+  if (!symbols.empty()) {
     func->setAttr(::dlc::attrs::kSymbolicBatch, b.getStringAttr(*symbols.begin()));
+    g.symbolicBatch = *symbols.begin();
+    g.symbolicBatchBound = options.maxDims.at(g.symbolicBatch);
+  }
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
     func.setArgAttr(i, ::dlc::attrs::kName, b.getStringAttr(name));
@@ -730,6 +733,12 @@ OwningOpRef<ModuleOp> ModelImporter::run(std::string &error) {
         fail("output '" + out.name() + "' is not produced by any node");
         break;
       }
+      if (llvm::is_contained(g.sizeMaskOf(v), true)) {
+        fail("output '" + out.name() + "' is computed from the size of the symbolic batch '" +
+             g.symbolicBatch + "', which is imported at its bound " +
+             std::to_string(g.symbolicBatchBound) + ": it would be wrong at any other batch");
+        break;
+      }
       results.push_back(v);
     }
     if (g.error.empty()) {
@@ -748,6 +757,8 @@ OwningOpRef<ModuleOp> ModelImporter::run(std::string &error) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
     if (isa<DlcDialect>(op.getDialect()) && op.use_empty())
       op.erase();
+  if (failed(checkReshapesOfBatch(func, error)))
+    return nullptr;
   return module;
 }
 

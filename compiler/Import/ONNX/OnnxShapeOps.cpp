@@ -40,6 +40,13 @@ LogicalResult convertReshape(GraphImporter &g, Outputs &out) {
   if (!shape)
     return failure();
   bool allowZero = g.attrInt("allowzero", 0) != 0;
+  // Where a symbolic batch may land: a -1, a copied dim, the batch's size.
+  std::vector<int64_t> batchPositions;
+  SizeMask sizes = g.has(1) ? g.sizeMaskOf(g.input(1)) : SizeMask();
+  for (size_t i = 0; i < shape->size(); ++i)
+    if ((*shape)[i] == -1 || ((*shape)[i] == 0 && !allowZero) ||
+        (!sizes.empty() && (sizes.size() == 1 ? sizes[0] : i < sizes.size() && sizes[i])))
+      batchPositions.push_back(i);
   int64_t infer = -1, known = 1;
   for (size_t i = 0; i < shape->size(); ++i) {
     int64_t &d = (*shape)[i];
@@ -64,7 +71,9 @@ LogicalResult convertReshape(GraphImporter &g, Outputs &out) {
   if (product(*shape) != t.getNumElements())
     return g.fail("cannot reshape " + formatShape(t.getShape()) + " to " +
                   formatShape(*shape));
-  out.push_back(g.reshape(g.input(0), *shape));
+  out.push_back(g.symbolicBatch.empty()
+                    ? g.reshape(g.input(0), *shape)
+                    : g.reshapeWithBatchPositions(g.input(0), *shape, batchPositions));
   return success();
 }
 

@@ -49,6 +49,31 @@
 // RUN: %make-onnx reshape_fixed_batch %t/reshape_fixed_batch.onnx
 // RUN: not dlc import %t/reshape_fixed_batch.onnx --input-shape=x=?x3x4 --max-dim=batch=5 2>&1 | FileCheck %s --check-prefix=FIXED-BATCH
 // FIXED-BATCH: error: {{.*}}reshape_fixed_batch.onnx: node '/Reshape' (Reshape): {{.*}} (dim 0 was made a symbolic batch with --input-shape=NAME=?x...; a model exported at a fixed batch may keep that batch in its shapes, such as a Reshape's: export it with dynamic_axes on dim 0 instead)
+// The batch's size is imported at the bound: computing with it (x / x.size(0)),
+// putting it in a shape other than as dim 0, or returning it would be wrong at
+// any other batch, so each is refused by name.
+// RUN: %make-onnx batch_size_as_value %t/batch_size_as_value.onnx
+// RUN: not dlc import %t/batch_size_as_value.onnx --max-dim=batch=4 2>&1 | FileCheck %s --check-prefix=SIZE-VALUE
+// SIZE-VALUE: error: {{.*}}batch_size_as_value.onnx: node '/Div' (Div): uses the size of the symbolic batch 'batch' as a value: the artifact would keep the bound 4 there at every batch (dlc imports a symbolic batch at its bound; its size may only shape dim 0)
+// RUN: not dlc import %t/batch_size_as_value.onnx --input-shape=x=?x3 --max-dim=b=4 2>&1 | FileCheck %s --check-prefix=SIZE-VALUE-GIVEN
+// SIZE-VALUE-GIVEN: error: {{.*}}node '/Div' (Div): uses the size of the symbolic batch 'b' as a value
+// RUN: %make-onnx batch_size_off_dim0 %t/batch_size_off_dim0.onnx
+// RUN: not dlc compile %t/batch_size_off_dim0.onnx --max-dim=batch=4 -o %t/off_dim0.dlcm 2>&1 | FileCheck %s --check-prefix=SIZE-DIM1
+// SIZE-DIM1: error: {{.*}}symbolic batch 'batch': op '/Reshape' (dlc.reshape) mixes the rows of the batch: it merges the batch with an outer dimension or splits it
+// A shape fixed at export that a -1 or the batch's size does not stand in:
+// a reshape to itself at the bound, another shape at any other batch.
+// RUN: %make-onnx reshape_fixed_rows %t/reshape_fixed_rows.onnx
+// RUN: not dlc import %t/reshape_fixed_rows.onnx --max-dim=batch=3 2>&1 | FileCheck %s --check-prefix=FIXED-ROWS
+// FIXED-ROWS: error: {{.*}}reshape_fixed_rows.onnx: node '/Reshape' (Reshape): its shape puts the symbolic batch 'batch' on dimension 0 with a number fixed at export, not -1, 0 or the batch's size: at another batch it would take another shape (export with dynamic_axes, or use -1 there)
+// RUN: %make-onnx batch_size_output %t/batch_size_output.onnx
+// RUN: not dlc import %t/batch_size_output.onnx --max-dim=batch=4 2>&1 | FileCheck %s --check-prefix=SIZE-OUTPUT
+// SIZE-OUTPUT: error: {{.*}}batch_size_output.onnx: output 's' is computed from the size of the symbolic batch 'batch', which is imported at its bound 4: it would be wrong at any other batch
+// A static dimension's size is a plain constant; a fixed batch's too.
+// RUN: %make-onnx batch_size_dim1_value %t/batch_size_dim1_value.onnx
+// RUN: dlc import %t/batch_size_dim1_value.onnx --max-dim=batch=4 | FileCheck %s --check-prefix=SIZE-DIM1-VALUE
+// SIZE-DIM1-VALUE: dlc.mul {{.*}} : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+// RUN: dlc import %t/batch_size_as_value.onnx --input-shape=x=4x3 | FileCheck %s --check-prefix=SIZE-FIXED
+// SIZE-FIXED: dlc.div
 // A symbolic dim 0 given by --input-shape needs exactly one --max-dim.
 // RUN: not dlc import %t/dynamic.onnx --input-shape=x=?x8 2>&1 | FileCheck %s --check-prefix=MAXDIM-GIVEN
 // MAXDIM-GIVEN: error: {{.*}}dynamic.onnx: --input-shape for 'x' makes dimension 0 symbolic ('?'): give its bound with exactly one --max-dim=NAME=N (e.g. --max-dim=batch=64)

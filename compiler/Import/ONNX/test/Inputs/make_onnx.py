@@ -133,6 +133,59 @@ def shape_arith():
                  [i64("zero", 0), i64("axes", [0]), i64("minus1", [-1])])
 
 
+def batch_size_as_value():
+    """x / x.size(0): the batch's size used in arithmetic (Shape -> Gather ->
+    Cast -> Div), which a symbolic batch imported at its bound would bake in."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="/Shape"),
+        helper.make_node("Gather", ["s", "zero"], ["b"], name="/Gather", axis=0),
+        helper.make_node("Cast", ["b"], ["bf"], name="/Cast", to=TensorProto.FLOAT),
+        helper.make_node("Div", ["x", "bf"], ["y"], name="/Div"),
+    ]
+    return model(nodes, [vi("x", ["batch", 3])], [vi("y", ["batch", 3])], [i64("zero", 0)])
+
+
+def batch_size_off_dim0():
+    """A Reshape whose dim 1 is the batch's size (x.view(3, x.size(0)))."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="/Shape"),
+        helper.make_node("Slice", ["s", "zero", "one"], ["b"], name="/Slice"),
+        helper.make_node("Concat", ["three", "b"], ["target"], name="/Concat", axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["y"], name="/Reshape"),
+    ]
+    return model(nodes, [vi("x", ["batch", 3])], [vi("y", [3, "batch"])],
+                 [i64("zero", [0]), i64("one", [1]), i64("three", [3])])
+
+
+def reshape_fixed_rows():
+    """x.view(3, -1) on x [batch, 6]: at batch 3 a reshape to itself, at any
+    other batch another shape (the batch would have to sit in the -1)."""
+    target = numpy_helper.from_array(np.array([3, -1], dtype=np.int64), "target")
+    nodes = [helper.make_node("Reshape", ["x", "target"], ["y"], name="/Reshape")]
+    return model(nodes, [vi("x", ["batch", 6])], [vi("y", [3, "n"])], [target])
+
+
+def batch_size_output():
+    """The model returns x.shape (Shape of the input as an output)."""
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="/Relu"),
+             helper.make_node("Shape", ["x"], ["s"], name="/Shape")]
+    return model(nodes, [vi("x", ["batch", 3])], [vi("y", ["batch", 3]), vi("s", [2], TensorProto.INT64)])
+
+
+def batch_size_dim1_value():
+    """x * x.size(1): a static dimension's size is a constant like any other."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="/Shape"),
+        helper.make_node("Gather", ["s", "one"], ["c"], name="/Gather", axis=0),
+        helper.make_node("Cast", ["c"], ["cf"], name="/Cast", to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["x", "cf"], ["y"], name="/Mul"),
+    ]
+    return model(nodes, [vi("x", ["batch", 3])], [vi("y", ["batch", 3])], [i64("one", 1)])
+
+
 def reshape_fixed_batch():
     """A Reshape to a constant shape whose dim 0 is the export's batch (2)."""
     target = numpy_helper.from_array(np.array([2, 12], dtype=np.int64), "target")
@@ -626,7 +679,7 @@ def if_branch_shapes():
     return model([node], [vi("c", [], B), vi("x", [2])], [vi("y", None)])
 
 
-MODELS = {f.__name__: f for f in [reshape_fixed_batch, loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batch_size_off_dim0, batch_size_output, batch_size_dim1_value, reshape_fixed_rows, loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,

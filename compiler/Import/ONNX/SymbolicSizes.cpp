@@ -1,0 +1,292 @@
+//===- SymbolicSizes.cpp - where the size of a symbolic batch is used -----===//
+//
+// A symbolic batch is imported at its bound, so Shape and Size fold to the
+// bound. Used as a shape (a Reshape's dim 0, an Expand to the batch, a Slice
+// of dim 0) the bound is what the compiler needs: the batch rules check the
+// shapes, and the runtime runs each unit. Used as a value (x / x.size(0),
+// arange(x.size(0)), an If on it, a Loop's trip count) it would be the bound
+// at every batch: a wrong answer at any other batch. So the importer follows
+// each element of the small constants that shape arithmetic makes and
+// refuses the first node that computes with the batch's size.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphImporter.h"
+#include "passes/BatchRows.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace dlc::onnx_import {
+namespace {
+
+/// Where a Reshape's shape lets the batch land (reshapeWithBatchPositions).
+constexpr llvm::StringLiteral kBatchPositions = "dlc.batch_positions";
+
+/// Masks larger than this are kept as one flag (the whole value).
+constexpr int64_t kMaxTrackedElements = 1024;
+
+bool isConstant(Value v) { return v && v.getDefiningOp<ConstantOp>(); }
+
+int64_t elementsOf(Value v) { return GraphImporter::typeOf(v).getNumElements(); }
+
+/// A mask of `v`'s elements, all set (one flag when `v` is large).
+SizeMask allOf(Value v) {
+  int64_t n = elementsOf(v);
+  return SizeMask(n <= kMaxTrackedElements ? size_t(std::max<int64_t>(n, 1)) : 1, true);
+}
+
+bool anySet(const SizeMask &m) { return llvm::is_contained(m, true); }
+
+/// Element i of a mask (a one-flag mask stands for every element).
+bool at(const SizeMask &m, int64_t i) { return m.size() == 1 ? m[0] : m[size_t(i)]; }
+
+/// The mask of a 1-D result picking `indices` of a 1-D input's mask.
+SizeMask pick(const SizeMask &in, int64_t inSize, const std::vector<int64_t> &indices) {
+  SizeMask out;
+  for (int64_t i : indices) {
+    if (i < 0)
+      i += inSize;
+    out.push_back(i >= 0 && i < inSize && at(in, i));
+  }
+  return out;
+}
+
+/// Inputs that an op reads as a shape, at import time, where the batch's
+/// size may stand for dim 0 of its result; -1: none.
+int shapeInputOf(llvm::StringRef opType) {
+  return llvm::StringSwitch<int>(opType)
+      .Cases("Reshape", "Expand", "Tile", 1)
+      .Case("ConstantOfShape", 0)
+      .Default(-1);
+}
+
+} // namespace
+
+SizeMask GraphImporter::sizeMaskOf(Value v) const {
+  auto it = sizeMasks.find(v);
+  return it == sizeMasks.end() ? SizeMask() : it->second;
+}
+
+/// Shape and Size of a value carrying the batch on dim 0 (dim 0 a multiple
+/// of the bound, as the batch rules require): the element of dim 0.
+std::optional<SizeMask> GraphImporter::sizesOfBatch(Value result) {
+  Value x = input(0);
+  std::optional<int64_t> dim = batchDimOf(x);
+  if (node->op_type() == "Size")
+    return SizeMask{dim.has_value()};
+  int64_t rank = typeOf(x).getRank();
+  auto norm = [&](int64_t a) { return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank); };
+  int64_t start = norm(attrInt("start", 0)), end = norm(attrInt("end", rank));
+  SizeMask mask;
+  for (int64_t d = start; d < end; ++d)
+    mask.push_back(dim && d == *dim);
+  if (int64_t(mask.size()) != elementsOf(result))
+    return allOf(result);
+  return mask;
+}
+
+/// The dim of `x` that carries the batch, by the batch rules run on what
+/// has been imported so far (BatchRows.h); where they refuse an op (the
+/// compile will say so), dim 0 when it spans the bound's units.
+std::optional<int64_t> GraphImporter::batchDimOf(Value x) {
+  if (isConstant(x) || typeOf(x).getRank() == 0)
+    return std::nullopt;
+  auto func = dyn_cast<func::FuncOp>(builder.getInsertionBlock()->getParentOp());
+  size_t ops = func ? func.getBody().front().getOperations().size() : 0;
+  if (func && ops != layoutsAnalysedAt) {
+    layoutsAnalysedAt = ops;
+    ScopedDiagnosticHandler quiet(func.getContext(), [](Diagnostic &) { return success(); });
+    FailureOr<std::optional<SymbolicBatch>> batch = analyseSymbolicBatch(func);
+    layouts = succeeded(batch) ? std::move(*batch) : std::nullopt;
+  }
+  if (!layouts)
+    return typeOf(x).getDimSize(0) % symbolicBatchBound == 0 ? std::optional<int64_t>(0)
+                                                            : std::nullopt;
+  if (!layouts->unitRows.count(x))
+    return std::nullopt;
+  auto moved = layouts->moved.find(x);
+  return moved == layouts->moved.end() ? 0 : moved->second.dim;
+}
+
+/// Where a structural input may hold the batch's size: a Reshape's shape
+/// (checked after import), element 0 of another shape, or a Slice's bound
+/// of the batch's axis. An error naming the use otherwise.
+LogicalResult GraphImporter::checkSizeAsShape(size_t i, const SizeMask &mask) {
+  llvm::StringRef op = node->op_type();
+  auto refuse = [&](const llvm::Twine &use) { return refuseSizeUse(use); };
+  if (op == "Reshape" && i == 1)
+    return success(); // Where it lands is checked after import (checkReshapesOfBatch).
+  if (int(i) == shapeInputOf(op)) {
+    for (size_t k = 1; k < mask.size(); ++k)
+      if (mask[k])
+        return refuse("dimension " + llvm::Twine(k) + " of its shape");
+    return success();
+  }
+  if (op == "Slice" && (i == 1 || i == 2)) {
+    std::vector<int64_t> axes;
+    if (has(3)) {
+      std::optional<Tensor> a = constInput(3);
+      if (!a)
+        return refuse("a bound of a Slice whose axes are not constants");
+      for (double d : a->data)
+        axes.push_back(d < 0 ? int64_t(d) + typeOf(input(0)).getRank() : int64_t(d));
+    }
+    std::optional<int64_t> batchDim = batchDimOf(input(0));
+    for (size_t k = 0; k < mask.size(); ++k)
+      if (mask[k] && (k < axes.size() ? axes[k] : int64_t(k)) != batchDim.value_or(0))
+        return refuse("a bound of a Slice along another axis than the batch's");
+    return success();
+  }
+  return refuse("a value");
+}
+
+LogicalResult GraphImporter::refuseSizeUse(const llvm::Twine &use) {
+  return fail("uses the size of the symbolic batch '" + symbolicBatch + "' as " + use +
+              ": the artifact would keep the bound " + llvm::Twine(symbolicBatchBound) +
+              " there at every batch (dlc imports a symbolic batch at its bound; its size "
+              "may only shape dim 0)");
+}
+
+/// The mask of a constant result computed elementwise, or by moving
+/// elements, from constants of which some hold the batch's size.
+SizeMask GraphImporter::propagateSizeMask(Value result) {
+  llvm::StringRef op = node->op_type();
+  int64_t n = elementsOf(result);
+  if (n > kMaxTrackedElements)
+    return allOf(result);
+  auto maskIn = [&](size_t i) { return has(i) ? sizeMaskOf(input(i)) : SizeMask(); };
+  bool sameOrder = llvm::is_contained(
+      {"Identity", "Cast", "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Neg", "Abs"}, op);
+  if (sameOrder && elementsOf(input(0)) == n) {
+    SizeMask in = maskIn(0);
+    SizeMask out(n);
+    for (int64_t k = 0; k < n; ++k)
+      out[k] = !in.empty() && at(in, k);
+    return out;
+  }
+  if (op == "Gather" && typeOf(input(0)).getRank() == 1) {
+    std::optional<Tensor> indices = constInput(1);
+    if (!indices || anySet(maskIn(1)) || int64_t(indices->data.size()) != n)
+      return allOf(result);
+    SizeMask in = maskIn(0);
+    if (in.empty())
+      return SizeMask(n, false);
+    std::vector<int64_t> idx(indices->data.begin(), indices->data.end());
+    return pick(in, elementsOf(input(0)), idx);
+  }
+  if (op == "Concat" && typeOf(result).getRank() == 1) {
+    SizeMask out;
+    for (size_t i = 0; i < numInputs(); ++i) {
+      SizeMask in = maskIn(i);
+      for (int64_t k = 0; k < elementsOf(input(i)); ++k)
+        out.push_back(!in.empty() && at(in, k));
+    }
+    return int64_t(out.size()) == n ? out : allOf(result);
+  }
+  bool elementwise = llvm::is_contained(
+      {"Add", "Sub", "Mul", "Div", "Mod", "Max", "Min", "Equal", "Less", "Greater"}, op);
+  if (elementwise) {
+    SizeMask out(n, false);
+    for (size_t i = 0; i < numInputs(); ++i) {
+      SizeMask in = maskIn(i);
+      if (in.empty())
+        continue;
+      int64_t m = elementsOf(input(i));
+      if (m != n && m != 1)
+        return allOf(result);
+      for (int64_t k = 0; k < n; ++k)
+        out[k] = out[k] || at(in, m == 1 ? 0 : k);
+    }
+    return out;
+  }
+  return allOf(result);
+}
+
+LogicalResult GraphImporter::trackSymbolicSizes(ArrayRef<Value> outputs) {
+  if (symbolicBatch.empty())
+    return success();
+  llvm::StringRef op = node->op_type();
+  if (op == "Shape" || op == "Size") {
+    if (std::optional<SizeMask> mask = sizesOfBatch(outputs[0]); mask && anySet(*mask))
+      sizeMasks[outputs[0]] = *mask;
+    return success();
+  }
+  bool dataUse = false;
+  for (size_t i = 0; i < numInputs(); ++i) {
+    if (!has(i))
+      continue;
+    SizeMask mask = sizeMaskOf(input(i));
+    if (!anySet(mask))
+      continue;
+    bool shapeInput = int(i) == shapeInputOf(op) || (op == "Slice" && (i == 1 || i == 2));
+    if (!shapeInput) {
+      dataUse = true;
+      continue;
+    }
+    // Read at import time as a shape: a constant result (an Expand of a
+    // constant) has every unit alike and holds no size.
+    if (failed(checkSizeAsShape(i, mask)))
+      return failure();
+  }
+  if (!dataUse)
+    return success();
+  for (Value out : outputs) {
+    if (!out)
+      continue;
+    if (!isConstant(out))
+      return refuseSizeUse("a value");
+    SizeMask mask = propagateSizeMask(out);
+    if (anySet(mask))
+      sizeMasks[out] = mask;
+  }
+  return success();
+}
+
+Value GraphImporter::reshapeWithBatchPositions(Value v, ArrayRef<int64_t> shape,
+                                              ArrayRef<int64_t> positions) {
+  if (isConstant(v))
+    return reshape(v, shape);
+  auto op = builder.create<ReshapeOp>(loc, tensorType(shape, typeOf(v).getElementType()), v,
+                                      DeviceAttr());
+  op->setAttr(kBatchPositions, builder.getDenseI64ArrayAttr(positions));
+  return op;
+}
+
+LogicalResult checkReshapesOfBatch(func::FuncOp func, std::string &error) {
+  SmallVector<ReshapeOp> marked;
+  func.walk([&](ReshapeOp op) {
+    if (op->hasAttr(kBatchPositions))
+      marked.push_back(op);
+  });
+  if (marked.empty())
+    return success();
+  // Refusals by the batch rules are the compile's to report, with its rules.
+  FailureOr<std::optional<SymbolicBatch>> batch = [&] {
+    ScopedDiagnosticHandler quiet(func.getContext(), [](Diagnostic &) { return success(); });
+    return analyseSymbolicBatch(func);
+  }();
+  for (ReshapeOp op : marked) {
+    auto positions = op->getAttrOfType<DenseI64ArrayAttr>(kBatchPositions).asArrayRef();
+    op->removeAttr(kBatchPositions);
+    if (failed(batch) || !*batch || !(*batch)->unitRows.count(op.getResult()) || !error.empty())
+      continue;
+    auto layout = (*batch)->moved.find(op.getResult());
+    int64_t dim = layout == (*batch)->moved.end() ? 0 : layout->second.dim;
+    if (llvm::is_contained(positions, dim))
+      continue;
+    std::string name = "?";
+    if (auto loc = dyn_cast<NameLoc>(op.getLoc()))
+      name = loc.getName().str();
+    error = "node '" + name + "' (Reshape): its shape puts the symbolic batch '" +
+            (*batch)->name + "' on dimension " + std::to_string(dim) +
+            " with a number fixed at export, not -1, 0 or the batch's size: at another batch "
+            "it would take another shape (export with dynamic_axes, or use -1 there)";
+  }
+  return success(error.empty());
+}
+
+} // namespace dlc::onnx_import
