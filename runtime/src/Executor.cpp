@@ -112,6 +112,11 @@ dlc_status_t checkNumerics(const dlc_session_s &s, const Slot &slot, uint32_t d,
   const fb::Model &m = s.model->artifact->model();
   const fb::Step &step = *op.step;
   uint32_t n = count(step.buffers()), firstOutput = n - step.output_count();
+  // Units past a smaller batch interleave with a strided buffer's (the batch
+  // off dim 0) and hold stale bytes: a step with one is not checked then.
+  for (uint32_t j = 0; j < n; ++j)
+    if (m.buffers()->Get(step.buffers()->Get(j))->unit_stride() && slot.units < s.batchBound)
+      return nullptr;
   auto nonFinite = [&](uint32_t j) {
     const fb::Buffer &b = *m.buffers()->Get(step.buffers()->Get(j));
     return firstNonFinite(b, op.args[j], activeBytes(s, b, slot.units));

@@ -160,7 +160,9 @@ SizeMask GraphImporter::propagateSizeMask(Value result) {
     return allOf(result);
   auto maskIn = [&](size_t i) { return has(i) ? sizeMaskOf(input(i)) : SizeMask(); };
   bool sameOrder = llvm::is_contained(
-      {"Identity", "Cast", "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Neg", "Abs"}, op);
+      {"Identity", "Cast", "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Neg", "Abs", "Sqrt",
+       "Floor", "Ceil", "Not", "Reciprocal", "Relu", "Sign"},
+      op);
   if (sameOrder && elementsOf(input(0)) == n) {
     SizeMask in = maskIn(0);
     SizeMask out(n);
@@ -188,7 +190,9 @@ SizeMask GraphImporter::propagateSizeMask(Value result) {
     return int64_t(out.size()) == n ? out : allOf(result);
   }
   bool elementwise = llvm::is_contained(
-      {"Add", "Sub", "Mul", "Div", "Mod", "Max", "Min", "Equal", "Less", "Greater"}, op);
+      {"Add", "Sub", "Mul", "Div", "Mod", "Max", "Min", "Pow", "Equal", "Less", "Greater",
+       "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Where"},
+      op);
   if (elementwise) {
     SizeMask out(n, false);
     for (size_t i = 0; i < numInputs(); ++i) {

@@ -72,6 +72,11 @@
 // RUN: %make-onnx batch_size_dim1_value %t/batch_size_dim1_value.onnx
 // RUN: dlc import %t/batch_size_dim1_value.onnx --max-dim=batch=4 | FileCheck %s --check-prefix=SIZE-DIM1-VALUE
 // SIZE-DIM1-VALUE: dlc.mul {{.*}} : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+// ViT's class token expanded to the batch through Where (the size followed
+// element by element: only the shape's dim 0 holds it):
+// RUN: %make-onnx class_token_expand %t/class_token_expand.onnx
+// RUN: dlc import %t/class_token_expand.onnx --max-dim=batch=4 | FileCheck %s --check-prefix=SIZE-TOKEN
+// SIZE-TOKEN: dlc.concat {{.*}} : (tensor<4x1x3xf32>, tensor<4x2x3xf32>) -> tensor<4x3x3xf32>
 // RUN: dlc import %t/batch_size_as_value.onnx --input-shape=x=4x3 | FileCheck %s --check-prefix=SIZE-FIXED
 // SIZE-FIXED: dlc.div
 // A symbolic dim 0 given by --input-shape needs exactly one --max-dim.

@@ -167,6 +167,26 @@ def reshape_fixed_rows():
     return model(nodes, [vi("x", ["batch", 6])], [vi("y", [3, "n"])], [target])
 
 
+def class_token_expand():
+    """ViT's class token as PyTorch 1.13 exports token.expand(n, -1, -1) with
+    a dynamic batch: the shape [n, -1, -1] passes a Where(Equal(shape, -1),
+    1, shape) before the Expand, then the token joins x along axis 1."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    token = numpy_helper.from_array(np.array([[[0.5, -1.0, 2.0]]], dtype=np.float32), "token")
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="/Shape"),
+        helper.make_node("Gather", ["s", "zero"], ["n"], name="/Gather", axis=0),
+        helper.make_node("Unsqueeze", ["n", "axes"], ["nu"], name="/Unsqueeze"),
+        helper.make_node("Concat", ["nu", "minus1", "minus1"], ["shape"], name="/Concat", axis=0),
+        helper.make_node("Equal", ["shape", "minus1"], ["is_minus1"], name="/Equal"),
+        helper.make_node("Where", ["is_minus1", "one", "shape"], ["target"], name="/Where"),
+        helper.make_node("Expand", ["token", "target"], ["tokens"], name="/Expand"),
+        helper.make_node("Concat", ["tokens", "x"], ["y"], name="/Concat_1", axis=1),
+    ]
+    return model(nodes, [vi("x", ["batch", 2, 3])], [vi("y", ["batch", 3, 3])],
+                 [token, i64("zero", 0), i64("axes", [0]), i64("minus1", [-1]), i64("one", [1])])
+
+
 def batch_size_output():
     """The model returns x.shape (Shape of the input as an output)."""
     nodes = [helper.make_node("Relu", ["x"], ["y"], name="/Relu"),
@@ -679,7 +699,7 @@ def if_branch_shapes():
     return model([node], [vi("c", [], B), vi("x", [2])], [vi("y", None)])
 
 
-MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batch_size_off_dim0, batch_size_output, batch_size_dim1_value, reshape_fixed_rows, loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batch_size_off_dim0, batch_size_output, batch_size_dim1_value, reshape_fixed_rows, class_token_expand, loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
