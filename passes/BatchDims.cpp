@@ -53,11 +53,24 @@ std::optional<BatchLayout> throughReshape(Value in, Value out, BatchLayout layou
   return std::nullopt;
 }
 
+/// Whether `v` is a splat constant (or a reshape of one): alike in every
+/// unit along any dim.
+bool isSplatConstant(Value v) {
+  while (auto reshape = v.getDefiningOp<ReshapeOp>())
+    v = reshape.getInput();
+  auto constant = v.getDefiningOp<ConstantOp>();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  return dense && dense.isSplat();
+}
+
 /// The layout every batched operand agrees on, as a dim of the result
 /// (operands of lower rank align to its trailing dims); operands without
-/// the batch must be 1 there. Null with `why` set otherwise.
+/// the batch must be 1 there, or be splat constants spanning the batch
+/// (an LSTM's zero initial state [layers, B, H]), which then carry it
+/// (`carried`). Null with `why` set otherwise.
 std::optional<BatchLayout> agreedLayout(ValueRange operands, int64_t resultRank,
-                                        const BatchLayouts &layouts, std::string &why) {
+                                        const BatchLayouts &layouts, int64_t bound,
+                                        std::string &why, CarriedSplats &carried) {
   std::optional<BatchLayout> agreed;
   for (Value v : operands) {
     auto it = layouts.find(v);
@@ -75,10 +88,14 @@ std::optional<BatchLayout> agreedLayout(ValueRange operands, int64_t resultRank,
     if (layouts.count(v))
       continue;
     int64_t d = agreed->dim - (resultRank - rankOf(v));
-    if (d >= 0 && shapeOf(v)[d] != 1) {
-      why = "it broadcasts along the batch dimension";
-      return std::nullopt;
+    if (d < 0 || shapeOf(v)[d] == 1)
+      continue;
+    if (isSplatConstant(v) && shapeOf(v)[d] == agreed->outer * bound * agreed->rows) {
+      carried.push_back({v, BatchLayout{d, agreed->rows, agreed->outer}});
+      continue;
     }
+    why = "it broadcasts along the batch dimension";
+    return std::nullopt;
   }
   return agreed;
 }
@@ -118,7 +135,7 @@ std::string throughMatmul(Operation *op, const BatchLayouts &layouts, BatchLayou
 } // namespace
 
 std::string batchDimsThrough(Operation *op, const BatchLayouts &layouts, int64_t bound,
-                             SmallVectorImpl<BatchLayout> &out) {
+                             SmallVectorImpl<BatchLayout> &out, CarriedSplats &carried) {
   auto layoutOf = [&](Value v) { return layouts.find(v)->second; };
   Value result = op->getResult(0);
   int64_t rank = rankOf(result);
@@ -128,7 +145,7 @@ std::string batchDimsThrough(Operation *op, const BatchLayouts &layouts, int64_t
   };
   if (isElementwise(op) || isa<CopyOp>(op)) {
     std::string why;
-    std::optional<BatchLayout> l = agreedLayout(op->getOperands(), rank, layouts, why);
+    std::optional<BatchLayout> l = agreedLayout(op->getOperands(), rank, layouts, bound, why, carried);
     return l ? same(*l) : why;
   }
   if (isa<MatmulOp>(op)) {
@@ -191,7 +208,7 @@ std::string batchDimsThrough(Operation *op, const BatchLayouts &layouts, int64_t
     if (normAxis(concat.getAxis(), rank) == in.dim)
       return "it concatenates along the batch";
     std::string why;
-    std::optional<BatchLayout> l = agreedLayout(op->getOperands(), rank, layouts, why);
+    std::optional<BatchLayout> l = agreedLayout(op->getOperands(), rank, layouts, bound, why, carried);
     if (!l)
       return why;
     for (Value operand : op->getOperands())

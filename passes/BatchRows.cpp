@@ -263,9 +263,16 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
         layouts[operand] = moved->count(operand) ? moved->lookup(operand)
                                                  : BatchLayout{0, rows.lookup(operand), 1};
     SmallVector<BatchLayout> out;
-    std::string general = batchDimsThrough(op, layouts, bound, out);
+    CarriedSplats carried;
+    std::string general = batchDimsThrough(op, layouts, bound, out, carried);
     if (!general.empty())
       return fail(why.empty() ? general : why);
+    for (auto [splat, layout] : carried) {
+      rows[splat] = layout.rows;
+      batched.insert(splat);
+      if (layout != BatchLayout{0, layout.rows, 1})
+        (*moved)[splat] = layout;
+    }
     for (auto [result, layout] : llvm::zip(op->getResults(), out)) {
       if (cast<RankedTensorType>(result.getType()).getDimSize(layout.dim) !=
           layout.outer * layout.rows * bound)

@@ -79,10 +79,14 @@ analyseBatchRows(mlir::func::FuncOp func, llvm::ArrayRef<mlir::BlockArgument> ba
 
 /// Where `op`'s results carry the batch when it may sit on any dimension
 /// (each unit a strided slice of the bound's buffer), given its operands'
-/// `layouts`: fills `results` and returns "", or returns why the op mixes
-/// the units.
+/// `layouts`: fills `results` (and `carried`: splat constants spanning the
+/// batch, alike in every unit, that carry it there) and returns "", or
+/// returns why the op mixes the units.
+/// Splat constants that carry the batch through an op (their layouts).
+using CarriedSplats = llvm::SmallVector<std::pair<mlir::Value, BatchLayout>>;
 std::string batchDimsThrough(mlir::Operation *op, const BatchLayouts &layouts, int64_t bound,
-                             llvm::SmallVectorImpl<BatchLayout> &results);
+                             llvm::SmallVectorImpl<BatchLayout> &results,
+                             CarriedSplats &carried);
 
 /// A function's symbolic batch (dlc.symbolic_batch): its name, its bound
 /// (the inputs' dim 0, state arguments aside) and rows per unit of every

@@ -203,9 +203,10 @@ LogicalResult ArtifactTranslator::buildBuffers() {
     for (int64_t d : type.getShape())
       buffer.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
     buffer.maxShape = info.maxShape;
-    // A splat constant spanning the batch stays whole: every unit's code
-    // reads its first unit's rows, all alike.
-    if (int64_t rows = batch && !constant ? batch->unitRows.lookup(value) : 0) {
+    // A splat constant spanning the batch (or a view of one) stays whole:
+    // every unit's code reads its first unit's rows, all alike.
+    bool constantBytes = constant || segmentOf[s.owner(i)] >= 0;
+    if (int64_t rows = batch && !constantBytes ? batch->unitRows.lookup(value) : 0) {
       buffer.rowsPerUnit = rows;
       auto layout = batch->moved.find(value);
       if (layout == batch->moved.end()) {

@@ -231,9 +231,11 @@ LogicalResult GraphImporter::trackSymbolicSizes(ArrayRef<Value> outputs) {
       dataUse = true;
       continue;
     }
-    // Read at import time as a shape: a constant result (an Expand of a
-    // constant) has every unit alike and holds no size.
-    if (failed(checkSizeAsShape(i, mask)))
+    // Read at import time as a shape: a constant result (zeros of the
+    // batch's shape, a token expanded to it) has every unit alike and
+    // holds no size; the batch rules say where it may carry the batch.
+    bool constantResult = llvm::all_of(outputs, [](Value v) { return !v || isConstant(v); });
+    if (!constantResult && failed(checkSizeAsShape(i, mask)))
       return failure();
   }
   if (!dataUse)
