@@ -282,16 +282,29 @@ Kernel CodeGenerator::cloneAtOneUnit(ModuleOp scratch, const Kernel &kernel) con
 // A kernel of a symbolic batch whose matmul takes few rows per unit (a
 // Linear on the batch's rows: an MLP, a classifier head) also gets a body
 // for kChunkRows rows at once, so that a large batch runs GEMMs, not one
-// matrix-vector product per unit. 0: no chunk body.
+// matrix-vector product per unit; so does a kernel writing so few elements
+// per unit that calling it once per unit costs more than its work (an
+// LSTM's gates: [1, 32] per unit and step). 0: no chunk body.
 int64_t CodeGenerator::chunkUnitsOf(const Kernel &kernel) const {
   constexpr int64_t kChunkRows = 8;
-  if (touchesMovedBatch(kernel))
-    return 0; // (several units of an interleaved dim are no strided slice)
+  // Several units of an interleaved dim (outer > 1) are no strided slice.
+  auto interleaved = [&](Value v) {
+    auto layout = moved.find(v);
+    return layout != moved.end() && layout->second.outer > 1;
+  };
+  if (llvm::any_of(kernel.inputs, interleaved) || llvm::any_of(kernel.outputs, interleaved))
+    return 0;
   int64_t fewest = 0;
   for (Operation *op : kernel.ops)
     if (isa<dlc::MatmulOp>(op))
       if (int64_t rows = unitRows.lookup(op->getOperand(0)); rows && rows < kChunkRows)
         fewest = fewest ? std::min(fewest, rows) : rows;
+  constexpr int64_t kTinyUnitElements = 1024;
+  int64_t written = 0;
+  for (Value output : kernel.outputs)
+    written += unitType(output, 1).getNumElements();
+  if (!fewest && written <= kTinyUnitElements)
+    fewest = 1;
   if (!fewest)
     return 0;
   int64_t units = std::min(batchBound, (kChunkRows + fewest - 1) / fewest);
