@@ -32,25 +32,9 @@ int64_t product(ArrayRef<int64_t> dims) {
   return p;
 }
 
-/// Where a reshape's result carries the batch. In the flat order a reshape
-/// keeps, the input is G groups x the bound's units x E elements per unit
-/// (G: its outer dims times `outer`; E: `rows` times its inner dims); the
-/// result's dim d carries the batch when its outer dims divide G and its
-/// inner dims divide E, and dim d is the rest of both times the bound.
 std::optional<BatchLayout> throughReshape(Value in, Value out, BatchLayout layout,
                                           int64_t bound) {
-  ArrayRef<int64_t> from = shapeOf(in), to = shapeOf(out);
-  int64_t groups = product(from.take_front(layout.dim)) * layout.outer;
-  int64_t unitElements = layout.rows * product(from.drop_front(layout.dim + 1));
-  for (int64_t d = 0; d < int64_t(to.size()); ++d) {
-    int64_t outerDims = product(to.take_front(d)), innerDims = product(to.drop_front(d + 1));
-    if (groups % outerDims != 0 || unitElements % innerDims != 0)
-      continue;
-    BatchLayout l{d, unitElements / innerDims, groups / outerDims};
-    if (to[d] == l.outer * bound * l.rows)
-      return l;
-  }
-  return std::nullopt;
+  return reshapeBatchLayout(shapeOf(in), shapeOf(out), layout, bound);
 }
 
 /// Whether `v` is a splat constant (or a reshape of one): alike in every
@@ -133,6 +117,26 @@ std::string throughMatmul(Operation *op, const BatchLayouts &layouts, BatchLayou
 }
 
 } // namespace
+
+/// Where a reshape's result carries the batch. In the flat order a reshape
+/// keeps, the input is G groups x the bound's units x E elements per unit
+/// (G: its outer dims times `outer`; E: `rows` times its inner dims); the
+/// result's dim d carries the batch when its outer dims divide G and its
+/// inner dims divide E, and dim d is the rest of both times the bound.
+std::optional<BatchLayout> reshapeBatchLayout(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
+                                              BatchLayout layout, int64_t bound) {
+  int64_t groups = product(from.take_front(layout.dim)) * layout.outer;
+  int64_t unitElements = layout.rows * product(from.drop_front(layout.dim + 1));
+  for (int64_t d = 0; d < int64_t(to.size()); ++d) {
+    int64_t outerDims = product(to.take_front(d)), innerDims = product(to.drop_front(d + 1));
+    if (groups % outerDims != 0 || unitElements % innerDims != 0)
+      continue;
+    BatchLayout l{d, unitElements / innerDims, groups / outerDims};
+    if (to[d] == l.outer * bound * l.rows)
+      return l;
+  }
+  return std::nullopt;
+}
 
 std::string batchDimsThrough(Operation *op, const BatchLayouts &layouts, int64_t bound,
                              SmallVectorImpl<BatchLayout> &out, CarriedSplats &carried) {

@@ -82,6 +82,14 @@ analyseBatchRows(mlir::func::FuncOp func, llvm::ArrayRef<mlir::BlockArgument> ba
 /// `layouts`: fills `results` (and `carried`: splat constants spanning the
 /// batch, alike in every unit, that carry it there) and returns "", or
 /// returns why the op mixes the units.
+/// Where a reshape from `from` to `to` puts the batch of an input with
+/// `layout` (the flat order is kept); std::nullopt when no single dim of
+/// the result holds each unit as such a layout (test/BatchDimsTest.cpp
+/// checks it against every unit's elements on random shapes).
+std::optional<BatchLayout> reshapeBatchLayout(llvm::ArrayRef<int64_t> from,
+                                              llvm::ArrayRef<int64_t> to, BatchLayout layout,
+                                              int64_t bound);
+
 /// Splat constants that carry the batch through an op (their layouts).
 using CarriedSplats = llvm::SmallVector<std::pair<mlir::Value, BatchLayout>>;
 std::string batchDimsThrough(mlir::Operation *op, const BatchLayouts &layouts, int64_t bound,
