@@ -87,22 +87,21 @@ std::optional<BatchLayout> agreedLayout(ValueRange operands, int64_t resultRank,
 std::string throughMatmul(Operation *op, const BatchLayouts &layouts, BatchLayout &out) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   int64_t rank = rankOf(op->getResult(0));
-  auto lhsAt = layouts.find(lhs), rhsAt = layouts.find(rhs);
+  // An operand's layout as a dim of the result; `contracted`: its K dim.
+  auto asResultDim = [&](Value v, int64_t contracted,
+                         std::optional<BatchLayout> &from) -> bool {
+    auto at = layouts.find(v);
+    if (at == layouts.end())
+      return true;
+    if (at->second.dim == rankOf(v) + contracted)
+      return false;
+    from = at->second;
+    from->dim += rank - rankOf(v);
+    return true;
+  };
   std::optional<BatchLayout> fromLhs, fromRhs;
-  if (lhsAt != layouts.end()) {
-    int64_t d = lhsAt->second.dim + rank - rankOf(lhs);
-    if (lhsAt->second.dim == rankOf(lhs) - 1)
-      return "it contracts the batch dimension";
-    fromLhs = lhsAt->second;
-    fromLhs->dim = d;
-  }
-  if (rhsAt != layouts.end()) {
-    int64_t d = rhsAt->second.dim + rank - rankOf(rhs);
-    if (rhsAt->second.dim == rankOf(rhs) - 2)
-      return "it contracts the batch dimension";
-    fromRhs = rhsAt->second;
-    fromRhs->dim = d;
-  }
+  if (!asResultDim(lhs, -1, fromLhs) || !asResultDim(rhs, -2, fromRhs))
+    return "it contracts the batch dimension";
   if (fromLhs && fromRhs && (*fromLhs != *fromRhs || fromLhs->dim >= rank - 2))
     return "both operands carry the batch, on different dimensions of the result";
   out = fromLhs ? *fromLhs : *fromRhs;

@@ -270,7 +270,7 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
     for (auto [splat, layout] : carried) {
       rows[splat] = layout.rows;
       batched.insert(splat);
-      if (layout != BatchLayout{0, layout.rows, 1})
+      if (!layout.onDim0())
         (*moved)[splat] = layout;
     }
     for (auto [result, layout] : llvm::zip(op->getResults(), out)) {
@@ -280,7 +280,7 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
                     " would carry the batch but is not a multiple of its bound");
       rows[result] = layout.rows;
       batched.insert(result);
-      if (layout != BatchLayout{0, layout.rows, 1})
+      if (!layout.onDim0())
         (*moved)[result] = layout;
     }
   }

@@ -57,6 +57,8 @@ struct BatchLayout {
     return dim == o.dim && rows == o.rows && outer == o.outer;
   }
   bool operator!=(const BatchLayout &o) const { return !(*this == o); }
+  /// Dim 0 with outer 1: contiguous units, the plain per-unit layout.
+  bool onDim0() const { return dim == 0 && outer == 1; }
 };
 using BatchLayouts = llvm::DenseMap<mlir::Value, BatchLayout>;
 

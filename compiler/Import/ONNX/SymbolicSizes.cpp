@@ -117,13 +117,12 @@ std::optional<int64_t> GraphImporter::batchDimOf(Value x) {
 /// of the batch's axis. An error naming the use otherwise.
 LogicalResult GraphImporter::checkSizeAsShape(size_t i, const SizeMask &mask) {
   llvm::StringRef op = node->op_type();
-  auto refuse = [&](const llvm::Twine &use) { return refuseSizeUse(use); };
   if (op == "Reshape" && i == 1)
     return success(); // Where it lands is checked after import (checkReshapesOfBatch).
   if (int(i) == shapeInputOf(op)) {
     for (size_t k = 1; k < mask.size(); ++k)
       if (mask[k])
-        return refuse("dimension " + llvm::Twine(k) + " of its shape");
+        return refuseSizeUse("dimension " + llvm::Twine(k) + " of its shape");
     return success();
   }
   if (op == "Slice" && (i == 1 || i == 2)) {
@@ -131,17 +130,17 @@ LogicalResult GraphImporter::checkSizeAsShape(size_t i, const SizeMask &mask) {
     if (has(3)) {
       std::optional<Tensor> a = constInput(3);
       if (!a)
-        return refuse("a bound of a Slice whose axes are not constants");
+        return refuseSizeUse("a bound of a Slice whose axes are not constants");
       for (double d : a->data)
         axes.push_back(d < 0 ? int64_t(d) + typeOf(input(0)).getRank() : int64_t(d));
     }
     std::optional<int64_t> batchDim = batchDimOf(input(0));
     for (size_t k = 0; k < mask.size(); ++k)
       if (mask[k] && (k < axes.size() ? axes[k] : int64_t(k)) != batchDim.value_or(0))
-        return refuse("a bound of a Slice along another axis than the batch's");
+        return refuseSizeUse("a bound of a Slice along another axis than the batch's");
     return success();
   }
-  return refuse("a value");
+  return refuseSizeUse("a value");
 }
 
 LogicalResult GraphImporter::refuseSizeUse(const llvm::Twine &use) {
