@@ -827,6 +827,9 @@ dlc_status_t Artifact::verifySignature() {
       if (b.unit_stride() != 0)
         return Error(DLC_STATUS_DATA_LOSS) << at() << "carries the batch off dim 0 (unit_stride "
                                            << b.unit_stride() << "); inputs and outputs take it on dim 0";
+      if (count(b.symbol_dims()))
+        return Error(DLC_STATUS_DATA_LOSS) << at() << "has the symbol on several dims "
+                                           << "(symbol_dims), which only sized kernels touch";
       for (uint32_t j = 0; j < i; ++j)
         if (str(specs->Get(j)->name()) == str(t.name()))
           return Error(DLC_STATUS_DATA_LOSS) << at() << "has the same name as " << what << " " << j;
@@ -909,7 +912,69 @@ dlc_status_t Artifact::verifySymbolicBatch() {
              << " (expected a symbol, host code, 2 to the symbolic batch's bound " << bound
              << " units, tails from fewer)";
   }
+  DLC_RETURN_IF_ERROR(verifySized());
   return verifyPerUnitSteps();
+}
+
+// 0.9: kernels sized at run time, and the buffers only they touch.
+dlc_status_t Artifact::verifySized() {
+  const auto *buffers = root->buffers();
+  int64_t bound = count(root->symbols()) ? root->symbols()->Get(0)->bound() : 0;
+  for (uint32_t i = 0; i < count(buffers); ++i) {
+    const fb::Buffer &b = *buffers->Get(i);
+    if (!count(b.symbol_dims()))
+      continue;
+    bool ok = bound > 0 && !b.rows_per_unit() && !b.max_shape() && b.constant_segment() < 0 &&
+              !b.persistent();
+    for (uint32_t j = 0; ok && j < count(b.symbol_dims()); ++j) {
+      int32_t d = b.symbol_dims()->Get(j);
+      ok = d >= 0 && uint32_t(d) < count(b.shape()) && b.shape()->Get(d) == bound &&
+           (j == 0 || d > b.symbol_dims()->Get(j - 1));
+    }
+    if (!ok)
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': buffer " << i << " ('" << str(b.name())
+             << "') has symbol_dims that are not increasing dims of the symbol's bound " << bound
+             << " in its static shape " << shapeString(b.shape())
+             << ", or is batched, constant or persistent";
+  }
+  const auto *kernels = root->kernels();
+  for (uint32_t k = 0; k < count(kernels); ++k) {
+    const fb::Kernel &kernel = *kernels->Get(k);
+    if (kernel.sized() && (!bound || str(kernel.symbol()).empty() || kernel.cuda() ||
+                           kernel.chunk_units() || !str(kernel.chunk_symbol()).empty()))
+      return Error(DLC_STATUS_DATA_LOSS)
+             << "artifact '" << label << "': kernel " << k << " ('" << str(kernel.name())
+             << "') is sized at run time, which needs a symbol, host code, no GPU launch and "
+                "no chunk body";
+  }
+  for (uint32_t k = 0; k < count(root->schedules()); ++k) {
+    const fb::DeviceSchedule &sched = *root->schedules()->Get(k);
+    for (uint32_t i = 0; i < count(sched.steps()); ++i) {
+      const fb::Step &step = *sched.steps()->Get(i);
+      bool sizedCall = step.kind() == fb::StepKind::Call && step.kernel() < count(kernels) &&
+                       kernels->Get(step.kernel())->sized();
+      // A copy moves such a buffer whole, into one alike.
+      auto dimsOf = [&](uint32_t j) {
+        std::vector<int32_t> dims;
+        if (const auto *d = buffers->Get(step.buffers()->Get(j))->symbol_dims())
+          dims.assign(d->begin(), d->end());
+        return dims;
+      };
+      bool alikeCopy = step.kind() == fb::StepKind::Copy && count(step.buffers()) == 2 &&
+                       dimsOf(0) == dimsOf(1);
+      for (uint32_t j = 0; !sizedCall && !alikeCopy && j < count(step.buffers()); ++j)
+        if (step.buffers()->Get(j) < count(buffers) &&
+            count(buffers->Get(step.buffers()->Get(j))->symbol_dims()))
+          return Error(DLC_STATUS_DATA_LOSS)
+                 << "artifact '" << label << "': step " << i << " of device " << sched.device()
+                 << " touches buffer " << step.buffers()->Get(j) << " ('"
+                 << str(buffers->Get(step.buffers()->Get(j))->name())
+                 << "'), which has the symbol on several dims, but is no sized kernel's Call nor a "
+                    "copy into a buffer alike";
+    }
+  }
+  return nullptr;
 }
 
 // A batched buffer: dim 0 alone is known at run time, rows_per_unit x the
@@ -934,16 +999,19 @@ dlc_status_t Artifact::verifyBatchedBuffer(const fb::Buffer &b, const std::strin
              << " bytes (expected a static shape and bound x unit_stride bytes at most; the "
                 "bound is " << bound << ")";
   } else {
-  bool dims = count(shape) >= 1 && maxShape && shape->Get(0) == -1 &&
-              b.rows_per_unit() > 0 && maxShape->Get(0) / bound == b.rows_per_unit() &&
-              maxShape->Get(0) % bound == 0;
-  for (uint32_t d = 1; dims && d < count(shape); ++d)
-    dims = shape->Get(d) != -1;
+  // The symbol's dim: the first -1 (0.9: after dims of 1 only).
+  uint32_t at0 = shape ? uint32_t(symbolDimOf(*shape, count(shape))) : 0;
+  bool dims = count(shape) >= 1 && maxShape && count(maxShape) == count(shape) &&
+              shape->Get(at0) == -1 && b.rows_per_unit() > 0 &&
+              maxShape->Get(at0) / bound == b.rows_per_unit() && maxShape->Get(at0) % bound == 0;
+  for (uint32_t d = 0; dims && d < count(shape); ++d)
+    dims = d < at0 ? shape->Get(d) == 1 : d == at0 || shape->Get(d) != -1;
   if (!dims)
     return Error(DLC_STATUS_DATA_LOSS)
            << at << "has rows_per_unit " << b.rows_per_unit() << " with shape "
            << shapeString(shape) << " and max_shape " << shapeString(maxShape)
-           << " (expected dim 0 alone -1, at most rows_per_unit x the bound " << bound << ")";
+           << " (expected one dim -1, every dim before it 1, at most rows_per_unit x the bound "
+           << bound << ")";
   }
   if (b.size() % uint64_t(bound))
     return Error(DLC_STATUS_DATA_LOSS) << at << "has " << b.size()
@@ -975,6 +1043,8 @@ dlc_status_t Artifact::verifyPerUnitSteps() {
                                                     "buffer, or two batched unlike";
       if (step.kind() != fb::StepKind::Call)
         continue;
+      if (step.kernel() < count(root->kernels()) && root->kernels()->Get(step.kernel())->sized())
+        continue; // Called once per run.
       bool perUnit = false;
       for (uint32_t j = 0; j < n; ++j)
         perUnit |= batched(step.buffers()->Get(j));

@@ -91,6 +91,7 @@ private:
   dlc_status_t verifySymbolicBatch();
   dlc_status_t verifyBatchedBuffer(const fb::Buffer &b, const std::string &at);
   dlc_status_t verifyPerUnitSteps();
+  dlc_status_t verifySized();
 
   std::string label;
   std::unique_ptr<uint8_t, FreeDeleter> bytes; // empty when borrowed

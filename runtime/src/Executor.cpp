@@ -117,6 +117,9 @@ dlc_status_t checkNumerics(const dlc_session_s &s, const Slot &slot, uint32_t d,
   for (uint32_t j = 0; j < n; ++j)
     if (m.buffers()->Get(step.buffers()->Get(j))->unit_stride() && slot.units < s.batchBound)
       return nullptr;
+  // A sized kernel's buffers hold the run's part; the rest is stale.
+  if (op.runSize && slot.units < s.batchBound)
+    return nullptr;
   auto nonFinite = [&](uint32_t j) {
     const fb::Buffer &b = *m.buffers()->Get(step.buffers()->Get(j));
     return firstNonFinite(b, op.args[j], activeBytes(s, b, slot.units));
@@ -168,7 +171,7 @@ dlc_status_t observeStep(dlc_session_s &s, const Slot &slot, uint32_t d,
     for (uint32_t k = 0; k < count(buffer.shape()); ++k)
       shape.push_back(buffer.shape()->Get(k));
     if (buffer.rows_per_unit() && !shape.empty())
-      shape[0] = buffer.rows_per_unit() * slot.units;
+      shape[symbolDimOf(shape, shape.size())] = buffer.rows_per_unit() * slot.units;
     dlc_step_output_t out{};
     out.sequence = s.observed++;
     out.run = slot.generation - 1;
@@ -209,6 +212,11 @@ dlc_status_t observeStep(dlc_session_s &s, const Slot &slot, uint32_t d,
 /// tail too when it has chunkMinUnits units and a chunk from it fits the
 /// bound (the units past the batch are scratch: sized for, never read).
 void callKernel(Op &op, int64_t units) {
+  if (op.runSize) {
+    *op.runSize = units;
+    op.fn(op.args.data());
+    return;
+  }
   if (op.batchedArgs.empty()) {
     op.fn(op.args.data());
     return;

@@ -17,6 +17,15 @@ inline std::string str(const flatbuffers::String *s) {
   return s ? s->str() : std::string();
 }
 
+/// The dim of a batched shape that carries the symbol (format 0.9: the
+/// first -1; every dim before it is 1), 0 when none is -1.
+template <typename Shape> size_t symbolDimOf(const Shape &shape, size_t rank) {
+  for (size_t d = 0; d < rank; ++d)
+    if (shape[d] == -1)
+      return d;
+  return 0;
+}
+
 } // namespace dlc::rt
 
 #endif // DLC_RUNTIME_FLATUTIL_H

@@ -402,6 +402,12 @@ dlc_status_t buildSlot(dlc_session_s &s, Slot &slot,
           if (size_t unit = unitStrideBytes(s, *m.buffers()->Get(arg(j))))
             op.batchedArgs.emplace_back(j, unit);
         }
+        if (m.kernels()->Get(step.kernel())->sized()) {
+          // 0.9: once per run, the run's size after the buffers.
+          op.batchedArgs.clear();
+          op.runSize = std::make_unique<int64_t>(s.batchBound);
+          op.args.push_back(op.runSize.get());
+        }
         if (!op.batchedArgs.empty()) {
           op.unitArgs = op.args;
           op.chunkFn = s.model->chunkKernels[step.kernel()];
@@ -791,7 +797,7 @@ extern "C" dlc_status_t dlc_session_output_info(dlc_session_t *session, size_t i
   session->outputShapes.resize(session->model->outputs.size());
   std::vector<int64_t> &shape = session->outputShapes[index];
   shape = info.maxShape;
-  shape[0] = info.info.rows_per_unit * units;
+  shape[symbolDimOf(info.info.shape, info.info.rank)] = info.info.rows_per_unit * units;
   out_info->shape = shape.data();
   out_info->byte_size = activeBytes(*session, bufferOf(session, true, index), units);
   return nullptr;

@@ -65,6 +65,10 @@ struct Op {
   /// A tail of at least this many units runs the chunk body too, when a
   /// whole chunk from its first unit fits `boundUnits` (0: never).
   int64_t chunkMinUnits = 0, boundUnits = 0;
+  /// 0.9, a Call of a kernel sized at run time: called once with the run's
+  /// size here (its last argument points at it; heap-held, so that the
+  /// pointer outlives moves of the Op).
+  std::unique_ptr<int64_t> runSize;
   /// 0.8, a Copy of batched buffers: bytes per unit (it moves the run's
   /// units); 0: `bytes`.
   size_t unitBytes = 0;

@@ -90,14 +90,16 @@ TEST(Artifact, Versions) {
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 8; })),
             "ok");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 9; })),
-            "unimplemented: artifact 'test.dlcm' has format version 0.9; this "
-            "runtime (version 0.8) reads versions 0.0 to 0.8");
+            "ok");
+  EXPECT_EQ(loadError(build([](ArtifactSpec &s) { s.versionMinor = 10; })),
+            "unimplemented: artifact 'test.dlcm' has format version 0.10; this "
+            "runtime (version 0.9) reads versions 0.0 to 0.9");
   EXPECT_EQ(loadError(build([](ArtifactSpec &s) {
               s.versionMajor = 1;
               s.versionMinor = 0;
             })),
             "unimplemented: artifact 'test.dlcm' has format version 1.0; this "
-            "runtime (version 0.8) reads versions 0.0 to 0.8");
+            "runtime (version 0.9) reads versions 0.0 to 0.9");
 }
 
 /// Loads `bytes` placed at `misalign` bytes past a 64-byte boundary, in

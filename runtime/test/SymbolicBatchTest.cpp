@@ -165,6 +165,45 @@ TEST(SymbolicBatch, RunsEveryBatchUpToTheBound) {
   EXPECT_EQ(out, expectedOut(2));
 }
 
+// Format 0.9: a kernel sized at run time runs once per run with the run's
+// size (column sums of x's first n rows into an unbatched output); and the
+// symbol's dim may follow dims of 1 (out as [1, n, 6]).
+TEST(SymbolicBatch, SizedKernelRunsOncePerRunWithTheSize) {
+  using fb::DType;
+  ArtifactSpec spec = batchModel();
+  spec.versionMinor = 9;
+  spec.devices[0].arenaSize = 768;
+  spec.buffers.push_back({"colsum", DType::F32, {6}, 0, 704});
+  aw::Kernel colsum{"colsum", 0, "colsum_sized_f32", {"/colsum"}};
+  colsum.sized = true;
+  spec.kernels.push_back(colsum);
+  aw::Step step{fb::StepKind::Call, uint32_t(spec.kernels.size() - 1), {0, 8}};
+  step.outputCount = 1;
+  spec.schedules[0].steps.push_back(step);
+  spec.outputs.push_back({"colsum", DType::F32, {6}, 8});
+  spec.buffers[5].shape = spec.outputs[0].shape = {1, -1, 6};
+  spec.buffers[5].maxShape = spec.outputs[0].maxShape = {1, 4, 6};
+  Loaded l(spec);
+  ASSERT_NE(l.session, nullptr);
+  for (int64_t n : {4, 1, 3}) {
+    DLC_ASSERT_OK(setBatch(l.session, n));
+    DLC_ASSERT_OK(dlc_session_run(l.session));
+    std::vector<float> sums(6), expected(6, 0.0f), x = unitsOf(n, 10);
+    for (size_t k = 0; k < x.size(); ++k)
+      expected[k % 6] += x[k];
+    DLC_ASSERT_OK(dlc_session_copy_output(l.session, 3, sums.data(), 24));
+    EXPECT_EQ(sums, expected) << "batch " << n;
+    dlc_tensor_info_t info;
+    DLC_ASSERT_OK(dlc_session_output_info(l.session, 0, &info));
+    ASSERT_EQ(info.rank, 3u);
+    EXPECT_EQ(info.shape[0], 1);
+    EXPECT_EQ(info.shape[1], n);
+    std::vector<float> out(size_t(n) * 6);
+    DLC_ASSERT_OK(dlc_session_copy_output(l.session, 0, out.data(), out.size() * 4));
+    EXPECT_EQ(out, expectedOut(n)) << "batch " << n;
+  }
+}
+
 TEST(SymbolicBatch, RefusesBatchesOutOfRangeOrInDisagreement) {
   Loaded l(batchModel());
   ASSERT_NE(l.session, nullptr);
@@ -352,14 +391,49 @@ TEST(SymbolicBatch, VerificationErrors) {
        "artifact 'test.dlcm': symbol 0 ('batch') has bound 0 (expected a name and a bound >= 1)"},
       {"rows", [](ArtifactSpec &s) { s.buffers[1].rowsPerUnit = 3; },
        "artifact 'test.dlcm': buffer 1 ('y') has rows_per_unit 3 with shape [-1,3] and "
-       "max_shape [8,3] (expected dim 0 alone -1, at most rows_per_unit x the bound 4)"},
+       "max_shape [8,3] (expected one dim -1, every dim before it 1, at most rows_per_unit x "
+       "the bound 4)"},
       {"static dim 0", [](ArtifactSpec &s) {
          s.buffers[2].shape = s.outputs[1].shape = {4, 6};
          s.buffers[2].maxShape.clear();
          s.outputs[1].maxShape.clear();
        },
        "artifact 'test.dlcm': buffer 2 ('sum') has rows_per_unit 1 with shape [4,6] and "
-       "max_shape [] (expected dim 0 alone -1, at most rows_per_unit x the bound 4)"},
+       "max_shape [] (expected one dim -1, every dim before it 1, at most rows_per_unit x the "
+       "bound 4)"},
+      {"symbol after a dim of 2", [](ArtifactSpec &s) {
+         s.buffers[4].shape = {2, -1, 3};
+         s.buffers[4].maxShape = {2, 4, 3};
+       },
+       "artifact 'test.dlcm': buffer 4 ('prod') has rows_per_unit 1 with shape [2,-1,3] and "
+       "max_shape [2,4,3] (expected one dim -1, every dim before it 1, at most rows_per_unit x "
+       "the bound 4)"},
+      {"symbol_dims on an input", [](ArtifactSpec &s) { s.buffers[0].symbolDims = {1}; },
+       "artifact 'test.dlcm': input 0 ('x') has the symbol on several dims (symbol_dims), which "
+       "only sized kernels touch"},
+      {"symbol_dims off the bound", [](ArtifactSpec &s) {
+         s.buffers[4].shape = {4, 6};
+         s.buffers[4].maxShape.clear();
+         s.buffers[4].rowsPerUnit = 0;
+         s.buffers[4].symbolDims = {1};
+       },
+       "artifact 'test.dlcm': buffer 4 ('prod') has symbol_dims that are not increasing dims of "
+       "the symbol's bound 4 in its static shape [4,6], or is batched, constant or persistent"},
+      {"symbol_dims in a per-unit call", [](ArtifactSpec &s) {
+         s.buffers[4].shape = {4, 6};
+         s.buffers[4].maxShape.clear();
+         s.buffers[4].rowsPerUnit = 0;
+         s.buffers[4].symbolDims = {0};
+       },
+       "artifact 'test.dlcm': step 1 of device 0 touches buffer 4 ('prod'), which has the symbol "
+       "on several dims, but is no sized kernel's Call nor a copy into a buffer alike"},
+      {"sized with a chunk body", [](ArtifactSpec &s) {
+         s.kernels[0].sized = true;
+         s.kernels[0].chunkSymbol = s.kernels[0].symbol;
+         s.kernels[0].chunkUnits = 2;
+       },
+       "artifact 'test.dlcm': kernel 0 ('add') is sized at run time, which needs a symbol, host "
+       "code, no GPU launch and no chunk body"},
       {"constant", [](ArtifactSpec &s) {
          s.buffers[3].shape = {-1};
          s.buffers[3].maxShape = {4};

@@ -190,7 +190,7 @@ TEST(Tools, RunErrors) {
                        "/missing.dlcm': cannot open: No such file or "
                        "directory\n");
   r = run(dlcRunToolMain, {"dlc-run", "--version"});
-  EXPECT_EQ(r.out, "dlc-run 0.8\n");
+  EXPECT_EQ(r.out, "dlc-run 0.9\n");
 }
 
 TEST(Tools, Inspect) {
@@ -198,7 +198,7 @@ TEST(Tools, Inspect) {
   Result r = run(dlcRunToolMain, {"dlc-run", "--inspect", d.model});
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char *line : {
-           "format: 0.2 (this runtime reads 0.0 to 0.8)\n",
+           "format: 0.2 (this runtime reads 0.0 to 0.9)\n",
            "producer: dlc runtime tests\n",
            "  0: cpu\n",
            "  input  2 'idx': i32 [4], 16 bytes, indices in [0, 10)\n",

@@ -45,7 +45,8 @@ void printSignature(const Model &model) {
       if (info.index_bound)
         std::printf(", indices in [0, %lld)", (long long)info.index_bound);
       if (info.rows_per_unit)
-        std::printf(", dim 0 = %lld x %s", (long long)info.rows_per_unit, sym.name);
+        std::printf(", dim %zu = %lld x %s", rt::symbolDimOf(info.shape, info.rank),
+                    (long long)info.rows_per_unit, sym.name);
       std::printf("\n");
     }
   }
@@ -89,6 +90,8 @@ void printCode(const fb::Model &m) {
       std::printf("  %u: '%s' = %s in library %u; ops: %s\n", i,
                   str(k.name()).c_str(), str(k.symbol()).c_str(), k.library(),
                   ops.empty() ? "-" : ops.c_str());
+    if (k.sized())
+      std::printf("     sized at run time: called once per run with its size\n");
     if (k.chunk_units()) {
       std::printf("     and %s for %u units of the batch at once", str(k.chunk_symbol()).c_str(),
                   k.chunk_units());
@@ -220,6 +223,11 @@ void printBuffers(const fb::Model &m) {
     if (buf.unit_stride())
       notes += " off dim 0 (each unit a strided slice, " + std::to_string(buf.unit_stride()) +
                " bytes after the last)";
+    if (count(buf.symbol_dims())) {
+      notes += ", the run's size on dims";
+      for (uint32_t j = 0; j < count(buf.symbol_dims()); ++j)
+        notes += (j ? ", " : " ") + std::to_string(buf.symbol_dims()->Get(j));
+    }
     if (buf.persistent())
       notes += buf.initial_segment() >= 0
                    ? ", persistent (starts as segment " + std::to_string(buf.initial_segment()) + ")"

@@ -225,16 +225,18 @@ std::string readInput(const dlc_tensor_info_t &info, int64_t bound,
   std::vector<int64_t> shape(info.shape, info.shape + info.rank);
   units = 0;
   int64_t rows = info.rows_per_unit;
+  size_t dim = rt::symbolDimOf(info.shape, info.rank);
   if (rows && array.shape.size() == shape.size() && !shape.empty() &&
-      array.shape[0] % rows == 0 && array.shape[0] >= rows && array.shape[0] <= rows * bound) {
-    units = array.shape[0] / rows;
-    shape[0] = array.shape[0];
+      array.shape[dim] % rows == 0 && array.shape[dim] >= rows &&
+      array.shape[dim] <= rows * bound) {
+    units = array.shape[dim] / rows;
+    shape[dim] = array.shape[dim];
   }
   bool dtypeOk = array.descr == npyDescr(info.dtype) ||
                  (info.dtype == DLC_DTYPE_I1 && array.descr == "|u1");
   if (!dtypeOk || array.shape != shape)
     return "input '" + std::string(info.name) + "' is " + typeString(info) +
-           (rows ? " (dim 0: " + std::to_string(rows) + " x a batch of 1 to " +
+           (rows ? " (dim " + std::to_string(dim) + ": " + std::to_string(rows) + " x a batch of 1 to " +
                        std::to_string(bound) + ")"
                  : "") +
            " (" + npyDescr(info.dtype) + "), but '" + path + "' holds " +

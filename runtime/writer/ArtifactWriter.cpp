@@ -51,6 +51,9 @@ static flatbuffers::Offset<fb::Buffer> buildBuffer(flatbuffers::FlatBufferBuilde
   // In the order GCC evaluated CreateBuffer's arguments (the last first),
   // which 0.5's bytes have.
   auto maxShape = optionalVector(fbb, b.maxShape);
+  flatbuffers::Offset<flatbuffers::Vector<int32_t>> symbolDims;
+  if (!b.symbolDims.empty())
+    symbolDims = fbb.CreateVector(b.symbolDims);
   auto shape = fbb.CreateVector(b.shape);
   auto name = fbb.CreateString(b.name);
   fb::BufferBuilder builder(fbb);
@@ -71,10 +74,19 @@ static flatbuffers::Offset<fb::Buffer> buildBuffer(flatbuffers::FlatBufferBuilde
     builder.add_rows_per_unit(b.rowsPerUnit);
   if (b.unitStride)
     builder.add_unit_stride(b.unitStride);
+  if (!b.symbolDims.empty())
+    builder.add_symbol_dims(symbolDims);
   return builder.Finish();
 }
 
 uint16_t dlc::artifact_writer::lowestMinorVersion(const Contents &contents) {
+  bool uses09 = false;
+  for (const Buffer &b : contents.buffers)
+    uses09 |= !b.symbolDims.empty();
+  for (const Kernel &k : contents.kernels)
+    uses09 |= k.sized;
+  if (uses09)
+    return 9;
   bool uses08 = !contents.symbols.empty();
   for (const Buffer &b : contents.buffers)
     uses08 |= b.rowsPerUnit != 0;
@@ -134,17 +146,19 @@ static void buildModel(flatbuffers::FlatBufferBuilder &fbb,
       cuda = fb::CreateCudaLaunch(fbb, k.cuda->module, fbb.CreateString(k.cuda->entry),
                                   fbb.CreateVector(k.cuda->grid),
                                   fbb.CreateVector(k.cuda->block), k.cuda->sharedBytes);
-    if (k.chunkSymbol.empty() && !k.chunkUnits) {
+    if (k.chunkSymbol.empty() && !k.chunkUnits && !k.sized) {
       kernels.push_back(fb::CreateKernel(fbb, fbb.CreateString(k.name), k.library,
                                          fbb.CreateString(k.symbol), strings(k.ops), cuda));
       continue;
     }
-    // 0.8's chunk body, only when there is one (older artifacts keep their bytes).
+    // 0.8's chunk body or 0.9's sizing, only when used (older artifacts keep their bytes).
     auto chunk = fbb.CreateString(k.chunkSymbol);
     auto ops = strings(k.ops);
     auto symbol = fbb.CreateString(k.symbol);
     auto name = fbb.CreateString(k.name);
     fb::KernelBuilder builder(fbb);
+    if (k.sized)
+      builder.add_sized(true);
     builder.add_chunk_min_units(k.chunkMinUnits);
     builder.add_chunk_units(k.chunkUnits);
     builder.add_chunk_symbol(chunk);

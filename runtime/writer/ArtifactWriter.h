@@ -79,6 +79,8 @@ struct Buffer {
   /// 0.8: with rowsPerUnit, the batch is off dim 0: `shape` is the bound's
   /// and unit u starts u x unitStride bytes in (a strided slice).
   uint64_t unitStride = 0;
+  /// 0.9: dims of the symbol's extent (only sized kernels touch it).
+  std::vector<int32_t> symbolDims;
 };
 
 /// 0.8: the symbolic batch and its bound.
@@ -112,6 +114,8 @@ struct Kernel {
   uint32_t chunkUnits = 0;
   /// 0.8: a tail of at least this many units runs the chunk body; 0: never.
   uint32_t chunkMinUnits = 0;
+  /// 0.9: called once per run with a pointer to the run's size last.
+  bool sized = false;
 };
 
 struct CudaImage {

@@ -33,7 +33,7 @@ extern "C" {
 #endif
 
 #define DLC_RUNTIME_VERSION_MAJOR 0
-#define DLC_RUNTIME_VERSION_MINOR 8
+#define DLC_RUNTIME_VERSION_MINOR 9
 
 /*===-- Status --------------------------------------------------------------===*/
 
@@ -179,7 +179,9 @@ typedef struct dlc_tensor_info_t {
   int64_t rows_per_unit;/* format 0.8: dim 0 is rows_per_unit x the batch (the
                            model's symbol, dlc_model_symbol_info): shape[0]
                            is -1, max_shape[0] is rows_per_unit x its bound;
-                           0: no batch */
+                           0: no batch. Format 0.9: the symbol's dim is the
+                           one whose shape is -1, every dim before it 1 (a
+                           sequence: ids [1, -1]) */
 } dlc_tensor_info_t;
 
 /* Multi-target artifacts (format 0.7): the variants the file holds; 0 for a
