@@ -195,21 +195,106 @@ bool acceptSplatRows(Operation *op, int64_t bound, llvm::DenseSet<Value> &batche
   }
   return true;
 }
+/// The kernel `op` runs in (the op itself outside any).
+Operation *kernelOf(Operation *op) {
+  auto kernel = op->getParentOfType<KernelOp>();
+  return kernel ? kernel.getOperation() : op;
+}
+
+/// `op` reads the symbol's dims whole (SymbolExtents.cpp): its kernel is
+/// sized at run time; a result with the symbol on one whole dim also has
+/// it as units there (the ops after it may keep them apart).
+template <typename Fail>
+LogicalResult readSymbolWhole(Operation *op, int64_t bound,
+                              llvm::function_ref<SymbolDims(Value)> dimsOf, SizedKernels &sized,
+                              llvm::DenseMap<Value, int64_t> &rows,
+                              llvm::DenseSet<Value> &batched, BatchLayouts *moved, Fail fail) {
+  for (Value operand : op->getOperands()) {
+    if (!isa<RankedTensorType>(operand.getType()))
+      continue;
+    SymbolDims dims = dimsOf(operand);
+    if (dims == SymbolDims{-1})
+      return fail("an operand holds several rows of each unit on one dim");
+    for (int64_t d : dims)
+      if (d < 0 || d >= cast<RankedTensorType>(operand.getType()).getRank() ||
+          cast<RankedTensorType>(operand.getType()).getDimSize(d) != bound)
+        return fail("an operand's dim " + Twine(d) + " would have the symbol's extent but is " +
+                    "not its bound");
+  }
+  SmallVector<SymbolDims> results;
+  std::string why = symbolDimsThrough(op, bound, dimsOf, results);
+  if (!why.empty())
+    return fail(why);
+  for (auto [result, dims] : llvm::zip(op->getResults(), results)) {
+    for (int64_t d : dims)
+      if (cast<RankedTensorType>(result.getType()).getDimSize(d) != bound)
+        return fail("its result's dim " + Twine(d) + " would have the symbol's extent but is " +
+                    "not its bound");
+    sized.dims[result] = dims;
+    if (dims.size() == 1 && moved) {
+      rows[result] = 1;
+      batched.insert(result);
+      if (dims[0] != 0)
+        (*moved)[result] = BatchLayout{dims[0], 1, 1};
+    }
+  }
+  sized.kernels.insert(kernelOf(op));
+  return success();
+}
+
+/// Every value a sized kernel reads or writes gets its symbol dims (those
+/// its unit-keeping ops had as units too).
+LogicalResult recordSizedKernelValues(SizedKernels &sized,
+                                      llvm::function_ref<SymbolDims(Value)> dimsOf,
+                                      StringRef what) {
+  for (Operation *kernel : llvm::to_vector(sized.kernels)) {
+    LogicalResult result = success();
+    auto record = [&](Value v) {
+      if (!isa<RankedTensorType>(v.getType()) || sized.dims.count(v))
+        return;
+      SymbolDims dims = dimsOf(v);
+      if (dims == SymbolDims{-1}) {
+        result = kernel->emitError()
+                 << what << ": a kernel that reads the symbol's dims whole also reads a value "
+                 << "with several rows of each unit on one dim";
+        return;
+      }
+      sized.dims[v] = dims;
+    };
+    kernel->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        record(operand);
+      for (Value r : op->getResults())
+        record(r);
+    });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
 } // namespace
 
 FailureOr<llvm::DenseMap<Value, int64_t>>
 analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t bound,
-                 StringRef what, BatchLayouts *moved) {
+                 StringRef what, BatchLayouts *moved, SizedKernels *sized) {
   llvm::DenseMap<Value, int64_t> rows;
   llvm::DenseSet<Value> batched;
   for (BlockArgument arg : batchedArgs) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type || !type.getRank() || type.getDimSize(0) != bound)
+    int64_t dim = symbolDimOfInput(func, arg.getArgNumber());
+    if (dim && !moved)
       return func.emitError() << what << ": input " << arg.getArgNumber() << " of @"
-                              << func.getName() << " has no dim 0 of the batch's bound ("
-                              << bound << ")";
+                              << func.getName() << " carries it on dim " << dim
+                              << ", which only a symbolic function may";
+    if (!type || type.getRank() <= dim || type.getDimSize(dim) != bound)
+      return func.emitError() << what << ": input " << arg.getArgNumber() << " of @"
+                              << func.getName() << " has no dim " << dim
+                              << " of the batch's bound (" << bound << ")";
     rows[arg] = 1;
     batched.insert(arg);
+    if (dim)
+      (*moved)[arg] = BatchLayout{dim, 1, 1};
   }
   // A kernel's result carries what its yield's operand does.
   auto resolve = [&](Value v) {
@@ -224,17 +309,46 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
       if (moved && moved->count(inner))
         (*moved)[v] = moved->lookup(inner);
     }
+    if (sized && sized->dims.count(inner))
+      sized->dims[v] = sized->dims.lookup(inner);
+  };
+  // The symbol's dims of a value read whole (SymbolExtents.cpp); {-1}
+  // where its units are not whole dims (several rows, or interleaved).
+  auto symbolDimsOf = [&](Value v) -> SymbolDims {
+    if (sized && sized->dims.count(v))
+      return sized->dims.lookup(v);
+    if (batched.contains(v)) {
+      BatchLayout layout = moved && moved->count(v) ? moved->lookup(v)
+                                                    : BatchLayout{0, rows.lookup(v), 1};
+      if (layout.rows != 1 || layout.outer != 1)
+        return {-1};
+      return {layout.dim};
+    }
+    if (auto constant = v.getDefiningOp<ConstantOp>())
+      if (auto dims = constant->getAttrOfType<DenseI64ArrayAttr>(attrs::kSymbolDims))
+        return SymbolDims(dims.asArrayRef());
+    return {};
+  };
+  auto readsWhole = [&](Value v) {
+    return !batched.contains(v) && !symbolDimsOf(v).empty();
   };
   for (auto [index, op] : llvm::enumerate(modelOps(func))) {
     for (Value operand : op->getOperands())
       resolve(operand);
     if (op->hasTrait<mlir::OpTrait::IsTerminator>() || op->getNumResults() == 0 ||
-        llvm::none_of(op->getOperands(), [&](Value v) { return batched.contains(v); }))
+        llvm::none_of(op->getOperands(), [&](Value v) {
+          return batched.contains(v) || (sized && readsWhole(v));
+        }))
       continue;
     auto fail = [&, index = index, op = op](const Twine &why) {
       return op->emitError() << what << ": op '" << opName(op, index) << "' ("
                              << op->getName() << ") mixes the rows of the batch: " << why;
     };
+    if (sized && llvm::any_of(op->getOperands(), readsWhole)) {
+      if (failed(readSymbolWhole(op, bound, symbolDimsOf, *sized, rows, batched, moved, fail)))
+        return failure();
+      continue;
+    }
     for (Value result : op->getResults())
       if (!isa<RankedTensorType>(result.getType()) || !rankOf(result))
         return fail("its result has no dim 0");
@@ -265,6 +379,15 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
     SmallVector<BatchLayout> out;
     CarriedSplats carried;
     std::string general = batchDimsThrough(op, layouts, bound, out, carried);
+    if (!general.empty() && sized) {
+      if (failed(readSymbolWhole(op, bound, symbolDimsOf, *sized, rows, batched, moved,
+                                 [&](const Twine &whole) {
+                                   return fail((why.empty() ? general : why) +
+                                               "; read whole, " + whole);
+                                 })))
+        return failure();
+      continue;
+    }
     if (!general.empty())
       return fail(why.empty() ? general : why);
     for (auto [splat, layout] : carried) {
@@ -289,7 +412,14 @@ analyseBatchRows(func::FuncOp func, ArrayRef<BlockArgument> batchedArgs, int64_t
   if (!body.empty() && body.back().hasTrait<mlir::OpTrait::IsTerminator>())
     for (Value result : body.back().getOperands())
       resolve(result);
+  if (sized && failed(recordSizedKernelValues(*sized, symbolDimsOf, what)))
+    return failure();
   return rows;
+}
+
+int64_t symbolDimOfInput(func::FuncOp func, unsigned arg) {
+  auto dims = func.getArgAttrOfType<DenseI64ArrayAttr>(arg, attrs::kSymbolDims);
+  return dims && dims.size() == 1 ? dims[0] : 0;
 }
 
 FailureOr<std::optional<SymbolicBatch>> analyseSymbolicBatch(func::FuncOp func) {
@@ -305,13 +435,15 @@ FailureOr<std::optional<SymbolicBatch>> analyseSymbolicBatch(func::FuncOp func) 
                             << "': the function has no inputs";
   SymbolicBatch batch;
   batch.name = name.str();
-  batch.bound = dim0Of(inputs.front());
+  int64_t dim = symbolDimOfInput(func, inputs.front().getArgNumber());
+  auto firstType = dyn_cast<RankedTensorType>(inputs.front().getType());
+  batch.bound = firstType && firstType.getRank() > dim ? firstType.getDimSize(dim) : 0;
   if (batch.bound < 1)
     return func.emitError() << "symbolic batch '" << name.getValue()
-                            << "': the first input has no dim 0";
+                            << "': the first input has no dim " << dim;
   FailureOr<llvm::DenseMap<Value, int64_t>> rows =
       analyseBatchRows(func, inputs, batch.bound, "symbolic batch '" + batch.name + "'",
-                       &batch.moved);
+                       &batch.moved, &batch.sized);
   if (failed(rows))
     return failure();
   batch.unitRows = std::move(*rows);

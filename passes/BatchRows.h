@@ -35,6 +35,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <string>
@@ -67,6 +69,28 @@ using BatchLayouts = llvm::DenseMap<mlir::Value, BatchLayout>;
 /// to check (data-parallel: the batch itself; a symbolic batch: a multiple).
 std::string whyOpMixesBatchRows(mlir::Operation *op, const llvm::DenseSet<mlir::Value> &batched);
 
+/// Dims of a value whose run-time extent is the symbol's size (the bound's
+/// at compile time; the run's value is their leading part), sorted.
+using SymbolDims = llvm::SmallVector<int64_t, 2>;
+using SymbolDimsOf = llvm::function_ref<SymbolDims(mlir::Value)>;
+
+/// Which dims of `op`'s results have the symbol's extent, given its
+/// operands' (`dimsOf`), for an op that reads them whole (SymbolExtents.cpp:
+/// attention's scores over a symbolic sequence); "" or why dlc cannot.
+std::string symbolDimsThrough(mlir::Operation *op, int64_t bound, const SymbolDimsOf &dimsOf,
+                              llvm::SmallVectorImpl<SymbolDims> &results);
+
+/// Kernels sized at run time: an op that would mix the symbol's units but
+/// reads its dims whole (symbolDimsThrough) makes its kernel one, compiled
+/// once and called once per run with the run's size. `dims`: the symbol
+/// dims of every value such a kernel reads or writes, and of every value
+/// with the symbol on more than one dim (which only they touch).
+struct SizedKernels {
+  llvm::DenseMap<mlir::Value, SymbolDims> dims;
+  /// dlc.kernel ops (or ops outside any kernel) sized at run time.
+  llvm::DenseSet<mlir::Operation *> kernels;
+};
+
 /// Rows per unit of the batch for every value that depends on `batchedArgs`
 /// (each of dim 0 = `bound`): its dim 0 is that many times the batch. Ops
 /// are read in model order, into kernels (a kernel's result carries what
@@ -75,9 +99,12 @@ std::string whyOpMixesBatchRows(mlir::Operation *op, const llvm::DenseSet<mlir::
 /// the rule, prefixed with `what`. With `dims`, the batch may move off
 /// dim 0 (batchDimsThrough): each value whose layout is not dim 0 with
 /// outer 1 is recorded there (its rows are along its dim).
+/// With `sized`, an op the unit rules refuse may read the symbol's dims
+/// whole (SizedKernels); a value with it on one whole dim has both.
 mlir::FailureOr<llvm::DenseMap<mlir::Value, int64_t>>
 analyseBatchRows(mlir::func::FuncOp func, llvm::ArrayRef<mlir::BlockArgument> batchedArgs,
-                 int64_t bound, llvm::StringRef what, BatchLayouts *moved = nullptr);
+                 int64_t bound, llvm::StringRef what, BatchLayouts *moved = nullptr,
+                 SizedKernels *sized = nullptr);
 
 /// Where `op`'s results carry the batch when it may sit on any dimension
 /// (each unit a strided slice of the bound's buffer), given its operands'
@@ -108,7 +135,13 @@ struct SymbolicBatch {
   llvm::DenseMap<mlir::Value, int64_t> unitRows;
   /// The layout of each value whose batch is not on dim 0 with outer 1.
   BatchLayouts moved;
+  /// Kernels that read the symbol's dims whole, sized at run time.
+  SizedKernels sized;
 };
+
+/// The dim of entry argument `arg` that carries the symbol: its
+/// dlc.symbol_dims (one dim, after dims of 1: token ids [1, t]), else 0.
+int64_t symbolDimOfInput(mlir::func::FuncOp func, unsigned arg);
 
 /// `func`'s symbolic batch; std::nullopt when it has none; an error (on the
 /// function or the op that mixes units) when the batch rules refuse it.

@@ -68,6 +68,12 @@ private:
   Kernel cloneAtOneUnit(ModuleOp scratch, const Kernel &kernel) const;
   static int64_t chunkMinUnitsOf(const Kernel &kernel, int64_t units);
   void outlineKernel(ModuleOp module, const Kernel &kernel, StringRef name, int64_t units);
+  bool isSized(const Kernel &kernel) const { return sized.kernels.contains(kernel.op); }
+  static int64_t sentinelSizeOf(const Kernel &kernel, int64_t bound);
+  RankedTensorType sizedType(Value v, int64_t sentinel) const;
+  void cloneSizedOps(OpBuilder &builder, const Kernel &kernel, IRMapping &mapping,
+                     int64_t sentinel) const;
+  void outlineSizedKernel(ModuleOp module, const Kernel &kernel, StringRef name);
   void shareIdenticalKernels(ModuleOp module);
   LogicalResult compileCpuCode();
   LogicalResult compileEmulatedCode();
@@ -97,6 +103,8 @@ private:
   // Values whose batch is off dim 0 (BatchRows.h, BatchLayout): each unit a
   // strided slice of the bound's buffer.
   dlc::BatchLayouts moved;
+  // Kernels that read the symbol's dims whole, sized at run time.
+  dlc::SizedKernels sized;
   int64_t batchBound = 0;
 };
 
@@ -112,6 +120,11 @@ LogicalResult CodeGenerator::emitCudaKernels() {
   for (auto [index, kernel] : llvm::enumerate(table.kernels)) {
     if (!cast<dlc::DeviceAttr>(devices[kernel.device]).isCuda())
       continue;
+    if (isSized(kernel))
+      return kernel.ops.front()->emitError()
+             << "symbolic size: GPU kernel " << index << " ('" << table.name(kernel.ops.front())
+             << "') reads the symbol's dims whole (a kernel sized at run time), which the CUDA "
+                "kernels do not take yet: pin it to the CPU";
     if (touchesMovedBatch(kernel))
       return kernel.ops.front()->emitError()
              << "symbolic batch: GPU kernel " << index << " ('" << table.name(kernel.ops.front())
@@ -287,6 +300,8 @@ Kernel CodeGenerator::cloneAtOneUnit(ModuleOp scratch, const Kernel &kernel) con
 // LSTM's gates: [1, 32] per unit and step). 0: no chunk body.
 int64_t CodeGenerator::chunkUnitsOf(const Kernel &kernel) const {
   constexpr int64_t kChunkRows = 8;
+  if (isSized(kernel))
+    return 0;
   // Several units of an interleaved dim (outer > 1) are no strided slice.
   auto interleaved = [&](Value v) {
     auto layout = moved.find(v);
@@ -327,6 +342,8 @@ int64_t CodeGenerator::chunkMinUnitsOf(const Kernel &kernel, int64_t units) {
 
 void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, StringRef name,
                                   int64_t units) {
+  if (isSized(kernel))
+    return outlineSizedKernel(module, kernel, name);
   Location loc = kernel.ops.front()->getLoc();
   SmallVector<Type> argTypes;
   for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs))
@@ -343,6 +360,129 @@ void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, StringR
                            loc, unitType(input, units), entry->getArgument(i),
                            /*restrict=*/true, /*writable=*/false));
   cloneKernelOps(builder, kernel, mapping, units);
+  for (auto [i, output] : llvm::enumerate(kernel.outputs)) {
+    auto store = builder.create<bufferization::MaterializeInDestinationOp>(
+        loc, TypeRange{}, mapping.lookup(output), entry->getArgument(kernel.inputs.size() + i));
+    store.setRestrict(true);
+    store.setWritable(true);
+  }
+  builder.create<func::ReturnOp>(loc);
+}
+
+// A kernel sized at run time is lowered with the symbol's dims at a
+// sentinel size: a prime above every dim of its values and the bound, so
+// that after lowering, a loop running to it is one over the symbol's extent
+// (made to run to the run's size, CpuPipeline.cpp's SizeLoopsAtRunTime) and
+// a loop running to a multiple of it merged that extent with another dim
+// (refused there).
+int64_t CodeGenerator::sentinelSizeOf(const Kernel &kernel, int64_t bound) {
+  int64_t largest = bound;
+  auto see = [&](Value v) {
+    if (auto type = dyn_cast<RankedTensorType>(v.getType()))
+      for (int64_t d : type.getShape())
+        largest = std::max(largest, d);
+  };
+  for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs))
+    see(v);
+  for (Operation *op : kernel.ops) {
+    llvm::for_each(op->getOperands(), see);
+    llvm::for_each(op->getResults(), see);
+  }
+  auto isPrime = [](int64_t n) {
+    for (int64_t f = 2; f * f <= n; ++f)
+      if (n % f == 0)
+        return false;
+    return n >= 2;
+  };
+  int64_t p = largest + 1;
+  while (!isPrime(p))
+    ++p;
+  return p;
+}
+
+// `v`'s type in a sized kernel: its symbol dims at the sentinel.
+RankedTensorType CodeGenerator::sizedType(Value v, int64_t sentinel) const {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  for (int64_t d : sized.dims.lookup(v))
+    shape[d] = sentinel;
+  return RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
+}
+
+// `kernel`'s ops cloned with the symbol's dims at the sentinel: results
+// retyped, whole slices kept whole, small constants padded (the part past
+// the bound is never read).
+void CodeGenerator::cloneSizedOps(OpBuilder &builder, const Kernel &kernel, IRMapping &mapping,
+                                  int64_t sentinel) const {
+  for (Operation *op : kernel.ops) {
+    for (Value operand : op->getOperands()) {
+      if (mapping.contains(operand) || !dlc::isInlinableConstant(operand.getDefiningOp()))
+        continue;
+      auto clone = cast<dlc::ConstantOp>(builder.clone(*operand.getDefiningOp(), mapping));
+      RankedTensorType type = sizedType(operand, sentinel);
+      if (type == operand.getType())
+        continue;
+      auto dense = cast<DenseElementsAttr>(clone.getValue());
+      SmallVector<Attribute> values(dense.getValues<Attribute>());
+      ArrayRef<int64_t> from = cast<RankedTensorType>(operand.getType()).getShape();
+      SmallVector<Attribute> padded(type.getNumElements(), values.front());
+      for (int64_t i = 0, e = int64_t(values.size()); i < e; ++i) {
+        int64_t rest = i, at = 0, stride = 1;
+        for (int64_t d = int64_t(from.size()) - 1; d >= 0; --d) {
+          at += (rest % from[d]) * stride;
+          rest /= from[d];
+          stride *= type.getDimSize(d);
+        }
+        padded[at] = values[i];
+      }
+      clone.setValueAttr(DenseElementsAttr::get(type, padded));
+      clone->getResult(0).setType(type);
+    }
+    Operation *clone = builder.clone(*op, mapping);
+    clone->removeAttr(dlc::attrs::kOrder);
+    clone->removeAttr(dlc::attrs::kReason);
+    for (auto [result, cloned] : llvm::zip(op->getResults(), clone->getResults()))
+      cloned.setType(sizedType(result, sentinel));
+    if (auto slice = dyn_cast<dlc::SliceOp>(clone)) {
+      SmallVector<int64_t> ends(slice.getEnds());
+      for (int64_t d : sized.dims.lookup(op->getOperand(0)))
+        ends[d] = sentinel;
+      slice.setEnds(ends);
+    }
+  }
+}
+
+// A kernel sized at run time: its buffers are the bound's (memrefs with the
+// bound's strides, the symbol's dims at the sentinel), and a last argument
+// holds the run's size (an i64), which its loops over those dims run to.
+void CodeGenerator::outlineSizedKernel(ModuleOp module, const Kernel &kernel, StringRef name) {
+  Location loc = kernel.ops.front()->getLoc();
+  int64_t sentinel = sentinelSizeOf(kernel, batchBound);
+  auto boundMemRef = [&](Value v) {
+    ArrayRef<int64_t> bound = cast<RankedTensorType>(v.getType()).getShape();
+    SmallVector<int64_t> strides(bound.size(), 1);
+    for (int64_t d = int64_t(bound.size()) - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * bound[d + 1];
+    RankedTensorType type = sizedType(v, sentinel);
+    return MemRefType::get(type.getShape(), type.getElementType(),
+                           StridedLayoutAttr::get(ctx, /*offset=*/0, strides));
+  };
+  SmallVector<Type> argTypes;
+  for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs))
+    argTypes.push_back(boundMemRef(v));
+  argTypes.push_back(MemRefType::get({}, IntegerType::get(ctx, 64)));
+  OpBuilder builder(ctx);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto fn = builder.create<func::FuncOp>(loc, name, FunctionType::get(ctx, argTypes, {}));
+  fn->setAttr(dlc::attrs::kSizedAtRunTime, builder.getI64IntegerAttr(sentinel));
+  Block *entry = fn.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  IRMapping mapping;
+  for (auto [i, input] : llvm::enumerate(kernel.inputs))
+    mapping.map(input, builder.create<bufferization::ToTensorOp>(
+                           loc, sizedType(input, sentinel), entry->getArgument(i),
+                           /*restrict=*/true, /*writable=*/false));
+  cloneSizedOps(builder, kernel, mapping, sentinel);
   for (auto [i, output] : llvm::enumerate(kernel.outputs)) {
     auto store = builder.create<bufferization::MaterializeInDestinationOp>(
         loc, TypeRange{}, mapping.lookup(output), entry->getArgument(kernel.inputs.size() + i));
@@ -474,6 +614,8 @@ void CodeGenerator::writeKernelCode() {
       kernel.op->setAttr(dlc::attrs::kChunkUnits, b.getI64IntegerAttr(chunkUnits[index]));
       kernel.op->setAttr(dlc::attrs::kChunkMinUnits, b.getI64IntegerAttr(chunkMinUnits[index]));
     }
+    if (isSized(kernel))
+      kernel.op->setAttr(dlc::attrs::kSizedAtRunTime, b.getUnitAttr());
     dlc::KernelCodeAttr attr;
     if (gpu && cudaModule) {
       const dlc::cuda::KernelSource &source = cudaKernels[cudaKernelOf[index]];
@@ -505,6 +647,7 @@ LogicalResult CodeGenerator::run() {
   if (*symbolic) {
     unitRows = std::move((*symbolic)->unitRows);
     moved = std::move((*symbolic)->moved);
+    sized = std::move((*symbolic)->sized);
     batchBound = (*symbolic)->bound;
   }
   if (failed(emitCudaKernels()))

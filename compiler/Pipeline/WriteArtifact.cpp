@@ -112,6 +112,16 @@ private:
   aw::Contents contents;
   /// Format 0.8: the symbolic batch, whose buffers record rows per unit.
   std::optional<dlc::SymbolicBatch> batch;
+  /// Whether `v`'s units are contiguous: the batch on dim 0, or (0.9) on a
+  /// dim after dims of 1, not interleaved.
+  bool unitsContiguous(Value v) const {
+    auto layout = batch->moved.find(v);
+    if (layout == batch->moved.end())
+      return true;
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(v.getType()).getShape();
+    return layout->second.outer == 1 &&
+           llvm::all_of(shape.take_front(layout->second.dim), [](int64_t d) { return d == 1; });
+  }
 };
 
 // The schedule, the kernels, and each value's buffer.
@@ -122,7 +132,11 @@ LogicalResult ArtifactTranslator::readFunction() {
   batch = std::move(*symbolic);
   if (batch)
     for (auto [i, result] : llvm::enumerate(func.getBody().front().getTerminator()->getOperands()))
-      if (batch->moved.count(result))
+      if (batch->sized.dims.lookup(result).size() > 1 && !batch->unitRows.count(result))
+        return func.emitError() << "symbolic batch '" << batch->name << "': output " << i
+                                << " has the symbol on " << batch->sized.dims.lookup(result).size()
+                                << " dims; the runtime takes and returns it on dim 0 alone";
+      else if (batch->moved.count(result) && !unitsContiguous(result))
         return func.emitError() << "symbolic batch '" << batch->name << "': output " << i
                                 << " carries the batch on dim " << batch->moved.lookup(result).dim
                                 << ", not dim 0; the runtime takes and returns a batch on dim 0 "
@@ -209,10 +223,11 @@ LogicalResult ArtifactTranslator::buildBuffers() {
     if (int64_t rows = batch && !constantBytes ? batch->unitRows.lookup(value) : 0) {
       buffer.rowsPerUnit = rows;
       auto layout = batch->moved.find(value);
-      if (layout == batch->moved.end()) {
-        // Format 0.8: dim 0 is `rows` x the run's batch, sized for the bound.
+      if (layout == batch->moved.end() || unitsContiguous(value)) {
+        // Format 0.8: dim 0 is `rows` x the run's batch, sized for the bound
+        // (0.9: or a dim after dims of 1).
         buffer.maxShape = buffer.shape;
-        buffer.shape[0] = -1;
+        buffer.shape[layout == batch->moved.end() ? 0 : layout->second.dim] = -1;
       } else {
         // The batch off dim 0: the bound's shape, each unit a strided slice
         // `rows` elements of its dim apart.
@@ -222,6 +237,11 @@ LogicalResult ArtifactTranslator::buildBuffers() {
         buffer.unitStride = stride;
       }
     }
+    // 0.9: the symbol on several dims (attention's scores), which only
+    // sized kernels touch.
+    if (batch && !constantBytes && !batch->unitRows.count(value))
+      for (int64_t d : batch->sized.dims.lookup(value))
+        buffer.symbolDims.push_back(int32_t(d));
     buffer.size = *size;
     buffer.device = info.device;
     buffer.offset = *info.offset;
@@ -312,6 +332,7 @@ LogicalResult ArtifactTranslator::addKernels() {
       entry.ops.push_back(name(op));
     entry.library = code.getLibrary();
     entry.symbol = code.getSymbol().str();
+    entry.sized = kernel.op->hasAttr(dlc::attrs::kSizedAtRunTime);
     if (auto chunk = kernel.op->getAttrOfType<StringAttr>(dlc::attrs::kChunkSymbol)) {
       entry.chunkSymbol = chunk.str();
       if (auto units = kernel.op->getAttrOfType<IntegerAttr>(dlc::attrs::kChunkUnits))

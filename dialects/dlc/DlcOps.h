@@ -70,6 +70,10 @@ inline constexpr llvm::StringLiteral kMaxShape = "dlc.max_shape";
 /// dim 0 is the batch, at its bound; kernels are compiled per unit of it
 /// (compiler/README.md, "dimensions known at run time").
 inline constexpr llvm::StringLiteral kSymbolicBatch = "dlc.symbolic_batch";
+/// On a constant of a symbolic function: the dims (an i64 array) whose
+/// extent is the symbol's, the leading part of the constant at a run's size
+/// (GPT-2's causal mask `mask[:t, :t]`, positions `arange(t)`).
+inline constexpr llvm::StringLiteral kSymbolDims = "dlc.symbol_dims";
 /// `dlc compile --calibrate`'s per-op tag (an i64), removed after it.
 inline constexpr llvm::StringLiteral kCalibration = "dlc.calibration";
 
@@ -107,6 +111,11 @@ inline constexpr llvm::StringLiteral kChunkUnits = "dlc.chunk_units";
 /// With a chunk body: a tail of at least this many units runs it too, over
 /// a whole chunk (format 0.8 Kernel.chunk_min_units).
 inline constexpr llvm::StringLiteral kChunkMinUnits = "dlc.chunk_min_units";
+/// On a dlc.kernel op of a symbolic function that reads the symbol's dims
+/// whole (passes/SymbolExtents.cpp): called once per run with the run's
+/// size (format 0.9 Kernel.sized); on its outlined function, the size its
+/// code was lowered at for those dims (CpuPipeline.cpp, SizeLoopsAtRunTime).
+inline constexpr llvm::StringLiteral kSizedAtRunTime = "dlc.sized_at_run_time";
 } // namespace dlc::attrs
 
 namespace dlc::OpTrait {

@@ -248,23 +248,27 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   pm.addNestedPass<func::FuncOp>(dlc::createFuseElementwise());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(dlc::createReuseProducerBuffer());
-  pm.addNestedPass<func::FuncOp>(dlc::createConvToMatmul({tiles.pixelRow.pixels}));
-  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  // The tiling and vectorising passes bake every size into the code; a
+  // kernel sized at run time skips them (SizeLoopsAtRunTime.cpp).
+  OpPassManager tuned(func::FuncOp::getOperationName());
+  tuned.addPass(dlc::createConvToMatmul({tiles.pixelRow.pixels}));
+  tuned.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
-  pm.addNestedPass<func::FuncOp>(dlc::createTileAndVectorize({tiles.matmul.rows, tiles.matmul.columns}));
+  tuned.addPass(dlc::createTileAndVectorize({tiles.matmul.rows, tiles.matmul.columns}));
   // The rest of the kernel's loop nests: short NCHW rows flattened, then
   // split into chunks for the pool.
-  pm.addNestedPass<func::FuncOp>(dlc::createCollapseShortRows());
-  pm.addNestedPass<func::FuncOp>(dlc::createParallelizeLoopNests());
+  tuned.addPass(dlc::createCollapseShortRows());
+  tuned.addPass(dlc::createParallelizeLoopNests());
   // Transposes that move the innermost dim: 8x16 blocks in registers.
-  pm.addNestedPass<func::FuncOp>(dlc::createVectorizeTransposes());
+  tuned.addPass(dlc::createVectorizeTransposes());
   // Nests with short rows: one vector per row (not LLVM's gathers); stride-2
   // window taps read straight from the unpadded image.
-  pm.addNestedPass<func::FuncOp>(dlc::createVectorizeRows());
+  tuned.addPass(dlc::createVectorizeRows());
   // What still reads a padded image: each chunk pads its own planes; then
   // those nests' rows.
-  pm.addNestedPass<func::FuncOp>(dlc::createPadPerChunk());
-  pm.addNestedPass<func::FuncOp>(dlc::createVectorizeRows());
+  tuned.addPass(dlc::createPadPerChunk());
+  tuned.addPass(dlc::createVectorizeRows());
+  pm.addNestedPass<func::FuncOp>(dlc::createUnlessSizedAtRunTime(std::move(tuned)));
   // The C tile's read and write leave the K loop: it lives in registers.
   pm.addPass(createLoopInvariantSubsetHoistingPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
@@ -283,7 +287,12 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   // buffers overlap (the pad of a 144x56x56 depthwise input: 80 us of 188).
   bufferization.memCpyFn = [](OpBuilder &b, Location loc, Value from,
                               Value to) -> LogicalResult {
-    if (!copyByBlocksOrRows(b, loc, from, to))
+    // (A kernel sized at run time copies the run's part: loops.)
+    Operation *parent = b.getInsertionBlock()->getParentOp();
+    auto func = isa<func::FuncOp>(parent) ? cast<func::FuncOp>(parent)
+                                          : parent->getParentOfType<func::FuncOp>();
+    if ((func && func->hasAttr(dlc::attrs::kSizedAtRunTime)) ||
+        !copyByBlocksOrRows(b, loc, from, to))
       b.create<linalg::CopyOp>(loc, from, to);
     return success();
   };
@@ -308,8 +317,11 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   bool nested = nestKernelModules(module);
   OpPassManager &perKernel = nested ? pm.nest<ModuleOp>() : pm;
   OpPassManager &perFunction = perKernel.nest<func::FuncOp>();
-  perFunction.addPass(dlc::createLowerStridedFills());
+  OpPassManager stridedFills(func::FuncOp::getOperationName());
+  stridedFills.addPass(dlc::createLowerStridedFills());
+  perFunction.addPass(dlc::createUnlessSizedAtRunTime(std::move(stridedFills)));
   perFunction.addPass(createConvertLinalgToLoopsPass());
+  perFunction.addPass(dlc::createSizeLoopsAtRunTime());
   perFunction.addPass(dlc::createLowerVectors());
   perFunction.addPass(createConvertVectorToSCFPass());
   perFunction.addPass(createLowerAffinePass());

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace dlc {
@@ -30,6 +31,12 @@ namespace dlc {
 inline constexpr llvm::StringLiteral kKeptLoopAttr = "dlc.kept_loop";
 /// That metadata: unroll and vectorize disabled.
 mlir::LLVM::LoopAnnotationAttr keptLoopAnnotation(mlir::MLIRContext *ctx);
+
+/// Kernels sized at run time (SizeLoopsAtRunTime.cpp): their loops over
+/// the symbol's extent run to the run's size; `inner` (the tiling and
+/// vectorising passes, which bake sizes in) runs on every other function.
+std::unique_ptr<mlir::Pass> createSizeLoopsAtRunTime();
+std::unique_ptr<mlir::Pass> createUnlessSizedAtRunTime(mlir::OpPassManager inner);
 
 /// Patterns lowering every dlc op to linalg/tensor/arith/math on tensors.
 void populateDlcToLinalgPatterns(RewritePatternSet &patterns);
