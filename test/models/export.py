@@ -263,6 +263,10 @@ def main():
     parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws,lstm,gru,gpt,scripted")
     parser.add_argument("--resnet-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--dynamic-seq", default="",
+                        help="export dim 1 of x and y as dim_param 'seq' (models with token "
+                             "ids [1, t]: gpt), with x.N.npy and y.N.npy at each of these "
+                             "comma-separated lengths (the last is the bound)")
     parser.add_argument("--dynamic-batch", type=int, default=0,
                         help="export dim 0 of x and y as dim_param 'batch', with x.npy at this "
                              "batch (dlc compile --max-dim=batch=N reads it)")
@@ -288,6 +292,19 @@ def main():
                               dynamic_axes=dynamic)
         np.save(os.path.join(folder, "x.npy"), x.numpy())
         np.save(os.path.join(folder, "y.npy"), y.numpy())
+        if args.dynamic_seq:
+            # PyTorch at each length; the export traces the bound's.
+            lengths = [int(n) for n in args.dynamic_seq.split(",")]
+            generator = torch.Generator().manual_seed(3)
+            ids = torch.randint(0, int(x.max()) + 1, (1, lengths[-1]), generator=generator)
+            with torch.no_grad():
+                for n in lengths:
+                    np.save(os.path.join(folder, "x.%d.npy" % n), ids[:, :n].numpy())
+                    np.save(os.path.join(folder, "y.%d.npy" % n), model(ids[:, :n]).numpy())
+                torch.onnx.export(model, (ids,), os.path.join(folder, "model.onnx"),
+                                  opset_version=13, input_names=["x"], output_names=["y"],
+                                  do_constant_folding=True,
+                                  dynamic_axes={"x": {1: "seq"}, "y": {1: "seq"}})
         print("%s: %s -> %s" % (name, tuple(x.shape), tuple(y.shape)))
 
 

@@ -12,3 +12,5 @@ config.substitutions.append(("%check-onnx-model", "/usr/bin/python3 %s %s" % (
     os.path.join(here, "Inputs", "check_onnx_model.py"), config.dlc_tools_dir)))
 config.substitutions.append(("%check-dynamic-batch", "/usr/bin/python3 %s %s" % (
     os.path.join(here, "Inputs", "check_dynamic_batch.py"), config.dlc_tools_dir)))
+config.substitutions.append(("%check-dynamic-sequence", "/usr/bin/python3 %s %s" % (
+    os.path.join(here, "Inputs", "check_dynamic_sequence.py"), config.dlc_tools_dir)))

@@ -129,6 +129,12 @@ private:
   size_t layoutsAnalysedAt = size_t(-1);
   mlir::LogicalResult checkSizeAsShape(size_t input, const SizeMask &mask);
   SizeMask propagateSizeMask(mlir::Value result);
+  /// Constants indexed by position along the symbol (`arange(t)`, a mask
+  /// sliced to `[:t, :t]`, what folds from them): the dims of the result
+  /// that have the symbol's extent (dlc.symbol_dims); std::nullopt when the
+  /// node makes none; an error when it computes one dlc cannot follow.
+  mlir::FailureOr<std::optional<SymbolDims>> positionDimsOf(mlir::Value result);
+  SymbolDims positionDimsOfInput(size_t i);
 
 public:
 

@@ -558,11 +558,12 @@ static LogicalResult givenSymbolicBatch(const onnx::ValueInfoProto &info,
 
 /// The static shape of a graph input: its declared dims, or --input-shape.
 /// A dim_param with a --max-dim bound is taken at the bound and added to
-/// `symbols` (dim 0 only: a symbolic batch); --input-shape fixes an input whole.
+/// `symbols` (dim 0, or `symbolDim` after dims of 1); --input-shape fixes an
+/// input whole.
 static LogicalResult inputShape(const onnx::ValueInfoProto &info,
                                 const OnnxImportOptions &options,
                                 std::vector<int64_t> &shape, std::set<std::string> &symbols,
-                                std::string &error) {
+                                int64_t &symbolDim, std::string &error) {
   const onnx::TypeProto_Tensor &tt = info.type().tensor_type();
   auto given = options.inputShapes.find(info.name());
   std::string dynamic;
@@ -573,12 +574,17 @@ static LogicalResult inputShape(const onnx::ValueInfoProto &info,
     }
     auto bound = d.has_dim_param() ? options.maxDims.find(d.dim_param()) : options.maxDims.end();
     if (bound != options.maxDims.end() && given == options.inputShapes.end()) {
-      if (!shape.empty()) {
+      // A symbol after dims of 1 (a sequence of token ids [1, t]) has each
+      // unit contiguous, as dim 0 does.
+      if (llvm::any_of(shape, [](int64_t d) { return d != 1; })) {
         error = "--max-dim: '" + d.dim_param() + "' is dimension " +
                 std::to_string(shape.size()) + " of input '" + info.name() +
-                "'; only dimension 0 can be symbolic so far (a symbolic batch)";
+                "', after a dimension other than 1; a symbolic dimension must be the "
+                "first one, or follow dimensions of 1 only";
         return failure();
       }
+      if (!shape.empty())
+        symbolDim = int64_t(shape.size());
       shape.push_back(bound->second);
       symbols.insert(d.dim_param());
       continue;
@@ -621,6 +627,7 @@ LogicalResult ModelImporter::signature(func::FuncOp &func) {
   OpBuilder &b = g.builder;
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
+  SmallVector<int64_t> argSymbolDims;
   std::set<std::string> symbols;
   bool symbolicGiven = llvm::any_of(options.inputShapes, [](const auto &given) {
     return !given.second.empty() && given.second[0] == -1;
@@ -652,10 +659,12 @@ LogicalResult ModelImporter::signature(func::FuncOp &func) {
       return fail("input '" + info.name() + "' has element type " +
                   onnxTypeName(et) + ", which dlc does not support");
     std::vector<int64_t> shape;
-    if (failed(inputShape(info, options, shape, symbols, g.error)))
+    int64_t symbolDim = 0;
+    if (failed(inputShape(info, options, shape, symbols, symbolDim, g.error)))
       return failure();
     argTypes.push_back(RankedTensorType::get(shape, element));
     argNames.push_back(info.name());
+    argSymbolDims.push_back(symbolDim);
   }
   for (auto &[name, t] : options.bindings) {
     bool found = llvm::any_of(model.graph().input(),
@@ -682,6 +691,8 @@ LogicalResult ModelImporter::signature(func::FuncOp &func) {
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
     func.setArgAttr(i, ::dlc::attrs::kName, b.getStringAttr(name));
+    if (argSymbolDims[i] > 0)
+      func.setArgAttr(i, ::dlc::attrs::kSymbolDims, b.getDenseI64ArrayAttr({argSymbolDims[i]}));
     entry->getArgument(i).setLoc(NameLoc::get(b.getStringAttr(name)));
     g.values[name] = entry->getArgument(i);
   }

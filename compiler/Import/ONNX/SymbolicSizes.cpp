@@ -209,6 +209,150 @@ SizeMask GraphImporter::propagateSizeMask(Value result) {
   return allOf(result);
 }
 
+SymbolDims GraphImporter::positionDimsOfInput(size_t i) {
+  if (!has(i))
+    return {};
+  auto constant = input(i).getDefiningOp<ConstantOp>();
+  auto dims = constant ? constant->getAttrOfType<DenseI64ArrayAttr>(attrs::kSymbolDims)
+                       : DenseI64ArrayAttr();
+  return dims ? SymbolDims(dims.asArrayRef()) : SymbolDims();
+}
+
+FailureOr<std::optional<SymbolDims>> GraphImporter::positionDimsOf(Value result) {
+  llvm::StringRef op = node->op_type();
+  int64_t rank = typeOf(result).getRank();
+  auto ints = [&](size_t i) -> std::optional<std::vector<int64_t>> {
+    std::optional<Tensor> t = has(i) ? constInput(i) : std::nullopt;
+    if (!t)
+      return std::nullopt;
+    return std::vector<int64_t>(t->data.begin(), t->data.end());
+  };
+  auto isSize = [&](size_t i) {
+    SizeMask m = has(i) ? sizeMaskOf(input(i)) : SizeMask();
+    return m.size() == 1 && m[0];
+  };
+  // arange(t): positions 0..t-1 along dim 0.
+  if (op == "Range") {
+    std::optional<std::vector<int64_t>> start = ints(0), delta = ints(2);
+    if (!isSize(1) || anySet(sizeMaskOf(input(0))) || anySet(sizeMaskOf(input(2))) || !start ||
+        !delta || (*start)[0] != 0 || (*delta)[0] != 1)
+      return std::optional<SymbolDims>();
+    return std::optional<SymbolDims>(SymbolDims{0});
+  }
+  // x[..., :t, ...] of a constant: along each axis whose end is the size.
+  // (A splat is alike everywhere: the batch rules carry it as it is.)
+  auto folded = result.getDefiningOp<ConstantOp>();
+  auto dense = folded ? dyn_cast<DenseElementsAttr>(folded.getValue()) : DenseElementsAttr();
+  if (dense && dense.isSplat())
+    return std::optional<SymbolDims>();
+  if (op == "Slice" && has(2) &&
+      (anySet(sizeMaskOf(input(2))) || !positionDimsOfInput(0).empty())) {
+    SizeMask ends = sizeMaskOf(input(2));
+    std::optional<std::vector<int64_t>> starts = ints(1), axes = ints(3), steps = ints(4);
+    if (!starts || (has(3) && !axes) || (has(4) && !steps) || anySet(sizeMaskOf(input(1))))
+      return fail("slices a constant by the size of the symbolic '" + symbolicBatch +
+                  "' with bounds that are not constants");
+    llvm::SmallSetVector<int64_t, 4> dims;
+    for (int64_t d : positionDimsOfInput(0))
+      dims.insert(d);
+    for (size_t k = 0; k < starts->size(); ++k) {
+      int64_t axis = axes ? (*axes)[k] : int64_t(k);
+      axis = axis < 0 ? axis + rank : axis;
+      bool sized = !ends.empty() && at(ends, int64_t(k));
+      bool whole = typeOf(result).getDimSize(axis) == typeOf(input(0)).getDimSize(axis);
+      if (sized && ((*starts)[k] != 0 || (steps && (*steps)[k] != 1) ||
+                    typeOf(result).getDimSize(axis) != symbolicBatchBound))
+        return fail("slices a constant along axis " + llvm::Twine(axis) + " by the size of '" +
+                    symbolicBatch + "' from another start than 0 or with a step: only x[:t] "
+                    "is its leading part at every size");
+      if (sized)
+        dims.insert(axis);
+      else if (dims.contains(axis) && !whole)
+        return fail("slices a constant's dim of the symbol's extent by a fixed bound");
+    }
+    SymbolDims out(dims.begin(), dims.end());
+    llvm::sort(out);
+    return std::optional<SymbolDims>(out);
+  }
+  bool any = false;
+  for (size_t i = 0; i < numInputs(); ++i)
+    any |= !positionDimsOfInput(i).empty();
+  if (!any)
+    return std::optional<SymbolDims>();
+  SymbolDims in = positionDimsOfInput(0);
+  auto cannot = [&]() -> FailureOr<std::optional<SymbolDims>> {
+    return fail("computes a constant from positions along the symbolic '" + symbolicBatch +
+                "' (such as arange(t) or a mask sliced to t) in a way dlc cannot follow");
+  };
+  if (llvm::is_contained({"Identity", "Cast", "Not", "Neg", "Abs", "Sqrt", "Relu", "Sign",
+                          "Floor", "Ceil", "Reciprocal", "Exp", "Log"},
+                         op))
+    return std::optional<SymbolDims>(in);
+  if (op == "Unsqueeze" || op == "Squeeze") {
+    std::optional<std::vector<int64_t>> axes = has(1) ? ints(1) : attrInts("axes");
+    if (!axes)
+      return cannot();
+    int64_t inRank = typeOf(input(0)).getRank();
+    SymbolDims out;
+    for (int64_t d : in) {
+      int64_t to = d;
+      if (op == "Squeeze") {
+        for (int64_t a : *axes)
+          to -= (a < 0 ? a + inRank : a) < d;
+      } else {
+        std::vector<int64_t> sorted;
+        for (int64_t a : *axes)
+          sorted.push_back(a < 0 ? a + rank : a);
+        llvm::sort(sorted);
+        for (int64_t a : sorted)
+          to += a <= to;
+      }
+      out.push_back(to);
+    }
+    return std::optional<SymbolDims>(out);
+  }
+  if (op == "Gather") {
+    int64_t axis = attrInt("axis", 0);
+    axis = axis < 0 ? axis + typeOf(input(0)).getRank() : axis;
+    if (!in.empty())
+      return cannot();
+    SymbolDims out;
+    for (int64_t d : positionDimsOfInput(1))
+      out.push_back(axis + d);
+    return std::optional<SymbolDims>(out);
+  }
+  if (op == "Transpose") {
+    std::optional<std::vector<int64_t>> perm = attrInts("perm");
+    SymbolDims out;
+    for (int64_t d : in)
+      out.push_back(perm ? llvm::find(*perm, d) - perm->begin() : rank - 1 - d);
+    llvm::sort(out);
+    return std::optional<SymbolDims>(out);
+  }
+  if (llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Equal", "Less",
+                          "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor",
+                          "Where"},
+                         op)) {
+    // Broadcast: the union, where every other input is 1 or alike.
+    llvm::SmallSetVector<int64_t, 4> dims;
+    for (size_t i = 0; i < numInputs(); ++i)
+      for (int64_t d : positionDimsOfInput(i))
+        dims.insert(d + rank - typeOf(input(i)).getRank());
+    for (size_t i = 0; i < numInputs(); ++i) {
+      SymbolDims own = positionDimsOfInput(i);
+      int64_t offset = rank - typeOf(input(i)).getRank();
+      for (int64_t d : dims)
+        if (d - offset >= 0 && !llvm::is_contained(own, d - offset) &&
+            typeOf(input(i)).getDimSize(d - offset) != 1)
+          return cannot();
+    }
+    SymbolDims out(dims.begin(), dims.end());
+    llvm::sort(out);
+    return std::optional<SymbolDims>(out);
+  }
+  return cannot();
+}
+
 LogicalResult GraphImporter::trackSymbolicSizes(ArrayRef<Value> outputs) {
   if (symbolicBatch.empty())
     return success();
@@ -217,6 +361,19 @@ LogicalResult GraphImporter::trackSymbolicSizes(ArrayRef<Value> outputs) {
     if (std::optional<SizeMask> mask = sizesOfBatch(outputs[0]); mask && anySet(*mask))
       sizeMasks[outputs[0]] = *mask;
     return success();
+  }
+  // A constant indexed by position along the symbol: marked, for the
+  // compile's rules (passes/SymbolExtents.cpp), its leading part at a run.
+  if (outputs.size() == 1 && outputs[0] && isConstant(outputs[0])) {
+    FailureOr<std::optional<SymbolDims>> dims = positionDimsOf(outputs[0]);
+    if (failed(dims))
+      return failure();
+    if (*dims) {
+      if (!(*dims)->empty())
+        outputs[0].getDefiningOp()->setAttr(attrs::kSymbolDims,
+                                            builder.getDenseI64ArrayAttr(**dims));
+      return success();
+    }
   }
   bool dataUse = false;
   for (size_t i = 0; i < numInputs(); ++i) {

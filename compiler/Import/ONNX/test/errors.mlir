@@ -39,7 +39,7 @@
 // MAXDIM-SYNTAX: error: --max-dim expects NAME=N (a dim_param and its largest value, e.g. batch=64), got 'batch=0'
 // RUN: %make-onnx dynamic_sequence %t/dynamic_sequence.onnx
 // RUN: not dlc import %t/dynamic_sequence.onnx --max-dim=seq=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-DIM
-// MAXDIM-DIM: error: {{.*}}dynamic_sequence.onnx: --max-dim: 'seq' is dimension 1 of input 'x'; only dimension 0 can be symbolic so far (a symbolic batch)
+// MAXDIM-DIM: error: {{.*}}dynamic_sequence.onnx: --max-dim: 'seq' is dimension 1 of input 'x', after a dimension other than 1; a symbolic dimension must be the first one, or follow dimensions of 1 only
 // RUN: %make-onnx dynamic_two_symbols %t/dynamic_two.onnx
 // RUN: not dlc import %t/dynamic_two.onnx --max-dim=batch=4 --max-dim=n=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-TWO
 // MAXDIM-TWO: error: {{.*}}dynamic_two.onnx: --max-dim: two symbolic dimensions ('batch', 'n'); one symbolic batch is built so far
