@@ -32,6 +32,7 @@ void dlc::registerAllDlcDialects(mlir::DialectRegistry &registry) {
 void dlc::registerAllDlcPasses() {
   dlc::registerDlcPasses();
   dlc::registerDlcLoweringPasses();
+  dlc::registerSizedKernelPasses();
   dlc::registerOnnxImportPasses();
   dlc::cuda::registerSplitCudaKernels();
   dlc::registerSchedulePasses();

@@ -85,6 +85,27 @@ static void addEntryWrapper(ModuleOp module, LLVM::LLVMFuncOp kernel) {
   kernel.setLinkage(LLVM::Linkage::Internal);
 }
 
+// Kernels sized at run time are vectorised by LLVM's loop vectoriser, which
+// picks 256-bit vectors on AVX-512 CPUs unless told otherwise (their other
+// code is MLIR's vectors, at the target's width): told the width the matmul
+// tile is made of (two vectors of f32 across), on them and their wrappers.
+static void preferFullVectors(ModuleOp module, const dlc::cpu::KernelTiles &tiles) {
+  int64_t bits = tiles.matmul.columns / 2 * 32;
+  MLIRContext *ctx = module.getContext();
+  auto width = ArrayAttr::get(ctx, {StringAttr::get(ctx, "prefer-vector-width"),
+                                    StringAttr::get(ctx, std::to_string(bits))});
+  llvm::StringSet<> sized;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    if (func->hasAttr(dlc::attrs::kSizedAtRunTime))
+      sized.insert(func.getName());
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    StringRef name = func.getName();
+    bool wrapper = name.consume_back(dlc::kEntrySuffix) && sized.contains(name);
+    if (wrapper || func->hasAttr(dlc::attrs::kSizedAtRunTime))
+      func.setPassthroughAttr(ArrayAttr::get(ctx, {width}));
+  }
+}
+
 // The block of `type` a copy by contiguous blocks (below) copies at a time:
 // its dims from `blockFrom` on, less those of size 1, whose strides need not
 // fit (MLIR's memcpy lowering checks contiguity without skipping them).
@@ -320,6 +341,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   OpPassManager stridedFills(func::FuncOp::getOperationName());
   stridedFills.addPass(dlc::createLowerStridedFills());
   perFunction.addPass(dlc::createUnlessSizedAtRunTime(std::move(stridedFills)));
+  perFunction.addPass(dlc::createOrderSizedLoops());
   perFunction.addPass(createConvertLinalgToLoopsPass());
   perFunction.addPass(dlc::createSizeLoopsAtRunTime());
   perFunction.addPass(dlc::createLowerVectors());
@@ -356,5 +378,6 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
       kernels.push_back(func);
   for (LLVM::LLVMFuncOp kernel : kernels)
     addEntryWrapper(module, kernel);
+  preferFullVectors(module, tiles);
   return success();
 }

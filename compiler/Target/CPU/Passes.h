@@ -36,6 +36,9 @@ mlir::LLVM::LoopAnnotationAttr keptLoopAnnotation(mlir::MLIRContext *ctx);
 /// the symbol's extent run to the run's size; `inner` (the tiling and
 /// vectorising passes, which bake sizes in) runs on every other function.
 std::unique_ptr<mlir::Pass> createSizeLoopsAtRunTime();
+std::unique_ptr<mlir::Pass> createOrderSizedLoops();
+/// dlc-order-sized-loops and dlc-size-loops-at-run-time, for dlc-opt.
+void registerSizedKernelPasses();
 std::unique_ptr<mlir::Pass> createUnlessSizedAtRunTime(mlir::OpPassManager inner);
 
 /// Patterns lowering every dlc op to linalg/tensor/arith/math on tensors.
