@@ -11,6 +11,13 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python %S/Inputs/check_symbolic_sequence.py %S/Inputs/sequence_attention.py %t/bi 16 1,3,7,16 --bidirectional | FileCheck %s
 // RUN: %python %S/Inputs/check_symbolic_sequence.py %S/Inputs/sequence_attention.py %t/causal 16 1,2,9,16 | FileCheck %s --check-prefix=CAUSAL
+// Models drawn at random (width, heads, mask, the keys' layout, scale, an MLP
+// after: sequence_attention.py --seed), among them bounds equal to the width
+// (8 with 8 features, 32 with 32: the sentinel keeps the symbol's loops apart):
+// RUN: %python %S/Inputs/check_symbolic_sequence.py %S/Inputs/sequence_attention.py %t/seed1 11 1,5,11 --seed=1 | FileCheck %s --check-prefix=SEED1
+// RUN: %python %S/Inputs/check_symbolic_sequence.py %S/Inputs/sequence_attention.py %t/seed4 8 1,3,8 --seed=4 | FileCheck %s --check-prefix=SEED4
+// RUN: %python %S/Inputs/check_symbolic_sequence.py %S/Inputs/sequence_attention.py %t/seed5 32 1,11,32 --seed=5 | FileCheck %s --check-prefix=SEED5
+// RUN: %python %S/Inputs/check_symbolic_sequence.py %S/Inputs/sequence_attention.py %t/seed7 29 2,14,29 --seed=7 | FileCheck %s --check-prefix=SEED7
 // On two simulated GPUs, the sized kernels' host code runs there too:
 // RUN: env DLC_RUN_FLAGS="--gpu=sim --check-ordering" %python %S/Inputs/check_symbolic_sequence.py %S/Inputs/sequence_attention.py %t/gpus 16 1,5,16 -- --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda | FileCheck %s --check-prefix=GPUS
 // RUN: dlc inspect %t/causal/model.dlcm | FileCheck %s --check-prefix=INSPECT
@@ -28,6 +35,18 @@
 // CAUSAL: size 2 y: shape [2, 8] rel-L2
 // CAUSAL: size 9 y: shape [9, 8] rel-L2
 // CAUSAL: size 16 y: shape [16, 8] rel-L2
+// SEED1: size 1 y: shape [1, 2] rel-L2
+// SEED1: size 5 y: shape [5, 2] rel-L2
+// SEED1: size 11 y: shape [11, 2] rel-L2
+// SEED4: size 1 y: shape [1, 8] rel-L2
+// SEED4: size 3 y: shape [3, 8] rel-L2
+// SEED4: size 8 y: shape [8, 8] rel-L2
+// SEED5: size 1 y: shape [1, 32] rel-L2
+// SEED5: size 11 y: shape [11, 32] rel-L2
+// SEED5: size 32 y: shape [32, 32] rel-L2
+// SEED7: size 2 y: shape [2, 8] rel-L2
+// SEED7: size 14 y: shape [14, 8] rel-L2
+// SEED7: size 29 y: shape [29, 8] rel-L2
 // GPUS: size 1 y: shape [1, 8] rel-L2
 // GPUS: size 5 y: shape [5, 8] rel-L2
 // GPUS: size 16 y: shape [16, 8] rel-L2

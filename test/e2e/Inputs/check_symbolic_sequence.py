@@ -12,6 +12,7 @@ Prints one line per size and output: "size N NAME: shape [..] rel-L2 E".
 """
 import os
 import random
+import re
 import subprocess
 import sys
 
@@ -37,7 +38,8 @@ def main():
     artifact = os.path.join(work, "model.dlcm")
     run(["dlc", "compile", model, "-o", artifact] + compile_flags)
     rng = random.Random(5)
-    width = 8
+    with open(model) as f:
+        width = int(re.search(r"%x: tensor<\d+x(\d+)xf32>", f.read()).group(1))
     x = [rng.uniform(-1, 1) for _ in range(bound * width)]
     for n in sizes:
         sized = os.path.join(work, "model.%d.mlir" % n)
