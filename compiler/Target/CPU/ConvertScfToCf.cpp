@@ -32,6 +32,17 @@ LLVM::LoopAnnotationAttr dlc::keptLoopAnnotation(MLIRContext *ctx) {
       /*parallelAccesses=*/{});
 }
 
+LLVM::LoopAnnotationAttr dlc::runTimeLoopAnnotation(MLIRContext *ctx) {
+  auto disabled = BoolAttr::get(ctx, true);
+  auto unroll = LLVM::LoopUnrollAttr::get(ctx, /*disable=*/disabled, {}, {}, {}, {}, {}, {});
+  auto interleave = LLVM::LoopInterleaveAttr::get(ctx, IntegerAttr::get(IntegerType::get(ctx, 32), 1));
+  return LLVM::LoopAnnotationAttr::get(
+      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, interleave, unroll, /*unrollAndJam=*/{},
+      /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{},
+      /*mustProgress=*/{}, /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
+      /*parallelAccesses=*/{});
+}
+
 namespace {
 
 /// Upstream's ForLowering (header block with the bound check, body, back
@@ -39,7 +50,8 @@ namespace {
 struct KeptForLowering : OpRewritePattern<scf::ForOp> {
   KeptForLowering(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(scf::ForOp loop, PatternRewriter &rewriter) const override {
-    if (!loop->hasAttr(dlc::kKeptLoopAttr))
+    bool kept = loop->hasAttr(dlc::kKeptLoopAttr);
+    if (!kept && !loop->hasAttr(dlc::kRunTimeLoopAttr))
       return failure();
     Location loc = loop.getLoc();
     Block *init = rewriter.getInsertionBlock();
@@ -55,7 +67,8 @@ struct KeptForLowering : OpRewritePattern<scf::ForOp> {
     SmallVector<Value> carried = {rewriter.create<arith::AddIOp>(loc, iv, loop.getStep())};
     carried.append(yield->operand_begin(), yield->operand_end());
     auto backEdge = rewriter.create<cf::BranchOp>(loc, header, carried);
-    backEdge->setAttr("loop_annotation", dlc::keptLoopAnnotation(rewriter.getContext()));
+    backEdge->setAttr("loop_annotation", kept ? dlc::keptLoopAnnotation(rewriter.getContext())
+                                              : dlc::runTimeLoopAnnotation(rewriter.getContext()));
     rewriter.eraseOp(yield);
 
     rewriter.setInsertionPointToEnd(init);

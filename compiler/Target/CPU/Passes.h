@@ -31,6 +31,11 @@ namespace dlc {
 inline constexpr llvm::StringLiteral kKeptLoopAttr = "dlc.kept_loop";
 /// That metadata: unroll and vectorize disabled.
 mlir::LLVM::LoopAnnotationAttr keptLoopAnnotation(mlir::MLIRContext *ctx);
+/// Marks an scf.for of run-time trip count (SizeLoopsAtRunTime.cpp) that
+/// LLVM may vectorise but should neither unroll nor interleave: its
+/// unrolled copies and remainders doubled the compile's machine code.
+inline constexpr llvm::StringLiteral kRunTimeLoopAttr = "dlc.run_time_loop";
+mlir::LLVM::LoopAnnotationAttr runTimeLoopAnnotation(mlir::MLIRContext *ctx);
 
 /// Kernels sized at run time (SizeLoopsAtRunTime.cpp): their loops over
 /// the symbol's extent run to the run's size; `inner` (the tiling and

@@ -71,6 +71,7 @@ struct SizeLoopsAtRunTimePass
         return WalkResult::interrupt();
       }
       loop.getUpperBoundMutable().assign(size);
+      loop->setAttr(dlc::kRunTimeLoopAttr, UnitAttr::get(&getContext()));
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

@@ -5,7 +5,9 @@
 // and vectorising; an ordinary loop, lowered by upstream's patterns, none.
 // CHECK-DAG: #[[UNROLL:.*]] = #llvm.loop_unroll<disable = true>
 // CHECK-DAG: #[[VECTORIZE:.*]] = #llvm.loop_vectorize<disable = true>
-// CHECK: #[[KEPT:.*]] = #llvm.loop_annotation<vectorize = #[[VECTORIZE]], unroll = #[[UNROLL]]>
+// CHECK-DAG: #[[INTERLEAVE:.*]] = #llvm.loop_interleave<count = 1 : i32>
+// CHECK-DAG: #[[KEPT:.*]] = #llvm.loop_annotation<vectorize = #[[VECTORIZE]], unroll = #[[UNROLL]]>
+// CHECK-DAG: #[[RUNTIME:.*]] = #llvm.loop_annotation<interleave = #[[INTERLEAVE]], unroll = #[[UNROLL]]>
 // CHECK-LABEL: func.func @loops
 // CHECK: ^[[HEAD:.*]](%[[I:.*]]: index):
 // CHECK: cf.cond_br
@@ -28,5 +30,20 @@ func.func @loops(%m: memref<128xf32>) {
   scf.for %j = %c0 to %c128 step %c1 {
     memref.store %z, %m[%j] : memref<128xf32>
   }
+  return
+}
+
+// A loop of run-time trip count (a kernel sized at run time,
+// SizeLoopsAtRunTime.cpp): LLVM may vectorise it, but neither unroll nor
+// interleave it.
+// CHECK-LABEL: func.func @run_time_loop
+// CHECK: cf.br ^{{.*}}(%{{.*}} : index) {loop_annotation = #[[RUNTIME]]}
+func.func @run_time_loop(%m: memref<128xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %z, %m[%i] : memref<128xf32>
+  } {dlc.run_time_loop}
   return
 }

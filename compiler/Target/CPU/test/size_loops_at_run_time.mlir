@@ -29,6 +29,10 @@ func.func @p_times_v(%p: memref<67x67xf32, strided<[64, 1]>>, %v: memref<67x32xf
 // CHECK: scf.for %[[I:.*]] = %c0 to %[[SIZE]] step %c1
 // CHECK-NEXT: scf.for %[[J:.*]] = %c0 to %[[SIZE]] step %c1
 // CHECK: memref.load %arg0[%[[I]], %[[J]]]
+// Each is marked for LLVM to vectorise but neither unroll nor interleave
+// (ConvertScfToCf's annotation): their copies doubled the machine code.
+// CHECK: } {dlc.run_time_loop}
+// CHECK: } {dlc.run_time_loop}
 func.func @row_maximum(%s: memref<67x67xf32, strided<[64, 1]>>, %out: memref<67xf32>, %size: memref<i64>)
     attributes {dlc.sized_at_run_time = 67 : i64} {
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
