@@ -13,6 +13,10 @@
 // RUN: %check-dynamic-sequence %t/models/gpt %t/gpt 16,40,64 | FileCheck %s
 // RUN: %check-dynamic-sequence %t/models/gpt %t/gpt-short 1,2,7 | FileCheck %s --check-prefix=SHORT
 // RUN: dlc inspect %t/gpt/model.dlcm | FileCheck %s --check-prefix=INSPECT
+// As a pipeline over the CPU and two simulated GPUs (the sized kernels' host
+// code runs on them), and refused by name as CUDA C++:
+// RUN: %check-dynamic-sequence %t/models/gpt %t/gpt-pipe 16,40,64 --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda --gpu=sim --check-ordering | FileCheck %s
+// RUN: not %check-dynamic-sequence %t/models/gpt %t/gpt-cuda 16 --devices=cpu,cuda:0 --placement=gpu 2>&1 | FileCheck %s --check-prefix=CUDA
 // CHECK: gpt length 16: ok (shape [1, 16, 512],
 // CHECK: gpt length 40: ok (shape [1, 40, 512],
 // CHECK: gpt length 64: ok (shape [1, 64, 512],
@@ -24,3 +28,4 @@
 // INSPECT: output 0 'y': f32 [1,?,512] at most [1,64,512], 131072 bytes, dim 1 = 1 x seq
 // INSPECT: ops: /blocks/blocks.0/attn/Transpose, /blocks/blocks.0/attn/MatMul, /blocks/blocks.0/attn/Mul, /blocks/blocks.0/attn/Where, /blocks/blocks.0/attn/Softmax
 // INSPECT-NEXT: sized at run time: called once per run with its size
+// CUDA: error: loc("/tok/Gather"): symbolic size: GPU kernel 0 ('/tok/Gather') reads the symbol's dims whole (a kernel sized at run time), which the CUDA kernels do not take yet: pin it to the CPU
