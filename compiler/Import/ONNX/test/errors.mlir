@@ -39,6 +39,15 @@
 // MAXDIM-SYNTAX: error: --max-dim expects NAME=N (a dim_param and its largest value, e.g. batch=64), got 'batch=0'
 // RUN: %make-onnx dynamic_sequence %t/dynamic_sequence.onnx
 // RUN: not dlc import %t/dynamic_sequence.onnx --max-dim=seq=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-DIM
+// Constants indexed by position along a symbolic sequence: only x[:t] of a
+// constant is its leading part at every length, and only what dlc follows
+// may fold from positions (SymbolicSizes.cpp, positionDimsOf).
+// RUN: %make-onnx sequence_slice_offset %t/sequence_slice_offset.onnx
+// RUN: not dlc import %t/sequence_slice_offset.onnx --max-dim=seq=8 2>&1 | FileCheck %s --check-prefix=SEQ-SLICE
+// SEQ-SLICE: error: {{.*}}sequence_slice_offset.onnx: node '/Slice' (Slice): slices a constant along axis 0 by the size of 'seq' from another start than 0 or with a step: only x[:t] is its leading part at every size
+// RUN: %make-onnx sequence_positions_mod %t/sequence_positions_mod.onnx
+// RUN: not dlc import %t/sequence_positions_mod.onnx --max-dim=seq=8 2>&1 | FileCheck %s --check-prefix=SEQ-MOD
+// SEQ-MOD: error: {{.*}}sequence_positions_mod.onnx: node '/Mod' (Mod): computes a constant from positions along the symbolic 'seq' (such as arange(t) or a mask sliced to t) in a way dlc cannot follow
 // MAXDIM-DIM: error: {{.*}}dynamic_sequence.onnx: --max-dim: 'seq' is dimension 1 of input 'x', after a dimension other than 1; a symbolic dimension must be the first one, or follow dimensions of 1 only
 // RUN: %make-onnx dynamic_two_symbols %t/dynamic_two.onnx
 // RUN: not dlc import %t/dynamic_two.onnx --max-dim=batch=4 --max-dim=n=4 2>&1 | FileCheck %s --check-prefix=MAXDIM-TWO

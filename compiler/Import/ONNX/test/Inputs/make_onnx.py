@@ -59,6 +59,38 @@ def dynamic_sequence():
     return model(nodes, [vi("x", [2, "seq"])], [vi("y", [2, "seq"])])
 
 
+def _sequence_positions(tail):
+    """x [1, seq, 4] plus a table's rows picked by the sequence's positions:
+    t = x.size(1), then `tail` (nodes from "t1" = [t] to "rows" [seq, 4])."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="/Shape"),
+        helper.make_node("Gather", ["s", "one"], ["t"], name="/Gather", axis=0),
+        helper.make_node("Unsqueeze", ["t", "zero1"], ["t1"], name="/Unsqueeze"),
+    ] + tail + [helper.make_node("Add", ["x", "rows"], ["y"], name="/Add")]
+    table = numpy_helper.from_array(np.arange(32, dtype=np.float32).reshape(8, 4), "table")
+    return model(nodes, [vi("x", [1, "seq", 4])], [vi("y", [1, "seq", 4])],
+                 [i64("one", 1), i64("zero1", [0]), i64("starts", [1]), i64("axes", [0]), table])
+
+
+def sequence_slice_offset():
+    """table[1:t]: not the leading part of the table at every length."""
+    return _sequence_positions(
+        [helper.make_node("Slice", ["table", "starts", "t1", "axes"], ["rows"], name="/Slice")])
+
+
+def sequence_positions_mod():
+    """table[arange(t) % 2]: positions folded by an op dlc does not follow."""
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, dtype=np.int64), name)
+    m = _sequence_positions([
+        helper.make_node("Range", ["zero", "t", "step"], ["pos"], name="/Range"),
+        helper.make_node("Mod", ["pos", "two"], ["parity"], name="/Mod"),
+        helper.make_node("Gather", ["table", "parity"], ["rows"], name="/Gather_1", axis=0),
+    ])
+    m.graph.initializer.extend([i64("zero", 0), i64("step", 1), i64("two", 2)])
+    return m
+
+
 def dynamic_two_symbols():
     nodes = [helper.make_node("Relu", ["x"], ["y"], name="/Relu"),
              helper.make_node("Relu", ["z"], ["w"], name="/Relu_1")]
@@ -706,7 +738,7 @@ MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batc
                                   depth_to_space_channels, space_to_depth_odd, eye_like_k,
                                   eye_like_3d, pow_int, castlike_u8, cumsum_reverse, one_hot,add, mlp, mod_float, strided_slice, argmax_last, dropout_training,
                                   dropout_training_zero, nll_loss, nll_bad_target, sce_loss, pad_mirror,
-                                  trilu, is_inf_nan, dynamic, dynamic_sequence, dynamic_two_symbols, unsupported, opset29, complex64,
+                                  trilu, is_inf_nan, dynamic, dynamic_sequence, sequence_slice_offset, sequence_positions_mod, dynamic_two_symbols, unsupported, opset29, complex64,
                                   split_num_outputs, mish, reduce_min_u8, reduce_empty, pad, pad_reflect,
                                   reshape_input, shape_arith, shape_slice_empty, slice_empty_runtime, layernorm, gelu, gelu_tanh, linear,
                                   undefined, where_shape, logical_runtime, and_float, where_types,
