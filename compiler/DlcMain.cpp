@@ -411,8 +411,9 @@ struct CompileFlags {
       "input-shape", cl::desc("ONNX: NAME=DIMS for an input with dynamic dimensions"),
       cl::value_desc("NAME=DIMS"), cl::cat(category)};
   cl::list<std::string> maxDims{
-      "max-dim", cl::desc("ONNX: NAME=N makes dim_param NAME (dim 0 of the inputs) a symbolic "
-                          "batch of at most N (not runnable yet)"),
+      "max-dim", cl::desc("ONNX: NAME=N makes dim_param NAME (dim 0 of the inputs, or a dim "
+                          "after dims of 1: a sequence) a size known at run time, at most N: "
+                          "one artifact runs any size from 1 to N"),
       cl::value_desc("NAME=N"), cl::cat(category)};
   cl::list<std::string> binds{
       "bind", cl::desc("ONNX: NAME=FILE.npy makes a graph input a constant"),
