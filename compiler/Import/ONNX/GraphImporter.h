@@ -135,6 +135,10 @@ private:
   /// node makes none; an error when it computes one dlc cannot follow.
   mlir::FailureOr<std::optional<SymbolDims>> positionDimsOf(mlir::Value result);
   SymbolDims positionDimsOfInput(size_t i);
+  std::optional<SymbolDims> positionsOfRange();
+  mlir::FailureOr<SymbolDims> positionsOfSlice(mlir::Value result);
+  std::optional<SymbolDims> positionsMoved(mlir::Value result);
+  std::optional<SymbolDims> positionsBroadcast(mlir::Value result);
 
 public:
 

@@ -218,8 +218,20 @@ SymbolDims GraphImporter::positionDimsOfInput(size_t i) {
   return dims ? SymbolDims(dims.asArrayRef()) : SymbolDims();
 }
 
-FailureOr<std::optional<SymbolDims>> GraphImporter::positionDimsOf(Value result) {
-  llvm::StringRef op = node->op_type();
+/// arange(t): positions 0..t-1 along dim 0 (a Range from 0 by 1 to the size).
+std::optional<SymbolDims> GraphImporter::positionsOfRange() {
+  std::optional<Tensor> start = constInput(0), delta = constInput(2);
+  SizeMask limit = sizeMaskOf(input(1));
+  bool isSize = limit.size() == 1 && limit[0];
+  if (!isSize || anySet(sizeMaskOf(input(0))) || anySet(sizeMaskOf(input(2))) || !start ||
+      !delta || start->data[0] != 0 || delta->data[0] != 1)
+    return std::nullopt;
+  return SymbolDims{0};
+}
+
+/// x[..., :t, ...] of a constant: the dims whose end is the size, from 0 by
+/// 1, added to the constant's own.
+FailureOr<SymbolDims> GraphImporter::positionsOfSlice(Value result) {
   int64_t rank = typeOf(result).getRank();
   auto ints = [&](size_t i) -> std::optional<std::vector<int64_t>> {
     std::optional<Tensor> t = has(i) ? constInput(i) : std::nullopt;
@@ -227,99 +239,72 @@ FailureOr<std::optional<SymbolDims>> GraphImporter::positionDimsOf(Value result)
       return std::nullopt;
     return std::vector<int64_t>(t->data.begin(), t->data.end());
   };
-  auto isSize = [&](size_t i) {
-    SizeMask m = has(i) ? sizeMaskOf(input(i)) : SizeMask();
-    return m.size() == 1 && m[0];
-  };
-  // arange(t): positions 0..t-1 along dim 0.
-  if (op == "Range") {
-    std::optional<std::vector<int64_t>> start = ints(0), delta = ints(2);
-    if (!isSize(1) || anySet(sizeMaskOf(input(0))) || anySet(sizeMaskOf(input(2))) || !start ||
-        !delta || (*start)[0] != 0 || (*delta)[0] != 1)
-      return std::optional<SymbolDims>();
-    return std::optional<SymbolDims>(SymbolDims{0});
+  SizeMask ends = sizeMaskOf(input(2));
+  std::optional<std::vector<int64_t>> starts = ints(1), axes = ints(3), steps = ints(4);
+  if (!starts || (has(3) && !axes) || (has(4) && !steps) || anySet(sizeMaskOf(input(1))))
+    return fail("slices a constant by the size of the symbolic '" + symbolicBatch +
+                "' with bounds that are not constants");
+  llvm::SmallSetVector<int64_t, 4> dims;
+  for (int64_t d : positionDimsOfInput(0))
+    dims.insert(d);
+  for (size_t k = 0; k < starts->size(); ++k) {
+    int64_t axis = axes ? (*axes)[k] : int64_t(k);
+    axis = axis < 0 ? axis + rank : axis;
+    bool sized = !ends.empty() && at(ends, int64_t(k));
+    bool whole = typeOf(result).getDimSize(axis) == typeOf(input(0)).getDimSize(axis);
+    if (sized && ((*starts)[k] != 0 || (steps && (*steps)[k] != 1) ||
+                  typeOf(result).getDimSize(axis) != symbolicBatchBound))
+      return fail("slices a constant along axis " + llvm::Twine(axis) + " by the size of '" +
+                  symbolicBatch + "' from another start than 0 or with a step: only x[:t] "
+                  "is its leading part at every size");
+    if (sized)
+      dims.insert(axis);
+    else if (dims.contains(axis) && !whole)
+      return fail("slices a constant's dim of the symbol's extent by a fixed bound");
   }
-  // x[..., :t, ...] of a constant: along each axis whose end is the size.
-  // (A splat is alike everywhere: the batch rules carry it as it is.)
-  auto folded = result.getDefiningOp<ConstantOp>();
-  auto dense = folded ? dyn_cast<DenseElementsAttr>(folded.getValue()) : DenseElementsAttr();
-  if (dense && dense.isSplat())
-    return std::optional<SymbolDims>();
-  if (op == "Slice" && has(2) &&
-      (anySet(sizeMaskOf(input(2))) || !positionDimsOfInput(0).empty())) {
-    SizeMask ends = sizeMaskOf(input(2));
-    std::optional<std::vector<int64_t>> starts = ints(1), axes = ints(3), steps = ints(4);
-    if (!starts || (has(3) && !axes) || (has(4) && !steps) || anySet(sizeMaskOf(input(1))))
-      return fail("slices a constant by the size of the symbolic '" + symbolicBatch +
-                  "' with bounds that are not constants");
-    llvm::SmallSetVector<int64_t, 4> dims;
-    for (int64_t d : positionDimsOfInput(0))
-      dims.insert(d);
-    for (size_t k = 0; k < starts->size(); ++k) {
-      int64_t axis = axes ? (*axes)[k] : int64_t(k);
-      axis = axis < 0 ? axis + rank : axis;
-      bool sized = !ends.empty() && at(ends, int64_t(k));
-      bool whole = typeOf(result).getDimSize(axis) == typeOf(input(0)).getDimSize(axis);
-      if (sized && ((*starts)[k] != 0 || (steps && (*steps)[k] != 1) ||
-                    typeOf(result).getDimSize(axis) != symbolicBatchBound))
-        return fail("slices a constant along axis " + llvm::Twine(axis) + " by the size of '" +
-                    symbolicBatch + "' from another start than 0 or with a step: only x[:t] "
-                    "is its leading part at every size");
-      if (sized)
-        dims.insert(axis);
-      else if (dims.contains(axis) && !whole)
-        return fail("slices a constant's dim of the symbol's extent by a fixed bound");
-    }
-    SymbolDims out(dims.begin(), dims.end());
-    llvm::sort(out);
-    return std::optional<SymbolDims>(out);
-  }
-  bool any = false;
-  for (size_t i = 0; i < numInputs(); ++i)
-    any |= !positionDimsOfInput(i).empty();
-  if (!any)
-    return std::optional<SymbolDims>();
+  SymbolDims out(dims.begin(), dims.end());
+  llvm::sort(out);
+  return out;
+}
+
+/// Ops that move a constant's elements (casts, Unsqueeze, Squeeze,
+/// Transpose, a Gather by positions): where its positions land.
+std::optional<SymbolDims> GraphImporter::positionsMoved(Value result) {
+  llvm::StringRef op = node->op_type();
+  int64_t rank = typeOf(result).getRank();
   SymbolDims in = positionDimsOfInput(0);
-  auto cannot = [&]() -> FailureOr<std::optional<SymbolDims>> {
-    return fail("computes a constant from positions along the symbolic '" + symbolicBatch +
-                "' (such as arange(t) or a mask sliced to t) in a way dlc cannot follow");
-  };
   if (llvm::is_contained({"Identity", "Cast", "Not", "Neg", "Abs", "Sqrt", "Relu", "Sign",
                           "Floor", "Ceil", "Reciprocal", "Exp", "Log"},
                          op))
-    return std::optional<SymbolDims>(in);
+    return in;
   if (op == "Unsqueeze" || op == "Squeeze") {
-    std::optional<std::vector<int64_t>> axes = has(1) ? ints(1) : attrInts("axes");
+    std::optional<std::vector<int64_t>> axes = attrInts("axes");
+    if (has(1))
+      if (std::optional<Tensor> t = constInput(1))
+        axes = std::vector<int64_t>(t->data.begin(), t->data.end());
     if (!axes)
-      return cannot();
+      return std::nullopt;
     int64_t inRank = typeOf(input(0)).getRank();
+    std::vector<int64_t> sorted;
+    for (int64_t a : *axes)
+      sorted.push_back(a < 0 ? a + (op == "Squeeze" ? inRank : rank) : a);
+    llvm::sort(sorted);
     SymbolDims out;
     for (int64_t d : in) {
       int64_t to = d;
-      if (op == "Squeeze") {
-        for (int64_t a : *axes)
-          to -= (a < 0 ? a + inRank : a) < d;
-      } else {
-        std::vector<int64_t> sorted;
-        for (int64_t a : *axes)
-          sorted.push_back(a < 0 ? a + rank : a);
-        llvm::sort(sorted);
-        for (int64_t a : sorted)
-          to += a <= to;
-      }
+      for (int64_t a : sorted)
+        to += op == "Squeeze" ? -int64_t(a < d) : int64_t(a <= to);
       out.push_back(to);
     }
-    return std::optional<SymbolDims>(out);
+    return out;
   }
-  if (op == "Gather") {
+  if (op == "Gather" && in.empty()) {
     int64_t axis = attrInt("axis", 0);
     axis = axis < 0 ? axis + typeOf(input(0)).getRank() : axis;
-    if (!in.empty())
-      return cannot();
     SymbolDims out;
     for (int64_t d : positionDimsOfInput(1))
       out.push_back(axis + d);
-    return std::optional<SymbolDims>(out);
+    return out;
   }
   if (op == "Transpose") {
     std::optional<std::vector<int64_t>> perm = attrInts("perm");
@@ -327,30 +312,64 @@ FailureOr<std::optional<SymbolDims>> GraphImporter::positionDimsOf(Value result)
     for (int64_t d : in)
       out.push_back(perm ? llvm::find(*perm, d) - perm->begin() : rank - 1 - d);
     llvm::sort(out);
-    return std::optional<SymbolDims>(out);
+    return out;
   }
-  if (llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Equal", "Less",
-                          "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor",
-                          "Where"},
-                         op)) {
-    // Broadcast: the union, where every other input is 1 or alike.
-    llvm::SmallSetVector<int64_t, 4> dims;
-    for (size_t i = 0; i < numInputs(); ++i)
-      for (int64_t d : positionDimsOfInput(i))
-        dims.insert(d + rank - typeOf(input(i)).getRank());
-    for (size_t i = 0; i < numInputs(); ++i) {
-      SymbolDims own = positionDimsOfInput(i);
-      int64_t offset = rank - typeOf(input(i)).getRank();
-      for (int64_t d : dims)
-        if (d - offset >= 0 && !llvm::is_contained(own, d - offset) &&
-            typeOf(input(i)).getDimSize(d - offset) != 1)
-          return cannot();
-    }
-    SymbolDims out(dims.begin(), dims.end());
-    llvm::sort(out);
-    return std::optional<SymbolDims>(out);
+  return std::nullopt;
+}
+
+/// Elementwise math of constants (a mask compared with 0): the union of
+/// their positions' dims, where every other input is 1 or has them too.
+std::optional<SymbolDims> GraphImporter::positionsBroadcast(Value result) {
+  if (!llvm::is_contained({"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Equal", "Less",
+                           "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor",
+                           "Where"},
+                          node->op_type()))
+    return std::nullopt;
+  int64_t rank = typeOf(result).getRank();
+  llvm::SmallSetVector<int64_t, 4> dims;
+  for (size_t i = 0; i < numInputs(); ++i)
+    for (int64_t d : positionDimsOfInput(i))
+      dims.insert(d + rank - typeOf(input(i)).getRank());
+  for (size_t i = 0; i < numInputs(); ++i) {
+    SymbolDims own = positionDimsOfInput(i);
+    int64_t offset = rank - typeOf(input(i)).getRank();
+    for (int64_t d : dims)
+      if (d - offset >= 0 && !llvm::is_contained(own, d - offset) &&
+          typeOf(input(i)).getDimSize(d - offset) != 1)
+        return std::nullopt;
   }
-  return cannot();
+  SymbolDims out(dims.begin(), dims.end());
+  llvm::sort(out);
+  return out;
+}
+
+FailureOr<std::optional<SymbolDims>> GraphImporter::positionDimsOf(Value result) {
+  llvm::StringRef op = node->op_type();
+  if (op == "Range")
+    return positionsOfRange();
+  // (A splat is alike everywhere: the batch rules carry it as it is.)
+  auto folded = result.getDefiningOp<ConstantOp>();
+  auto dense = folded ? dyn_cast<DenseElementsAttr>(folded.getValue()) : DenseElementsAttr();
+  if (dense && dense.isSplat())
+    return std::optional<SymbolDims>();
+  if (op == "Slice" && has(2) &&
+      (anySet(sizeMaskOf(input(2))) || !positionDimsOfInput(0).empty())) {
+    FailureOr<SymbolDims> dims = positionsOfSlice(result);
+    if (failed(dims))
+      return failure();
+    return std::optional<SymbolDims>(*dims);
+  }
+  bool any = false;
+  for (size_t i = 0; i < numInputs(); ++i)
+    any |= !positionDimsOfInput(i).empty();
+  if (!any)
+    return std::optional<SymbolDims>();
+  if (std::optional<SymbolDims> moved = positionsMoved(result))
+    return moved;
+  if (std::optional<SymbolDims> broadcast = positionsBroadcast(result))
+    return broadcast;
+  return fail("computes a constant from positions along the symbolic '" + symbolicBatch +
+              "' (such as arange(t) or a mask sliced to t) in a way dlc cannot follow");
 }
 
 LogicalResult GraphImporter::trackSymbolicSizes(ArrayRef<Value> outputs) {
