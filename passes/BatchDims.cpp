@@ -19,11 +19,18 @@
 using namespace mlir;
 
 namespace dlc {
-namespace {
 
-ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
-int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+bool batch_rules::isSplatConstant(Value v) {
+  while (auto reshape = v.getDefiningOp<ReshapeOp>())
+    v = reshape.getInput();
+  auto constant = v.getDefiningOp<ConstantOp>();
+  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  return dense && dense.isSplat();
+}
+
+using namespace batch_rules;
+
+namespace {
 
 int64_t product(ArrayRef<int64_t> dims) {
   int64_t p = 1;
@@ -35,16 +42,6 @@ int64_t product(ArrayRef<int64_t> dims) {
 std::optional<BatchLayout> throughReshape(Value in, Value out, BatchLayout layout,
                                           int64_t bound) {
   return reshapeBatchLayout(shapeOf(in), shapeOf(out), layout, bound);
-}
-
-/// Whether `v` is a splat constant (or a reshape of one): alike in every
-/// unit along any dim.
-bool isSplatConstant(Value v) {
-  while (auto reshape = v.getDefiningOp<ReshapeOp>())
-    v = reshape.getInput();
-  auto constant = v.getDefiningOp<ConstantOp>();
-  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
-  return dense && dense.isSplat();
 }
 
 /// The layout every batched operand agrees on, as a dim of the result

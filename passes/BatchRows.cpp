@@ -20,12 +20,7 @@ namespace dlc {
 using namespace mlir;
 
 namespace dlc {
-namespace {
-
-int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
-
-} // namespace
+using namespace batch_rules;
 
 int64_t dim0Of(Value v) {
   auto type = cast<RankedTensorType>(v.getType());

@@ -43,6 +43,21 @@
 
 namespace dlc {
 
+/// Shape helpers the batch rules share (BatchRows.cpp, BatchDims.cpp,
+/// SymbolExtents.cpp).
+namespace batch_rules {
+inline llvm::ArrayRef<int64_t> shapeOf(mlir::Value v) {
+  return mlir::cast<mlir::RankedTensorType>(v.getType()).getShape();
+}
+inline int64_t rankOf(mlir::Value v) {
+  return mlir::cast<mlir::RankedTensorType>(v.getType()).getRank();
+}
+inline int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+/// Whether `v` is a splat constant (or a reshape of one): alike in every
+/// unit along any dim.
+bool isSplatConstant(mlir::Value v);
+} // namespace batch_rules
+
 /// Dim 0 of a ranked tensor value, or -1 for a scalar.
 int64_t dim0Of(mlir::Value v);
 

@@ -21,17 +21,8 @@
 using namespace mlir;
 
 namespace dlc {
+using namespace batch_rules;
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value v) { return cast<RankedTensorType>(v.getType()).getShape(); }
-int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
-int64_t normAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
-
-bool isSplat(Value v) {
-  auto constant = v.getDefiningOp<ConstantOp>();
-  auto dense = constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
-  return dense && dense.isSplat();
-}
 
 /// Result dims of operands broadcast to `rank` (aligned to its trailing
 /// dims): a symbol dim of any operand is one of the result, where every
@@ -47,7 +38,7 @@ std::string throughBroadcast(ValueRange operands, int64_t rank, int64_t bound,
       dims.insert(d + rank - rankOf(v));
   }
   for (Value v : operands) {
-    if (!isa<RankedTensorType>(v.getType()) || isSplat(v))
+    if (!isa<RankedTensorType>(v.getType()) || isSplatConstant(v))
       continue;
     SymbolDims own = dimsOf(v);
     int64_t offset = rank - rankOf(v);

@@ -68,6 +68,10 @@ private:
   Kernel cloneAtOneUnit(ModuleOp scratch, const Kernel &kernel) const;
   static int64_t chunkMinUnitsOf(const Kernel &kernel, int64_t units);
   void outlineKernel(ModuleOp module, const Kernel &kernel, StringRef name, int64_t units);
+  func::FuncOp buildKernelFunction(ModuleOp module, const Kernel &kernel, StringRef name,
+                                   ArrayRef<Type> argTypes,
+                                   llvm::function_ref<RankedTensorType(Value)> tensorType,
+                                   llvm::function_ref<void(OpBuilder &, IRMapping &)> cloneOps) const;
   bool isSized(const Kernel &kernel) const { return sized.kernels.contains(kernel.op); }
   static int64_t sentinelSizeOf(const Kernel &kernel, int64_t bound);
   RankedTensorType sizedType(Value v, int64_t sentinel) const;
@@ -182,6 +186,15 @@ RankedTensorType CodeGenerator::unitType(Value v, int64_t units) const {
   return RankedTensorType::get(shape, type.getElementType(), type.getEncoding());
 }
 
+// The strides of `v`'s buffer, made for the bound (row-major).
+SmallVector<int64_t> boundStrides(Value v) {
+  ArrayRef<int64_t> bound = cast<RankedTensorType>(v.getType()).getShape();
+  SmallVector<int64_t> strides(bound.size(), 1);
+  for (int64_t d = int64_t(bound.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * bound[d + 1];
+  return strides;
+}
+
 // The buffer `v`'s kernels see at `units` units: the unit type, with the
 // bound's strides where the batch is off dim 0 (a unit is a strided slice
 // of the bound's buffer; the runtime advances the pointer per unit), and
@@ -191,10 +204,7 @@ MemRefType CodeGenerator::unitMemRefType(Value v, int64_t units) const {
   auto layout = moved.find(v);
   if (layout == moved.end())
     return MemRefType::get(type.getShape(), type.getElementType());
-  ArrayRef<int64_t> bound = cast<RankedTensorType>(v.getType()).getShape();
-  SmallVector<int64_t> strides(bound.size(), 1);
-  for (int64_t d = int64_t(bound.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * bound[d + 1];
+  SmallVector<int64_t> strides = boundStrides(v);
   if (layout->second.outer > 1)
     strides[layout->second.dim] *= batchBound * layout->second.rows;
   return MemRefType::get(type.getShape(), type.getElementType(),
@@ -344,22 +354,34 @@ void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, StringR
                                   int64_t units) {
   if (isSized(kernel))
     return outlineSizedKernel(module, kernel, name);
-  Location loc = kernel.ops.front()->getLoc();
   SmallVector<Type> argTypes;
   for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs))
     argTypes.push_back(unitMemRefType(v, units));
+  buildKernelFunction(
+      module, kernel, name, argTypes, [&](Value v) { return unitType(v, units); },
+      [&](OpBuilder &b, IRMapping &mapping) { cloneKernelOps(b, kernel, mapping, units); });
+}
+
+// `kernel` as function `name` of `module` taking `argTypes` (its inputs'
+// and outputs' buffers, then any more): its inputs as tensors of
+// `tensorType`, its ops cloned by `cloneOps`, its outputs stored into their
+// buffers.
+func::FuncOp CodeGenerator::buildKernelFunction(
+    ModuleOp module, const Kernel &kernel, StringRef name, ArrayRef<Type> argTypes,
+    llvm::function_ref<RankedTensorType(Value)> tensorType,
+    llvm::function_ref<void(OpBuilder &, IRMapping &)> cloneOps) const {
+  Location loc = kernel.ops.front()->getLoc();
   OpBuilder builder(ctx);
   builder.setInsertionPointToEnd(module.getBody());
   auto fn = builder.create<func::FuncOp>(loc, name, FunctionType::get(ctx, argTypes, {}));
   Block *entry = fn.addEntryBlock();
   builder.setInsertionPointToStart(entry);
-
   IRMapping mapping;
   for (auto [i, input] : llvm::enumerate(kernel.inputs))
     mapping.map(input, builder.create<bufferization::ToTensorOp>(
-                           loc, unitType(input, units), entry->getArgument(i),
+                           loc, tensorType(input), entry->getArgument(i),
                            /*restrict=*/true, /*writable=*/false));
-  cloneKernelOps(builder, kernel, mapping, units);
+  cloneOps(builder, mapping);
   for (auto [i, output] : llvm::enumerate(kernel.outputs)) {
     auto store = builder.create<bufferization::MaterializeInDestinationOp>(
         loc, TypeRange{}, mapping.lookup(output), entry->getArgument(kernel.inputs.size() + i));
@@ -367,6 +389,7 @@ void CodeGenerator::outlineKernel(ModuleOp module, const Kernel &kernel, StringR
     store.setWritable(true);
   }
   builder.create<func::ReturnOp>(loc);
+  return fn;
 }
 
 // A kernel sized at run time is lowered with the symbol's dims at a
@@ -456,40 +479,18 @@ void CodeGenerator::cloneSizedOps(OpBuilder &builder, const Kernel &kernel, IRMa
 // bound's strides, the symbol's dims at the sentinel), and a last argument
 // holds the run's size (an i64), which its loops over those dims run to.
 void CodeGenerator::outlineSizedKernel(ModuleOp module, const Kernel &kernel, StringRef name) {
-  Location loc = kernel.ops.front()->getLoc();
   int64_t sentinel = sentinelSizeOf(kernel, batchBound);
-  auto boundMemRef = [&](Value v) {
-    ArrayRef<int64_t> bound = cast<RankedTensorType>(v.getType()).getShape();
-    SmallVector<int64_t> strides(bound.size(), 1);
-    for (int64_t d = int64_t(bound.size()) - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * bound[d + 1];
-    RankedTensorType type = sizedType(v, sentinel);
-    return MemRefType::get(type.getShape(), type.getElementType(),
-                           StridedLayoutAttr::get(ctx, /*offset=*/0, strides));
-  };
   SmallVector<Type> argTypes;
-  for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs))
-    argTypes.push_back(boundMemRef(v));
-  argTypes.push_back(MemRefType::get({}, IntegerType::get(ctx, 64)));
-  OpBuilder builder(ctx);
-  builder.setInsertionPointToEnd(module.getBody());
-  auto fn = builder.create<func::FuncOp>(loc, name, FunctionType::get(ctx, argTypes, {}));
-  fn->setAttr(dlc::attrs::kSizedAtRunTime, builder.getI64IntegerAttr(sentinel));
-  Block *entry = fn.addEntryBlock();
-  builder.setInsertionPointToStart(entry);
-  IRMapping mapping;
-  for (auto [i, input] : llvm::enumerate(kernel.inputs))
-    mapping.map(input, builder.create<bufferization::ToTensorOp>(
-                           loc, sizedType(input, sentinel), entry->getArgument(i),
-                           /*restrict=*/true, /*writable=*/false));
-  cloneSizedOps(builder, kernel, mapping, sentinel);
-  for (auto [i, output] : llvm::enumerate(kernel.outputs)) {
-    auto store = builder.create<bufferization::MaterializeInDestinationOp>(
-        loc, TypeRange{}, mapping.lookup(output), entry->getArgument(kernel.inputs.size() + i));
-    store.setRestrict(true);
-    store.setWritable(true);
+  for (Value v : llvm::concat<const Value>(kernel.inputs, kernel.outputs)) {
+    RankedTensorType type = sizedType(v, sentinel);
+    argTypes.push_back(MemRefType::get(type.getShape(), type.getElementType(),
+                                       StridedLayoutAttr::get(ctx, /*offset=*/0, boundStrides(v))));
   }
-  builder.create<func::ReturnOp>(loc);
+  argTypes.push_back(MemRefType::get({}, IntegerType::get(ctx, 64)));
+  func::FuncOp fn = buildKernelFunction(
+      module, kernel, name, argTypes, [&](Value v) { return sizedType(v, sentinel); },
+      [&](OpBuilder &b, IRMapping &mapping) { cloneSizedOps(b, kernel, mapping, sentinel); });
+  fn->setAttr(dlc::attrs::kSizedAtRunTime, Builder(ctx).getI64IntegerAttr(sentinel));
 }
 
 // Kernels whose outlined code is the same (ResNet's repeated blocks, a

@@ -40,15 +40,19 @@ def run(cmd):
     return r.stdout
 
 
-def compile_timed(dlc, onnx, out, flags):
-    start = time.perf_counter()
-    run([dlc, "compile", onnx, "-o", out] + flags)
-    return time.perf_counter() - start, os.path.getsize(out)
+def compile_timed(dlc, onnx, out, flags, repeats=1):
+    """The median of `repeats` compiles' seconds (the machine is shared), and the size."""
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run([dlc, "compile", onnx, "-o", out] + flags)
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds), os.path.getsize(out)
 
 
-def latency_ms(dlc, artifact, x_path, iterations):
+def latency_ms(dlc, artifact, x_path, iterations, warmup=3):
     text = run([dlc, "run", artifact, "--input=x=" + x_path, "--threads=1",
-                "--iterations=%d" % iterations, "--warmup=3"])
+                "--iterations=%d" % iterations, "--warmup=%d" % warmup])
     return float(re.search(r"latency: median ([0-9.]+) ms", text).group(1))
 
 

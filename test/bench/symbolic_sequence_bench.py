@@ -18,37 +18,13 @@ artifact (<= 1.3).
 """
 import argparse
 import os
-import re
 import statistics
-import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-
-
-def run(cmd):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        sys.exit("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stdout))
-    return r.stdout
-
-
-def compile_timed(dlc, onnx, out, flags, repeats=3):
-    """The median of `repeats` compiles (this machine is shared), and the size."""
-    seconds = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run([dlc, "compile", onnx, "-o", out] + flags)
-        seconds.append(time.perf_counter() - start)
-    return statistics.median(seconds), os.path.getsize(out)
-
-
-def latency_ms(dlc, artifact, x_path, iterations):
-    text = run([dlc, "run", artifact, "--input=x=" + x_path, "--threads=1",
-                "--iterations=%d" % iterations, "--warmup=5"])
-    return float(re.search(r"latency: median ([0-9.]+) ms", text).group(1))
+sys.path.insert(0, HERE)
+from symbolic_batch_bench import compile_timed, latency_ms, run  # noqa: E402
 
 
 def main():
@@ -73,17 +49,18 @@ def main():
     arts = {"sym": os.path.join(folder, "symbolic.dlcm")}
     compile_s, size = {}, {}
     compile_s["sym"], size["sym"] = compile_timed(a.dlc, onnx, arts["sym"],
-                                                  ["--max-dim=seq=%d" % bound])
+                                                  ["--max-dim=seq=%d" % bound], repeats=3)
     for n in lengths:
         arts[n] = os.path.join(folder, "static%d.dlcm" % n)
-        compile_s[n], size[n] = compile_timed(a.dlc, onnx, arts[n], ["--input-shape=x=1x%d" % n])
+        compile_s[n], size[n] = compile_timed(a.dlc, onnx, arts[n], ["--input-shape=x=1x%d" % n],
+                                              repeats=3)
     times = {}
     for _ in range(a.repeats):
         for n in lengths:
             x = os.path.join(folder, "x.%d.npy" % n)
             for art in ("sym", n):
                 times.setdefault((art, n), []).append(latency_ms(a.dlc, arts[art], x,
-                                                                 a.iterations))
+                                                                 a.iterations, warmup=5))
     med = {k: statistics.median(v) for k, v in times.items()}
     met = lambda r: "%.3f %s" % (r, "met" if r <= 1.1 else "NOT met")
     print("\n| tokens | symbolic (ms) | static for that length (ms) | ratio (<= 1.1) |")

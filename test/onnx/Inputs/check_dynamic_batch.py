@@ -28,6 +28,20 @@ def run(cmd):
     return r.stdout
 
 
+def check(name, what, got, want):
+    """Exits naming the worst element when `got` differs from PyTorch's `want`;
+    else prints the line the tests check."""
+    if got.shape != want.shape:
+        sys.exit("%s %s: shape %s, PyTorch %s" % (name, what, got.shape, want.shape))
+    err = np.abs(got.astype(np.float64) - want)
+    bad = err > ATOL + RTOL * np.abs(want)
+    if bad.any():
+        i = np.unravel_index(np.argmax(err - RTOL * np.abs(want)), want.shape)
+        sys.exit("%s %s: %d of %d elements differ from PyTorch (worst at %s: %r vs %r)"
+                 % (name, what, bad.sum(), want.size, i, got[i], want[i]))
+    print("%s %s: ok (shape %s, max abs err %.2g)" % (name, what, list(got.shape), err.max()))
+
+
 def main():
     bindir, model_dir, work, batches = sys.argv[1:5]
     run_flags = [f for f in sys.argv[5:] if f.startswith(("--gpu=", "--check-ordering"))]
@@ -45,17 +59,7 @@ def main():
         np.save(x_path, x[:n])
         out = os.path.join(work, "out%d" % n)
         run([dlc, "run", artifact, "--input=x=" + x_path, "--output-dir=" + out] + run_flags)
-        got, want = np.load(os.path.join(out, "y.npy")), ref[:n]
-        if got.shape != want.shape:
-            sys.exit("%s batch %d: shape %s, PyTorch %s" % (name, n, got.shape, want.shape))
-        err = np.abs(got.astype(np.float64) - want)
-        bad = err > ATOL + RTOL * np.abs(want)
-        if bad.any():
-            i = np.unravel_index(np.argmax(err - RTOL * np.abs(want)), want.shape)
-            sys.exit("%s batch %d: %d of %d elements differ from PyTorch (worst at %s: %r vs %r)"
-                     % (name, n, bad.sum(), want.size, i, got[i], want[i]))
-        print("%s batch %d: ok (shape %s, max abs err %.2g)" % (name, n, list(got.shape),
-                                                                err.max()))
+        check(name, "batch %d" % n, np.load(os.path.join(out, "y.npy")), ref[:n])
 
 
 if __name__ == "__main__":

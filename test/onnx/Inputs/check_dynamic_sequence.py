@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from check_dynamic_batch import ATOL, RTOL, run
+from check_dynamic_batch import check, run
 
 
 def main():
@@ -37,18 +37,8 @@ def main():
         out = os.path.join(work, "out%d" % n)
         run([dlc, "run", artifact, "--input=x=" + os.path.join(model_dir, "x.%d.npy" % n),
              "--output-dir=" + out] + run_flags)
-        got = np.load(os.path.join(out, "y.npy"))
-        want = np.load(os.path.join(model_dir, "y.%d.npy" % n))
-        if got.shape != want.shape:
-            sys.exit("%s length %d: shape %s, PyTorch %s" % (name, n, got.shape, want.shape))
-        err = np.abs(got.astype(np.float64) - want)
-        bad = err > ATOL + RTOL * np.abs(want)
-        if bad.any():
-            i = np.unravel_index(np.argmax(err - RTOL * np.abs(want)), want.shape)
-            sys.exit("%s length %d: %d of %d elements differ from PyTorch (worst at %s: %r vs %r)"
-                     % (name, n, bad.sum(), want.size, i, got[i], want[i]))
-        print("%s length %d: ok (shape %s, max abs err %.2g)" % (name, n, list(got.shape),
-                                                                  err.max()))
+        check(name, "length %d" % n, np.load(os.path.join(out, "y.npy")),
+              np.load(os.path.join(model_dir, "y.%d.npy" % n)))
 
 
 if __name__ == "__main__":
