@@ -288,6 +288,7 @@ public:
         })
         // A copy moves a value between devices: on the host it is the value.
         .Case([&](CopyOp o) { return one(in(o.getInput())); })
+        .Case([&](LoopOp o) { return runLoop(o, results); })
         .Default([&](Operation *other) {
           return ref::makeError("the reference interpreter cannot evaluate '",
                                 other->getName().getStringRef().str(), "'");
@@ -296,6 +297,63 @@ public:
 
 private:
   const Tensor &in(Value v) { return values.find(v)->second; }
+
+  /// Row `i` of a [n, ...] tensor, as [1, ...] (rows are contiguous).
+  static Tensor row(const Tensor &t, int64_t i) {
+    Tensor r{t.dtype, t.shape, {}};
+    r.shape[0] = 1;
+    int64_t size = r.numElements();
+    r.data.assign(t.data.begin() + i * size, t.data.begin() + (i + 1) * size);
+    return r;
+  }
+
+  /// Runs the body once per iteration on its own values (the body is
+  /// isolated from above); scan outputs fill their rows at each position.
+  ref::Status runLoop(LoopOp loop, std::vector<Tensor> &results) {
+    int64_t trips = loop.getStaticTrips() ? *loop.getStaticTrips() : int64_t(in(loop.getCount()).data[0]);
+    std::vector<Tensor> carried;
+    for (Value v : loop.getCarried())
+      carried.push_back(in(v));
+    std::vector<Tensor> stacked;
+    for (Value r : loop.getScanOutputs()) {
+      auto type = cast<RankedTensorType>(r.getType());
+      stacked.push_back(Tensor::zeros(*refDTypeOf(type.getElementType()), vec(type.getShape())));
+    }
+    Block &body = loop.getBody().front();
+    for (int64_t i = 0; i < trips; ++i) {
+      int64_t position = loop.getReverse() ? trips - 1 - i : i;
+      llvm::DenseMap<Value, Tensor> local;
+      local[loop.getPositionArg()] = Tensor::fromValues(DType::I64, {1}, {double(position)});
+      for (auto [arg, value] : llvm::zip(loop.getCarriedArgs(), carried))
+        local[arg] = value;
+      for (auto [arg, scan] : llvm::zip(loop.getScanArgs(), loop.getScans()))
+        local[arg] = row(in(scan), position);
+      for (auto [arg, invariant] : llvm::zip(loop.getInvariantArgs(), loop.getInvariants()))
+        local[arg] = in(invariant);
+      OpEvaluator inner(local);
+      for (Operation &op : body.without_terminator()) {
+        std::vector<Tensor> opResults;
+        ref::Status status = inner.evaluate(&op, opResults);
+        if (!status.ok())
+          return status;
+        for (auto [result, tensor] : llvm::zip(op.getResults(), opResults))
+          local[result] = std::move(tensor);
+      }
+      ValueRange yielded = loop.getYield().getValues();
+      for (size_t k = 0; k < carried.size(); ++k)
+        carried[k] = local.find(yielded[k])->second;
+      for (size_t k = 0; k < stacked.size(); ++k) {
+        const Tensor &slice = local.find(yielded[carried.size() + k])->second;
+        std::copy(slice.data.begin(), slice.data.end(),
+                  stacked[k].data.begin() + position * int64_t(slice.data.size()));
+      }
+    }
+    for (Tensor &t : carried)
+      results.push_back(std::move(t));
+    for (Tensor &t : stacked)
+      results.push_back(std::move(t));
+    return ref::Status::success();
+  }
   const Tensor *optional(Value v) { return v ? &in(v) : nullptr; }
   static std::vector<int64_t> vec(ArrayRef<int64_t> a) { return {a.begin(), a.end()}; }
 

@@ -79,3 +79,13 @@ int64_t ReduceProdOp::getFlops() { return numElements(getInput()); }
 int64_t ScatterElementsOp::getFlops() { return numElements(getData()) + numElements(getUpdates()); }
 // A selection keeps the k best of each row: about k comparisons per element.
 int64_t TopKOp::getFlops() { return numElements(getInput()) * std::max<int64_t>(1, getK()); }
+
+/// The body's work times its iterations; a count known only at run time is
+/// estimated as one iteration (the placement dump shows the op's estimate).
+int64_t LoopOp::getFlops() {
+  int64_t perIteration = 0;
+  for (Operation &op : getBody().front().without_terminator())
+    if (auto cost = dyn_cast<CostOpInterface>(op))
+      perIteration += cost.getFlops();
+  return perIteration * std::max<int64_t>(1, getStaticTrips().value_or(1));
+}

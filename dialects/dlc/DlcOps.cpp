@@ -149,6 +149,81 @@ LogicalResult KernelOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// loop
+//===----------------------------------------------------------------------===//
+
+YieldOp LoopOp::getYield() { return cast<YieldOp>(getBody().front().getTerminator()); }
+
+/// `[n, rest...]` from a `[1, rest...]` slice type (or the reverse).
+static RankedTensorType withLeadingDim(RankedTensorType t, int64_t n) {
+  SmallVector<int64_t> shape = llvm::to_vector(t.getShape());
+  shape[0] = n;
+  return RankedTensorType::get(shape, t.getElementType());
+}
+
+LogicalResult LoopOp::verify() {
+  if (bool(getCount()) == getStaticTrips().has_value())
+    return emitOpError() << "takes a trip count as either the `count` operand or the `trips` "
+                            "attribute, not both or neither";
+  if (getStaticTrips() && *getStaticTrips() < 0)
+    return emitOpError() << "trips must be 0 or more, not " << *getStaticTrips();
+  if (Value count = getCount()) {
+    auto type = cast<RankedTensorType>(count.getType());
+    if (!type.getElementType().isSignlessInteger() || !type.hasStaticShape() ||
+        type.getNumElements() != 1 || type.getElementType().isInteger(1))
+      return emitOpError() << "count must be one integer, not " << type;
+  }
+  for (Type t : getOperation()->getOperandTypes())
+    if (!cast<RankedTensorType>(t).hasStaticShape())
+      return emitOpError() << "needs static shapes, not " << t;
+  int64_t scanOutputs = int64_t(getResults().size()) - int64_t(getCarried().size());
+  if (scanOutputs < 0)
+    return emitOpError() << "has fewer results than carried values";
+  if ((!getScans().empty() || scanOutputs > 0) && !getStaticTrips())
+    return emitOpError() << "scans need a `trips` attribute (a count known only at run time "
+                            "would size the scanned dims at run time)";
+  Block &body = getBody().front();
+  auto position = RankedTensorType::get({1}, IntegerType::get(getContext(), 64));
+  SmallVector<Type> expected{position};
+  llvm::append_range(expected, getCarried().getTypes());
+  for (Value scan : getScans()) {
+    auto type = cast<RankedTensorType>(scan.getType());
+    if (type.getRank() == 0 || type.getDimSize(0) != *getStaticTrips())
+      return emitOpError() << "scan input " << type << " must have " << *getStaticTrips()
+                           << " rows, one per iteration";
+    expected.push_back(withLeadingDim(type, 1));
+  }
+  llvm::append_range(expected, getInvariants().getTypes());
+  if (body.getArgumentTypes() != ArrayRef<Type>(expected))
+    return emitOpError() << "body must take the position (tensor<1xi64>), the carried values, "
+                            "one [1, ...] slice per scan input and the invariants, in that order";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError() << "body must end with dlc.yield";
+  if (yield.getValues().size() != getResults().size())
+    return emitOpError() << "body yields " << yield.getValues().size() << " values for "
+                         << getResults().size() << " results";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(yield.getValues(), getResults()))) {
+    auto [yielded, result] = pair;
+    auto yt = cast<RankedTensorType>(yielded.getType());
+    auto rt = cast<RankedTensorType>(result.getType());
+    bool carried = i < getCarried().size();
+    if (carried && (yt != getCarried()[i].getType() || rt != yt))
+      return emitOpError() << "carried value " << i << " is " << getCarried()[i].getType()
+                           << " but the body yields " << yt << " and the result is " << rt;
+    if (!carried && (yt.getRank() == 0 || yt.getDimSize(0) != 1 ||
+                     rt != withLeadingDim(yt, *getStaticTrips())))
+      return emitOpError() << "scan output " << (i - getCarried().size())
+                           << " must be yielded as [1, ...] and stacked as [" << *getStaticTrips()
+                           << ", ...], not " << yt << " into " << rt;
+  }
+  for (Operation &op : body.without_terminator())
+    if (!isa<DlcDialect>(op.getDialect()) || isa<KernelOp, CopyOp>(op))
+      return op.emitOpError() << "cannot be inside a dlc.loop (a loop's body holds dlc compute ops)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // constant
 //===----------------------------------------------------------------------===//
 

@@ -811,10 +811,93 @@ def Dlc_KernelOp : Op<Dlc_Dialect, "kernel", [SingleBlock, RecursiveMemoryEffect
 }
 
 def Dlc_YieldOp : Op<Dlc_Dialect, "yield",
-    [Pure, Terminator, HasParent<"KernelOp">]> {
-  let summary = "The values a kernel's body makes for its results";
+    [Pure, Terminator, ParentOneOf<["KernelOp", "LoopOp"]>]> {
+  let summary = "The values a kernel's or a loop's body makes for its results";
   let arguments = (ins Variadic<Dlc_RankedTensor>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+
+//===----------------------------------------------------------------------===//
+// loop: a recurrence or an ONNX Loop, one node to the graph passes
+//===----------------------------------------------------------------------===//
+
+def Dlc_LoopOp : Dlc_Op<"loop", [IsolatedFromAbove, SingleBlock,
+    AttrSizedOperandSegments], /*customFlops=*/1> {
+  let summary = "A body run a number of times, carrying values between runs";
+  let description = [{
+    Runs its body `trips` times (an attribute), or as many times as the
+    one-element integer `count` says at run time (none when it is 0 or
+    less). The body is isolated from above: what it reads comes in as
+    operands. Its block arguments, in order:
+      - the position, `tensor<1xi64>`: the iteration number, counted down
+        from `trips - 1` when `reverse` is set;
+      - the carried values, `carried` on the first iteration, then what the
+        previous iteration yielded in their place;
+      - one slice `[1, ...]` of each `scan` input at the position (scan
+        inputs are `[trips, ...]`);
+      - the `invariant` operands, the same every iteration.
+    The body yields the next carried values, then one `[1, ...]` slice per
+    scan output, written at the position. The results: the final carried
+    values, then the scan outputs `[trips, ...]`. Scan inputs and outputs
+    need a `trips` attribute (dlc has no dims sized by a loop). Every shape
+    is static.
+
+    ```mlir
+    %h, %ys = dlc.loop carried(%h0 : tensor<4x8xf32>)
+        scan(%xs : tensor<16x4x8xf32>) invariant(%r : tensor<8x8xf32>)
+        -> tensor<4x8xf32>, tensor<16x4x8xf32> {
+    ^bb0(%t: tensor<1xi64>, %h: tensor<4x8xf32>, %x: tensor<1x4x8xf32>, %r: tensor<8x8xf32>):
+      %x2 = dlc.reshape %x : tensor<1x4x8xf32> -> tensor<4x8xf32>
+      %hr = dlc.linear %h, %r : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
+      %s = dlc.add %x2, %hr : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+      %n = dlc.tanh %s : tensor<4x8xf32>
+      %y = dlc.reshape %n : tensor<4x8xf32> -> tensor<1x4x8xf32>
+      dlc.yield %n, %y : tensor<4x8xf32>, tensor<1x4x8xf32>
+    } {trips = 16 : i64}
+    ```
+  }];
+  let arguments = !con((ins Optional<Dlc_RankedTensor>:$count,
+                            Variadic<Dlc_RankedTensor>:$carried,
+                            Variadic<Dlc_RankedTensor>:$scans,
+                            Variadic<Dlc_RankedTensor>:$invariants,
+                            OptionalAttr<I64Attr>:$trips,
+                            UnitAttr:$reverse), DevicePin);
+  let results = (outs Variadic<Dlc_RankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`count` `(` $count^ `:` type($count) `)`)?
+    (`carried` `(` $carried^ `:` type($carried) `)`)?
+    (`scan` `(` $scans^ `:` type($scans) `)`)?
+    (`invariant` `(` $invariants^ `:` type($invariants) `)`)?
+    (`->` type($results)^)? $body attr-dict
+  }];
+  let hasVerifier = 1;
+  let fp16Policy = "Deny";
+  let extraDecl = [{
+    /// The body's yield.
+    YieldOp getYield();
+    /// `trips` as a signed count (ODS reads I64Attr unsigned).
+    std::optional<int64_t> getStaticTrips() {
+      if (mlir::IntegerAttr a = getTripsAttr())
+        return a.getInt();
+      return std::nullopt;
+    }
+    /// The body's block arguments by role.
+    mlir::Value getPositionArg() { return getBody().front().getArgument(0); }
+    mlir::Block::BlockArgListType getCarriedArgs() {
+      return getBody().front().getArguments().slice(1, getCarried().size());
+    }
+    mlir::Block::BlockArgListType getScanArgs() {
+      return getBody().front().getArguments().slice(1 + getCarried().size(), getScans().size());
+    }
+    mlir::Block::BlockArgListType getInvariantArgs() {
+      return getBody().front().getArguments().drop_front(1 + getCarried().size() + getScans().size());
+    }
+    /// The results that stack per-iteration slices.
+    mlir::ResultRange getScanOutputs() { return getResults().drop_front(getCarried().size()); }
+    mlir::ResultRange getFinalCarried() { return getResults().take_front(getCarried().size()); }
+  }];
 }
 
 #endif // DLC_OPS_TD

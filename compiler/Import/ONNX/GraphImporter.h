@@ -147,6 +147,9 @@ public:
   /// materialised on first use); set by the model importer. Fails naming it
   /// when nothing produces it.
   std::function<mlir::LogicalResult(const std::string &)> materialize;
+  /// Set while a loop's body is built (LoopBody.h): where `materialize`
+  /// puts initializers, before the loop, so that uses after it see them.
+  mlir::OpBuilder::InsertPoint outerInsertion;
   /// Converts `nodes` in order at the insertion point: each node's inputs
   /// materialised, the node converted, its outputs named in `values`.
   mlir::LogicalResult importNodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes);

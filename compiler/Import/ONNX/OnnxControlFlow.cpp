@@ -9,10 +9,15 @@
 //   Loop  unrolled when its trip count and condition are known at import
 //         time (a body's condition output must fold to a constant each
 //         iteration), up to kMaxLoopIterations; scan outputs are stacked on a
-//         new leading axis. A trip count or condition known only at run time
-//         is refused with --bind as the way out.
+//         new leading axis. A trip count known only at run time, or one above
+//         kMaxLoopIterations, makes a dlc.loop (LoopBody.h) whose body is
+//         imported once: its condition output must fold to true (a counted
+//         loop), its carried values keep their types, and with a run-time
+//         count it has no scan outputs (their size would be known only at run
+//         time). A condition known only at run time is refused.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Import/ONNX/LoopBody.h"
 #include "compiler/Import/ONNX/OnnxOpsCommon.h"
 #include "dialects/dlc/DlcOps.h"
 
@@ -88,30 +93,75 @@ LogicalResult convertIf(GraphImporter &g, Outputs &out) {
 }
 
 /// Loop's trip count (input 0, optional: none means a while loop, which ends
-/// when the body's condition folds to false) and its initial condition
-/// (input 1, optional: none means true), both required to be known at import
-/// time.
-LogicalResult loopBounds(GraphImporter &g, std::optional<int64_t> &trips, bool &running) {
+/// when the body's condition folds to false), known at import time or, for
+/// a counted loop, at run time (`runTimeCount`); and its initial condition
+/// (input 1, optional: none means true), which must be known at import time.
+LogicalResult loopBounds(GraphImporter &g, std::optional<int64_t> &trips, Value &runTimeCount,
+                         bool &running) {
   trips.reset();
   running = true;
   if (g.has(0)) {
-    std::optional<Tensor> m = g.constInput(0);
-    if (!m || m->numElements() != 1)
-      return g.fail("a Loop's trip count (input 0, '" + g.node->input(0) +
-                    "') must be known at import time: dlc unrolls loops; bind it, or the graph "
-                    "inputs it is computed from, with --bind=NAME=FILE.npy");
-    trips = int64_t(m->data[0]);
-    if (*trips > kMaxLoopIterations)
-      return g.fail("a Loop of " + std::to_string(*trips) + " iterations: dlc unrolls loops, up to " +
-                    std::to_string(kMaxLoopIterations));
+    RankedTensorType type = g.type(0);
+    if (!isa<IntegerType>(type.getElementType()) || type.getNumElements() != 1)
+      return g.fail("a Loop's trip count (input 0, '" + g.node->input(0) + "') must be one integer, not " +
+                    shapeText(type));
+    if (std::optional<Tensor> m = g.constInput(0))
+      trips = int64_t(m->data[0]);
+    else
+      runTimeCount = g.input(0);
   }
   if (g.has(1)) {
     std::optional<bool> c = knownFlag(g.input(1));
     if (!c)
       return g.fail("a Loop's initial condition ('" + g.node->input(1) +
-                    "') must be known at import time: dlc unrolls loops");
+                    "') must be known at import time (dlc runs counted loops); bind it, or the "
+                    "graph inputs it is computed from, with --bind=NAME=FILE.npy");
     running = *c;
   }
+  return success();
+}
+
+/// A counted Loop as one dlc.loop, its body imported once.
+LogicalResult importCountedLoop(GraphImporter &g, const onnx::GraphProto &body, size_t carried,
+                                std::optional<int64_t> trips, Value count, Outputs &out) {
+  SmallVector<Value> inits;
+  for (size_t i = 0; i < carried; ++i)
+    inits.push_back(g.input(2 + i));
+  LoopBody loop(g, inits, {});
+  SmallVector<Value> inputs{g.reshape(loop.position(), {}),
+                            g.constant(Tensor::fromValues(ref::DType::I1, {}, {1.0}))};
+  for (size_t i = 0; i < carried; ++i)
+    inputs.push_back(loop.carriedArg(i));
+  SmallVector<Value> results;
+  if (failed(g.importSubgraph(body, inputs, results)))
+    return failure();
+  if (knownFlag(results[0]) != std::optional<bool>(true))
+    return g.fail("the body's condition output ('" + body.output(0).name() +
+                  "') does not fold to true: dlc runs a Loop whose count is known only at run time, "
+                  "or above " + std::to_string(kMaxLoopIterations) +
+                  " iterations, as a counted loop, and has no while loops");
+  SmallVector<Value> yielded;
+  for (size_t k = 0; k < carried; ++k) {
+    if (results[1 + k].getType() != inits[k].getType())
+      return g.fail("loop-carried value " + std::to_string(k) + " changes type from " +
+                    shapeText(inits[k].getType()) + " to " + shapeText(results[1 + k].getType()) +
+                    " in the body");
+    yielded.push_back(results[1 + k]);
+  }
+  for (size_t k = 0; k < results.size() - 1 - carried; ++k) {
+    Value v = results[1 + carried + k];
+    if (!trips)
+      return g.fail("scan output " + std::to_string(k) + " ('" + body.output(1 + carried + k).name() +
+                    "') of a Loop whose trip count is known only at run time: dlc has no dims "
+                    "sized by a loop; bind the count with --bind=" + g.node->input(0) + "=FILE.npy");
+    SmallVector<int64_t> row{1};
+    llvm::append_range(row, GraphImporter::typeOf(v).getShape());
+    yielded.push_back(g.reshape(v, row));
+  }
+  if (trips && *trips < 1 && yielded.size() > carried)
+    return g.fail("scan outputs of a Loop that runs no iteration would be empty, and dlc has no "
+                  "empty tensors");
+  out.append(loop.finish(yielded, trips, count, /*reverse=*/false));
   return success();
 }
 
@@ -136,14 +186,17 @@ LogicalResult convertLoop(GraphImporter &g, Outputs &out) {
   if (!body)
     return failure();
   std::optional<int64_t> trips;
+  Value count;
   bool running;
-  if (failed(loopBounds(g, trips, running)))
+  if (failed(loopBounds(g, trips, count, running)))
     return failure();
   size_t carried = g.numInputs() > 2 ? g.numInputs() - 2 : 0;
   if (size_t(body->input_size()) != carried + 2 || size_t(body->output_size()) < carried + 1)
     return g.fail("the body has " + std::to_string(body->input_size()) + " inputs and " +
                   std::to_string(body->output_size()) + " outputs for " + std::to_string(carried) +
                   " loop-carried values (needs 2 + N inputs, 1 + N + K outputs)");
+  if (running && (count || (trips && *trips > kMaxLoopIterations)))
+    return importCountedLoop(g, *body, carried, trips, count, out);
   size_t scans = body->output_size() - carried - 1;
   SmallVector<Value> state;
   for (size_t i = 0; i < carried; ++i)
@@ -152,8 +205,8 @@ LogicalResult convertLoop(GraphImporter &g, Outputs &out) {
   Value condition = g.has(1) ? g.input(1) : g.constant(Tensor::fromValues(ref::DType::I1, {}, {1.0}));
   for (int64_t i = 0; running && (!trips || i < *trips); ++i) {
     if (i == kMaxLoopIterations)
-      return g.fail("a Loop whose condition is still true after " +
-                    std::to_string(kMaxLoopIterations) + " iterations: dlc unrolls loops, up to " +
+      return g.fail("a Loop without a trip count whose condition is still true after " +
+                    std::to_string(kMaxLoopIterations) + " iterations: dlc unrolls while loops, up to " +
                     std::to_string(kMaxLoopIterations));
     SmallVector<Value> inputs{g.constant(Tensor::fromValues(ref::DType::I64, {}, {double(i)})),
                               condition};
@@ -164,7 +217,8 @@ LogicalResult convertLoop(GraphImporter &g, Outputs &out) {
     std::optional<bool> next = knownFlag(results[0]);
     if (!next)
       return g.fail("the body's condition output ('" + body->output(0).name() +
-                    "') depends on run-time values: dlc unrolls loops only when it folds");
+                    "') depends on run-time values: dlc unrolls a Loop with a condition only "
+                    "when it folds, and has no while loops");
     running = *next;
     condition = results[0];
     for (size_t k = 0; k < carried; ++k) {

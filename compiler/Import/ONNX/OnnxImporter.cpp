@@ -729,6 +729,9 @@ OwningOpRef<ModuleOp> ModelImporter::run(std::string &error) {
     ElementsAttr value = elementsFromProto(&context, *it->second, err);
     if (!value)
       return g.fail("initializer: " + err);
+    OpBuilder::InsertionGuard guard(b);
+    if (g.outerInsertion.isSet())
+      b.restoreInsertionPoint(g.outerInsertion);
     g.values[name] = b.create<ConstantOp>(NameLoc::get(b.getStringAttr(name)),
                                           value.getType(), value, DeviceAttr());
     return success();

@@ -11,11 +11,16 @@
 // step), computed at run time; initial states, LSTM peepholes and
 // input_forget, GRU linear_before_reset, layout 1.
 //
-// dlc has no loop op yet: sequences longer than kMaxSteps are refused by
-// name rather than unrolled past reason.
+// Up to kMaxUnrolledSteps steps are unrolled (each step's ops then fuse and
+// place like any others); longer sequences become one dlc.loop per
+// direction, its body one step: the state (and LSTM's cell) carried, the
+// input projection scanned by row, the outputs stacked by row. A symbolic
+// batch keeps unrolling (its batch rules do not look into loop bodies), up
+// to kMaxSteps.
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Import/ONNX/LoopBody.h"
 #include "compiler/Import/ONNX/OnnxOpsCommon.h"
 #include "compiler/Interpreter/Interpreter.h"
 #include "dialects/dlc/DlcOps.h"
@@ -26,7 +31,7 @@ using namespace dlc::onnx_import;
 
 namespace {
 
-constexpr int64_t kMaxSteps = 1024;
+constexpr int64_t kMaxUnrolledSteps = 32, kMaxSteps = 1024;
 
 enum class Cell { Lstm, Gru, Rnn };
 
@@ -127,9 +132,10 @@ LogicalResult readRecurrence(GraphImporter &g, Cell cell, Recurrence &rec) {
   if (wt.getShape() != ArrayRef<int64_t>{rec.dirs, gh, rec.input} ||
       rt.getShape() != ArrayRef<int64_t>{rec.dirs, gh, rec.hidden})
     return g.fail("W and R must be [" + llvm::Twine(rec.dirs) + ", " + llvm::Twine(gh) + ", input or hidden size]");
-  if (rec.seq > kMaxSteps)
-    return g.unsupported("a sequence of " + llvm::Twine(rec.seq) + " steps (dlc unrolls recurrences up to " +
-                         llvm::Twine(kMaxSteps) + " steps; it has no loop op yet)");
+  if (rec.seq > kMaxSteps && !g.symbolicBatch.empty())
+    return g.unsupported("a sequence of " + llvm::Twine(rec.seq) + " steps with a symbolic batch (dlc "
+                         "unrolls recurrences over a symbolic batch up to " + llvm::Twine(kMaxSteps) +
+                         " steps; fix the batch with --input-shape to compile it as a loop)");
   if (rec.seq < 1 || rec.batch < 1)
     return g.unsupported("an empty sequence or batch");
   rec.w = g.input(1);
@@ -220,20 +226,15 @@ public:
     xw = g.reshape(xw, {rec.seq, rec.batch, gh});
     Value state = rec.h0 ? direction(g, rec.h0, d) : zeros();
     Value cell = rec.cell != Cell::Lstm ? Value() : rec.c0 ? direction(g, rec.c0, d) : zeros();
+    if (rec.seq > kMaxUnrolledSteps && g.symbolicBatch.empty())
+      return loop(xw, state, cell, reverse);
     std::vector<Value> ys(rec.seq);
     for (int64_t i = 0; i < rec.seq; ++i) {
       int64_t t = reverse ? rec.seq - 1 - i : i;
       Value xt = g.reshape(sliceAlong(g, xw, 0, t, t + 1), {rec.batch, gh});
-      Value nextCell;
-      Value next = step(xt, state, cell, nextCell);
-      Value y = next;
-      if (rec.lens) { // steps at or past an entry's length keep its state
-        Value live = g.make<CompareOp>(StringRef("lt"), g.scalarLike(rec.lens, double(t)), rec.lens);
-        next = g.make<SelectOp>(live, next, state);
-        if (cell)
-          nextCell = g.make<SelectOp>(live, nextCell, cell);
-        y = g.make<SelectOp>(live, y, g.scalarLike(y, 0));
-      }
+      Value nextCell, y;
+      Value next = maskedStep(xt, state, cell, rec.lens ? g.scalarLike(rec.lens, double(t)) : Value(),
+                              nextCell, y);
       state = next;
       cell = nextCell;
       ys[t] = g.reshape(y, {1, 1, rec.batch, h});
@@ -247,6 +248,48 @@ public:
   }
 
 private:
+  /// One step and its output `y`; with sequence_lens, entries whose length
+  /// is at most `t` (a [1, 1] of lens' type) keep their state and output 0.
+  Value maskedStep(Value xt, Value state, Value cell, Value t, Value &nextCell, Value &y) {
+    Value next = step(xt, state, cell, nextCell);
+    y = next;
+    if (rec.lens) { // steps at or past an entry's length keep its state
+      Value live = g.make<CompareOp>(StringRef("lt"), t, rec.lens);
+      next = g.make<SelectOp>(live, next, state);
+      if (cell)
+        nextCell = g.make<SelectOp>(live, nextCell, cell);
+      y = g.make<SelectOp>(live, y, g.scalarLike(y, 0));
+    }
+    return next;
+  }
+
+  /// The recurrence as one dlc.loop: state and cell carried, `xw` scanned.
+  DirectionResult loop(Value xw, Value state, Value cell, bool reverse) {
+    int64_t h = rec.hidden, gh = rec.gates * h;
+    SmallVector<Value> carried{state};
+    if (cell)
+      carried.push_back(cell);
+    LoopBody body(g, carried, ValueRange{xw});
+    Value xt = g.reshape(body.scanArg(0), {rec.batch, gh});
+    Value t;
+    if (rec.lens)
+      t = g.castTo(g.reshape(body.position(), {1, 1}), GraphImporter::typeOf(rec.lens).getElementType());
+    Value nextCell, y;
+    Value next = maskedStep(xt, body.carriedArg(0), cell ? body.carriedArg(1) : Value(), t,
+                            nextCell, y);
+    SmallVector<Value> yielded{next};
+    if (cell)
+      yielded.push_back(nextCell);
+    yielded.push_back(g.reshape(y, {1, 1, rec.batch, h}));
+    SmallVector<Value> results = body.finish(yielded, rec.seq, Value(), reverse);
+    DirectionResult out;
+    out.y = results.back();
+    out.h = g.reshape(results[0], {1, rec.batch, h});
+    if (cell)
+      out.c = g.reshape(results[1], {1, rec.batch, h});
+    return out;
+  }
+
   Value zeros() {
     RankedTensorType xt = GraphImporter::typeOf(rec.x);
     ref::Tensor t = ref::Tensor::zeros(*refDTypeOf(xt.getElementType()), {rec.batch, rec.hidden});

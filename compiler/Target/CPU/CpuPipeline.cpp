@@ -298,7 +298,12 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   // bufferization run per kernel: the analyses grow faster than the IR, and
   // the kernels go to the context's threads (ResNet-50: 3.1 s as module
   // passes).
-  pm.addNestedPass<func::FuncOp>(bufferization::createEmptyTensorEliminationPass());
+  // Not in a loop's kernel: a loop's carried values are materialised in their
+  // iteration arguments (LowerLoops.cpp), and writing a row loop's result
+  // straight into the argument it reads is a conflict bufferization refuses.
+  OpPassManager eliminateEmpty(func::FuncOp::getOperationName());
+  eliminateEmpty.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addNestedPass<func::FuncOp>(dlc::createUnlessLoopKernel(std::move(eliminateEmpty)));
   bufferization::OneShotBufferizationOptions bufferization;
   bufferization.bufferizeFunctionBoundaries = false;
   // Copies as linalg.copy, lowered to loops like the rest: memref.copy of a

@@ -8,6 +8,8 @@
 //   LowerPoolingNorm.cpp    pooling, batch/layer norm, softmax, reductions
 //   LowerDataMovement.cpp   transpose reshape concat slice split gather
 //   LowerSelection.cpp      scatter_elements top_k (scf loops)
+//   LowerLoops.cpp          dlc.loop to scf.for, first (not a pattern: its
+//                           body's ops then convert where they landed)
 //
 // Unsigned element types (ui8 ... ui64) reach the patterns as they are, so
 // that each picks its unsigned ops (divui, cmpi ult, uitofp, ...); arith,
@@ -77,6 +79,7 @@ struct LowerDlcToLinalgPass
     target.addIllegalDialect<DlcDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect, scf::SCFDialect>();
+    lowerLoopsToScf(getOperation());
     RewritePatternSet patterns(&getContext());
     populateDlcToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -10,6 +10,7 @@
 #define DLC_COMPILER_TARGET_CPU_LOWERINGUTILS_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -135,6 +136,9 @@ void populateContractionPatterns(mlir::RewritePatternSet &patterns);
 void populatePoolingNormPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateSelectionPatterns(mlir::RewritePatternSet &patterns);
+/// Every dlc.loop of `func` as an scf.for on tensors, its body's dlc ops
+/// moved into it as they are (LowerLoops.cpp), for the conversion to lower.
+void lowerLoopsToScf(mlir::func::FuncOp func);
 
 } // namespace dlc
 

@@ -183,20 +183,22 @@ struct OrderSizedLoopsPass : PassWrapper<OrderSizedLoopsPass, OperationPass<func
 struct UnlessSizedAtRunTimePass
     : PassWrapper<UnlessSizedAtRunTimePass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(UnlessSizedAtRunTimePass)
-  explicit UnlessSizedAtRunTimePass(OpPassManager inner) : inner(std::move(inner)) {}
+  UnlessSizedAtRunTimePass(OpPassManager inner, StringRef marker)
+      : inner(std::move(inner)), marker(marker.str()) {}
   UnlessSizedAtRunTimePass(const UnlessSizedAtRunTimePass &other)
-      : PassWrapper(other), inner(other.inner) {}
+      : PassWrapper(other), inner(other.inner), marker(other.marker) {}
   StringRef getArgument() const override { return "dlc-unless-sized-at-run-time"; }
   void getDependentDialects(DialectRegistry &registry) const override {
     inner.getDependentDialects(registry);
   }
   void runOnOperation() override {
-    if (getOperation()->hasAttr(dlc::attrs::kSizedAtRunTime))
+    if (getOperation()->hasAttr(marker))
       return;
     if (failed(runPipeline(inner, getOperation())))
       signalPassFailure();
   }
   OpPassManager inner;
+  std::string marker; // the function attribute that skips `inner`
 };
 
 } // namespace
@@ -215,5 +217,9 @@ std::unique_ptr<Pass> dlc::createOrderSizedLoops() {
 }
 
 std::unique_ptr<Pass> dlc::createUnlessSizedAtRunTime(OpPassManager inner) {
-  return std::make_unique<UnlessSizedAtRunTimePass>(std::move(inner));
+  return std::make_unique<UnlessSizedAtRunTimePass>(std::move(inner), dlc::attrs::kSizedAtRunTime);
+}
+
+std::unique_ptr<Pass> dlc::createUnlessLoopKernel(OpPassManager inner) {
+  return std::make_unique<UnlessSizedAtRunTimePass>(std::move(inner), dlc::kLoopKernelAttr);
 }

@@ -1248,7 +1248,7 @@ func.func @kernel_body_arguments(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @yield_outside_kernel(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'dlc.yield' op expects parent op 'dlc.kernel'}}
+  // expected-error @+1 {{'dlc.yield' op expects parent op to be one of 'dlc.kernel, dlc.loop'}}
   dlc.yield %x : tensor<4xf32>
 }
 
@@ -1330,4 +1330,118 @@ func.func @top_k_axis(%x: tensor<3x5xf32>) -> tensor<3x2xi64> {
   // expected-error @+1 {{'dlc.top_k' op axis 2 is out of range for rank 2}}
   %v, %i = dlc.top_k %x {axis = 2 : i64, k = 2 : i64} : tensor<3x5xf32> -> tensor<3x2xf32>, tensor<3x2xi64>
   return %i : tensor<3x2xi64>
+}
+
+// -----
+
+// dlc.loop (DlcOps.cpp LoopOp::verify): a count and trips at once.
+func.func @loop_two_counts(%n: tensor<1xi64>, %v: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'dlc.loop' op takes a trip count as either the `count` operand or the `trips` attribute, not both or neither}}
+  %r = dlc.loop count(%n : tensor<1xi64>) carried(%v : tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%t: tensor<1xi64>, %c: tensor<2xf32>):
+    dlc.yield %c : tensor<2xf32>
+  } {trips = 2 : i64}
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_negative_trips(%v: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'dlc.loop' op trips must be 0 or more, not -1}}
+  %r = dlc.loop carried(%v : tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%t: tensor<1xi64>, %c: tensor<2xf32>):
+    dlc.yield %c : tensor<2xf32>
+  } {trips = -1 : i64}
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_float_count(%n: tensor<1xf32>, %v: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'dlc.loop' op count must be one integer, not 'tensor<1xf32>'}}
+  %r = dlc.loop count(%n : tensor<1xf32>) carried(%v : tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%t: tensor<1xi64>, %c: tensor<2xf32>):
+    dlc.yield %c : tensor<2xf32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_scan_run_time_count(%n: tensor<1xi64>, %xs: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{'dlc.loop' op scans need a `trips` attribute}}
+  %r = dlc.loop count(%n : tensor<1xi64>) scan(%xs : tensor<3x2xf32>) -> tensor<3x2xf32> {
+  ^bb0(%t: tensor<1xi64>, %x: tensor<1x2xf32>):
+    dlc.yield %x : tensor<1x2xf32>
+  }
+  return %r : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @loop_scan_rows(%xs: tensor<3x2xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{'dlc.loop' op scan input 'tensor<3x2xf32>' must have 4 rows, one per iteration}}
+  %r = dlc.loop scan(%xs : tensor<3x2xf32>) -> tensor<4x2xf32> {
+  ^bb0(%t: tensor<1xi64>, %x: tensor<1x2xf32>):
+    dlc.yield %x : tensor<1x2xf32>
+  } {trips = 4 : i64}
+  return %r : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @loop_body_arguments(%v: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'dlc.loop' op body must take the position (tensor<1xi64>), the carried values, one [1, ...] slice per scan input and the invariants, in that order}}
+  %r = dlc.loop carried(%v : tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%c: tensor<2xf32>):
+    dlc.yield %c : tensor<2xf32>
+  } {trips = 2 : i64}
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_yield_count(%v: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'dlc.loop' op body yields 2 values for 1 results}}
+  %r = dlc.loop carried(%v : tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%t: tensor<1xi64>, %c: tensor<2xf32>):
+    dlc.yield %c, %c : tensor<2xf32>, tensor<2xf32>
+  } {trips = 2 : i64}
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_carried_type(%v: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'dlc.loop' op carried value 0 is 'tensor<2xf32>' but the body yields 'tensor<1x2xf32>' and the result is 'tensor<2xf32>'}}
+  %r = dlc.loop carried(%v : tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%t: tensor<1xi64>, %c: tensor<2xf32>):
+    %d = dlc.reshape %c : tensor<2xf32> -> tensor<1x2xf32>
+    dlc.yield %d : tensor<1x2xf32>
+  } {trips = 2 : i64}
+  return %r : tensor<2xf32>
+}
+
+// -----
+
+func.func @loop_scan_output(%v: tensor<2xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{'dlc.loop' op scan output 0 must be yielded as [1, ...] and stacked as [2, ...], not 'tensor<1x2xf32>' into 'tensor<3x2xf32>'}}
+  %r = dlc.loop -> tensor<3x2xf32> {
+  ^bb0(%t: tensor<1xi64>):
+    %d = dlc.constant dense<1.0> : tensor<1x2xf32>
+    dlc.yield %d : tensor<1x2xf32>
+  } {trips = 2 : i64}
+  return %r : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @loop_copy_inside(%v: tensor<2xf32>) -> tensor<2xf32> {
+  %r = dlc.loop carried(%v : tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%t: tensor<1xi64>, %c: tensor<2xf32>):
+    // expected-error @+1 {{'dlc.copy' op cannot be inside a dlc.loop (a loop's body holds dlc compute ops)}}
+    %d = dlc.copy %c to cuda:0 : tensor<2xf32>
+    dlc.yield %d : tensor<2xf32>
+  } {trips = 2 : i64}
+  return %r : tensor<2xf32>
 }

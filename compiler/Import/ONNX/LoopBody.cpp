@@ -1,0 +1,93 @@
+//===- LoopBody.cpp - building a dlc.loop's body while importing ----------===//
+
+#include "compiler/Import/ONNX/LoopBody.h"
+
+using namespace mlir;
+using namespace dlc;
+using namespace dlc::onnx_import;
+
+namespace {
+/// Constants up to this many elements are cloned into a body rather than
+/// passed in (scalars of masks and activations).
+constexpr int64_t kMaxClonedConstant = 64;
+
+RankedTensorType rowType(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
+  shape[0] = 1;
+  return RankedTensorType::get(shape, type.getElementType());
+}
+} // namespace
+
+LoopBody::LoopBody(GraphImporter &g, ValueRange carried, ValueRange scans)
+    : g(g), carried(carried), scans(scans), block(new Block()) {
+  block->addArgument(RankedTensorType::get({1}, g.builder.getI64Type()), g.loc);
+  for (Value v : carried)
+    block->addArgument(v.getType(), g.loc);
+  for (Value v : scans)
+    block->addArgument(rowType(v), g.loc);
+  outer = g.builder.saveInsertionPoint();
+  ownsOuterInsertion = !g.outerInsertion.isSet();
+  if (ownsOuterInsertion)
+    g.outerInsertion = outer;
+  g.builder.setInsertionPointToEnd(block);
+}
+
+LoopBody::~LoopBody() {
+  if (block) { // never finished (an error while importing the body)
+    g.builder.restoreInsertionPoint(outer);
+    block->dropAllDefinedValueUses();
+    delete block;
+  }
+  if (ownsOuterInsertion)
+    g.outerInsertion = OpBuilder::InsertPoint();
+}
+
+Value LoopBody::position() { return block->getArgument(0); }
+Value LoopBody::carriedArg(size_t i) { return block->getArgument(1 + i); }
+Value LoopBody::scanArg(size_t i) { return block->getArgument(1 + carried.size() + i); }
+
+void LoopBody::isolate(SmallVectorImpl<Value> &invariants) {
+  llvm::SetVector<Value> captured;
+  for (Operation &op : *block)
+    for (Value v : op.getOperands())
+      if (v.getParentBlock() != block)
+        captured.insert(v);
+  OpBuilder front = OpBuilder::atBlockBegin(block);
+  for (Value v : captured) {
+    auto inBody = [&](OpOperand &use) { return use.getOwner()->getBlock() == block; };
+    auto constant = v.getDefiningOp<ConstantOp>();
+    if (constant && cast<RankedTensorType>(v.getType()).getNumElements() <= kMaxClonedConstant) {
+      v.replaceUsesWithIf(front.clone(*constant)->getResult(0), inBody);
+      continue;
+    }
+    invariants.push_back(v);
+    v.replaceUsesWithIf(block->addArgument(v.getType(), v.getLoc()), inBody);
+  }
+}
+
+SmallVector<Value> LoopBody::finish(ValueRange yielded, std::optional<int64_t> trips, Value count,
+                                    bool reverse) {
+  g.builder.create<YieldOp>(g.loc, yielded);
+  SmallVector<Value> invariants;
+  isolate(invariants);
+  g.builder.restoreInsertionPoint(outer);
+  SmallVector<Type> resultTypes;
+  for (auto [i, v] : llvm::enumerate(yielded)) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (i < carried.size()) {
+      resultTypes.push_back(type);
+      continue;
+    }
+    SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
+    shape[0] = trips.value_or(1);
+    resultTypes.push_back(RankedTensorType::get(shape, type.getElementType()));
+  }
+  auto loop = g.builder.create<LoopOp>(
+      g.loc, resultTypes, count, carried, scans, invariants,
+      trips ? g.builder.getI64IntegerAttr(*trips) : IntegerAttr(),
+      reverse ? g.builder.getUnitAttr() : UnitAttr(), DeviceAttr());
+  loop.getBody().push_back(block);
+  block = nullptr;
+  return SmallVector<Value>(loop.getResults());
+}

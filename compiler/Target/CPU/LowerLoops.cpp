@@ -1,0 +1,138 @@
+//===- LowerLoops.cpp - dlc.loop to scf.for on tensors --------------------===//
+//
+// Run by dlc-lower-to-linalg before its dialect conversion, so that the
+// conversion's patterns then lower the body's dlc ops where they landed:
+//
+//   %r:2 = dlc.loop carried(%h0) scan(%xs) invariant(%w) {trips = 16}
+// becomes
+//   %acc = tensor.empty() : tensor<16x...>
+//   %r:2 = scf.for %i = 0 to 16 iter_args(%h = %h0, %a = %acc) {
+//     %x = tensor.extract_slice %xs[%i, 0, ...] [1, ...]
+//     ... the body, its position a tensor<1xi64> of %i ...
+//     scf.yield (materialize_in_destination %hNext in %h),
+//               (tensor.insert_slice %y into %a[%i, 0, ...])
+//   }
+//
+// A count known at run time is read from its one-element tensor; 0 or less
+// runs no iteration. `reverse` counts positions down from trips - 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Target/CPU/LoweringUtils.h"
+#include "compiler/Target/CPU/Passes.h"
+#include "dialects/dlc/DlcOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace dlc;
+
+namespace {
+
+/// The iteration count as an index: the attribute, or the run-time count
+/// clamped at 0.
+Value tripCount(OpBuilder &b, LoopOp loop) {
+  Location loc = loop.getLoc();
+  if (loop.getStaticTrips())
+    return b.create<arith::ConstantIndexOp>(loc, *loop.getStaticTrips());
+  Value count = loop.getCount();
+  auto type = cast<RankedTensorType>(count.getType());
+  SmallVector<Value> zeros(type.getRank(), b.create<arith::ConstantIndexOp>(loc, 0));
+  Value n = b.create<tensor::ExtractOp>(loc, count, zeros);
+  Value zero = b.create<arith::ConstantIntOp>(loc, 0, n.getType());
+  n = b.create<arith::MaxSIOp>(loc, n, zero);
+  return b.create<arith::IndexCastOp>(loc, b.getIndexType(), n);
+}
+
+/// Offsets, sizes and strides of row `position` of a [n, ...] tensor.
+struct RowSlice {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+RowSlice rowOf(OpBuilder &b, RankedTensorType type, Value position) {
+  RowSlice s;
+  s.offsets.push_back(position);
+  s.sizes.push_back(b.getIndexAttr(1));
+  for (int64_t d = 1; d < type.getRank(); ++d) {
+    s.offsets.push_back(b.getIndexAttr(0));
+    s.sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+  }
+  s.strides.assign(type.getRank(), b.getIndexAttr(1));
+  return s;
+}
+
+void lowerLoop(IRRewriter &rewriter, LoopOp loop) {
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  Value trips = tripCount(rewriter, loop);
+  // The carried values start in buffers of their own, so that the loop
+  // writes over nothing its initial values' other readers still need (an
+  // enclosing loop's carried value read after this loop).
+  SmallVector<Value> iterInits;
+  for (Value init : loop.getCarried())
+    iterInits.push_back(rewriter.create<bufferization::AllocTensorOp>(
+        loc, cast<RankedTensorType>(init.getType()), ValueRange{}, init));
+  for (Value out : loop.getScanOutputs()) {
+    auto type = cast<RankedTensorType>(out.getType());
+    iterInits.push_back(rewriter.create<tensor::EmptyOp>(loc, type.getShape(), type.getElementType()));
+  }
+  Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
+  Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
+  auto forOp = rewriter.create<scf::ForOp>(loc, zero, trips, one, iterInits);
+  Block *forBody = forOp.getBody();
+  rewriter.setInsertionPointToStart(forBody);
+  Value position = forOp.getInductionVar();
+  if (loop.getReverse()) {
+    Value last = rewriter.create<arith::SubIOp>(loc, trips, one);
+    position = rewriter.create<arith::SubIOp>(loc, last, position);
+  }
+  Value position64 = rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(), position);
+  SmallVector<Value> args{rewriter.create<tensor::FromElementsOp>(
+      loc, RankedTensorType::get({1}, rewriter.getI64Type()), ValueRange{position64})};
+  size_t numCarried = loop.getCarried().size();
+  llvm::append_range(args, forOp.getRegionIterArgs().take_front(numCarried));
+  for (auto [scan, arg] : llvm::zip(loop.getScans(), loop.getScanArgs())) {
+    auto type = cast<RankedTensorType>(scan.getType());
+    RowSlice row = rowOf(rewriter, type, position);
+    args.push_back(rewriter.create<tensor::ExtractSliceOp>(
+        loc, cast<RankedTensorType>(arg.getType()), scan, row.offsets, row.sizes, row.strides));
+  }
+  llvm::append_range(args, loop.getInvariants());
+
+  Block &body = loop.getBody().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  rewriter.inlineBlockBefore(&body, forBody, forBody->end(), args);
+  rewriter.setInsertionPoint(yield);
+  // Each next carried value is materialised in its iteration argument: the
+  // loop's buffers stay the same from one iteration to the next, as one-shot
+  // bufferization wants (yielding a buffer allocated in the body needs the
+  // deallocation helper, a function the bare-pointer convention cannot
+  // call). A linalg.copy would fold away on tensors.
+  SmallVector<Value> next;
+  for (auto [value, arg] : llvm::zip(yield.getValues().take_front(numCarried),
+                                     forOp.getRegionIterArgs()))
+    next.push_back(rewriter.create<bufferization::MaterializeInDestinationOp>(loc, value, arg).getResult());
+  for (auto [k, slice] : llvm::enumerate(yield.getValues().drop_front(numCarried))) {
+    Value acc = forOp.getRegionIterArgs()[numCarried + k];
+    RowSlice row = rowOf(rewriter, cast<RankedTensorType>(acc.getType()), position);
+    next.push_back(rewriter.create<tensor::InsertSliceOp>(loc, slice, acc, row.offsets, row.sizes,
+                                                          row.strides));
+  }
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, next);
+  rewriter.replaceOp(loop, forOp.getResults());
+}
+
+} // namespace
+
+void dlc::lowerLoopsToScf(func::FuncOp func) {
+  SmallVector<LoopOp> loops;
+  func.walk([&](LoopOp loop) { loops.push_back(loop); });
+  IRRewriter rewriter(func.getContext());
+  for (LoopOp loop : loops)
+    lowerLoop(rewriter, loop);
+  if (!loops.empty())
+    func->setAttr(kLoopKernelAttr, rewriter.getUnitAttr());
+}
