@@ -6,7 +6,9 @@ peepholes, input_forget, linear_before_reset, every activation with
 activation_alpha/beta. Each case is one ONNX node with random weights,
 compiled with `dlc compile` and run with `dlc run`; outputs must agree to
 1e-5 of their largest magnitude. (ONNX Runtime refuses layout = 1; the node
-tests cover it.) Not in CI: it needs PyPI's onnx and onnxruntime.
+tests cover it.) Every case runs twice: at its own length, unrolled, and
+over 48 steps, past OnnxRecurrent.cpp's kMaxUnrolledSteps, as a dlc.loop.
+Not in CI: it needs PyPI's onnx and onnxruntime.
 
     pip install --target /tmp/ort onnx onnxruntime
     PATH=build/bin:$PATH PYTHONPATH=/tmp/ort python3 test/onnx/recurrent_vs_ort.py WORKDIR
@@ -25,7 +27,12 @@ WORK = sys.argv[1] if len(sys.argv) > 1 else "recurrent-cases"
 FAILED = []
 
 
-def case(name, op, dirs, attrs, seq=5, batch=3, inp=4, hid=3, lens=True, h0=True, peep=False, layout=0):
+def case(name, op, dirs, attrs, **kw):
+    one_case(name, op, dirs, attrs, **kw)
+    one_case(name + "_loop", op, dirs, attrs, **dict(kw, seq=48))
+
+
+def one_case(name, op, dirs, attrs, seq=5, batch=3, inp=4, hid=3, lens=True, h0=True, peep=False, layout=0):
     G = {"LSTM": 4, "GRU": 3, "RNN": 1}[op]
     X = rng.standard_normal((batch, seq, inp) if layout else (seq, batch, inp)).astype(np.float32)
     W = rng.standard_normal((dirs, G*hid, inp)).astype(np.float32) * 0.5

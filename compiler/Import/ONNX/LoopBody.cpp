@@ -53,7 +53,8 @@ void LoopBody::isolate(SmallVectorImpl<Value> &invariants) {
     for (Value v : op.getOperands())
       if (v.getParentBlock() != block)
         captured.insert(v);
-  OpBuilder front = OpBuilder::atBlockBegin(block);
+  OpBuilder front(g.builder.getContext()); // the block has no region yet
+  front.setInsertionPointToStart(block);
   for (Value v : captured) {
     auto inBody = [&](OpOperand &use) { return use.getOwner()->getBlock() == block; };
     auto constant = v.getDefiningOp<ConstantOp>();

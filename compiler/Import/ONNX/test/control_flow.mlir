@@ -16,22 +16,50 @@
 // FOLDED: dlc.mul
 // FOLDED-NOT: dlc.add
 
-// A run-time trip count bound with --bind: three negations.
+// A run-time trip count bound with --bind: three negations, unrolled.
 // RUN: %make-onnx loop_runtime_trips %t/trips.onnx
 // RUN: %onnx-python -c "import numpy as np; np.save('%t/m.npy', np.array(3, np.int64)); np.save('%t/x.npy', np.array([1, -2], np.float32))"
 // RUN: dlc compile %t/trips.onnx --bind=M=%t/m.npy -o %t/trips.dlcm
 // RUN: dlc run %t/trips.dlcm --input=x=%t/x.npy | FileCheck %s --check-prefix=BOUND
 // BOUND: output 0 'y': f32 [2] = [-1, 2]
 
-// What cannot be unrolled is refused by name.
-// RUN: not dlc import %t/trips.onnx 2>&1 | FileCheck %s --check-prefix=TRIPS
-// TRIPS: error: {{.*}}trips.onnx: node '/Loop' (Loop): a Loop's trip count (input 0, 'M') must be known at import time: dlc unrolls loops; bind it, or the graph inputs it is computed from, with --bind=NAME=FILE.npy
+// A trip count known only at run time: one dlc.loop, its count read at run
+// time (3 negations; none for 0 or a negative count).
+// RUN: dlc import %t/trips.onnx | FileCheck %s --check-prefix=TRIPS
+// TRIPS: dlc.loop count(%arg0 : tensor<i64>) carried(%arg1 : tensor<2xf32>) -> tensor<2xf32> {
+// TRIPS: dlc.neg
+// TRIPS: dlc.yield
+// RUN: dlc compile %t/trips.onnx -o %t/loop.dlcm
+// RUN: dlc run %t/loop.dlcm --input=M=%t/m.npy --input=x=%t/x.npy | FileCheck %s --check-prefix=BOUND
+// RUN: %onnx-python -c "import numpy as np; np.save('%t/zero.npy', np.array(0, np.int64)); np.save('%t/neg.npy', np.array(-2, np.int64))"
+// RUN: dlc run %t/loop.dlcm --input=M=%t/zero.npy --input=x=%t/x.npy | FileCheck %s --check-prefix=NONE
+// RUN: dlc run %t/loop.dlcm --input=M=%t/neg.npy --input=x=%t/x.npy | FileCheck %s --check-prefix=NONE
+// NONE: output 0 'y': f32 [2] = [1, -2]
+
+// Past 1024 iterations a known count is a loop too: 5000 negations.
+// RUN: %make-onnx loop_too_long %t/long.onnx
+// RUN: dlc import %t/long.onnx | FileCheck %s --check-prefix=LONG
+// LONG: dlc.loop carried
+// LONG: trips = 5000
+// RUN: dlc compile %t/long.onnx -o %t/long.dlcm
+// RUN: dlc run %t/long.dlcm --input=x=%t/x.npy | FileCheck %s --check-prefix=NONE
+
+// An RNN over 1200 steps: a dlc.loop (OnnxRecurrent.cpp unrolls up to 32),
+// every output against the reference interpreter.
+// RUN: %make-onnx rnn_long %t/rnn_long.onnx
+// RUN: dlc import %t/rnn_long.onnx -o %t/rnn_long.mlir
+// RUN: FileCheck %s --check-prefix=RNN < %t/rnn_long.mlir
+// RNN: dlc.loop carried({{.*}}) scan({{.*}} : tensor<1200x1x2xf32>)
+// RNN: trips = 1200
+// RUN: dlc compile %t/rnn_long.onnx -o %t/rnn_long.dlcm
+// RUN: dlc run %t/rnn_long.dlcm --compare-reference=%t/rnn_long.mlir | FileCheck %s --check-prefix=RNNOUT
+// RNNOUT: all within
+
+// What cannot be a counted loop is refused by name: a condition computed
+// by the body.
 // RUN: %make-onnx loop_runtime_condition %t/cond.onnx
 // RUN: not dlc import %t/cond.onnx 2>&1 | FileCheck %s --check-prefix=COND
-// COND: error: {{.*}}cond.onnx: node '/Loop' (Loop): the body's condition output ('c_any_r') depends on run-time values: dlc unrolls loops only when it folds
-// RUN: %make-onnx loop_too_long %t/long.onnx
-// RUN: not dlc import %t/long.onnx 2>&1 | FileCheck %s --check-prefix=LONG
-// LONG: error: {{.*}}long.onnx: node '/Loop' (Loop): a Loop of 5000 iterations: dlc unrolls loops, up to 1024
+// COND: error: {{.*}}cond.onnx: node '/Loop' (Loop): the body's condition output ('c_any_r') depends on run-time values: dlc unrolls a Loop with a condition only when it folds, and has no while loops
 // RUN: %make-onnx if_branch_shapes %t/if.onnx
 // RUN: not dlc import %t/if.onnx 2>&1 | FileCheck %s --check-prefix=IF
 // IF: error: {{.*}}if.onnx: node '/If' (If): a condition known only at run time needs branches whose outputs match, but output 0 is tensor<2xf32> in then_branch and tensor<4xf32> in else_branch (bind the condition with --bind=c=FILE.npy)

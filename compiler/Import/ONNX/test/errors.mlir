@@ -239,10 +239,11 @@
 // RUN: not dlc import %t/maxpool3d.onnx 2>&1 | FileCheck %s --check-prefix=POOL3D
 // POOL3D: error: {{.*}}maxpool3d.onnx: unsupported op 'MaxPool' (node '/MaxPool', opset 15): a 3-D window (dlc has 1-D and 2-D ops)
 
-// Recurrences: unrolled up to 1024 steps (dlc has no loop op yet); activations by name.
-// RUN: %make-onnx rnn_long %t/rnn_long.onnx
-// RUN: not dlc import %t/rnn_long.onnx 2>&1 | FileCheck %s --check-prefix=RNN-LONG
-// RNN-LONG: error: {{.*}}rnn_long.onnx: unsupported op 'RNN' (node '/RNN', opset 14): a sequence of 1200 steps (dlc unrolls recurrences up to 1024 steps; it has no loop op yet)
+// Recurrences over a symbolic batch: unrolled up to 1024 steps (longer ones
+// are loops only with a fixed batch); activations by name.
+// RUN: %make-onnx rnn_long_symbolic_batch %t/rnn_long.onnx
+// RUN: not dlc import %t/rnn_long.onnx --max-dim=N=4 2>&1 | FileCheck %s --check-prefix=RNN-LONG
+// RNN-LONG: error: {{.*}}rnn_long.onnx: unsupported op 'RNN' (node '/RNN', opset 14): a sequence of 1200 steps with a symbolic batch (dlc unrolls recurrences over a symbolic batch up to 1024 steps; fix the batch with --input-shape to compile it as a loop)
 // RUN: %make-onnx gru_bad_activation %t/gru_act.onnx
 // RUN: not dlc import %t/gru_act.onnx 2>&1 | FileCheck %s --check-prefix=GRU-ACT
 // GRU-ACT: error: {{.*}}gru_act.onnx: node '/GRU' (GRU): unknown activation 'Swish'

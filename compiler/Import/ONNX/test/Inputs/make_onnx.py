@@ -650,6 +650,14 @@ def rnn_long():
     return model([node], [vi("x", [1200, 1, 3])], [vi("y", [1200, 1, 1, 2])], inits=[w, r], opset=14)
 
 
+def rnn_long_symbolic_batch():
+    """rnn_long with batch first (layout 1) and a symbolic batch."""
+    node = helper.make_node("RNN", ["x", "w", "r"], ["y"], name="/RNN", hidden_size=2, layout=1)
+    w = numpy_helper.from_array(np.ones((1, 2, 3), np.float32), "w")
+    r = numpy_helper.from_array(np.ones((1, 2, 2), np.float32), "r")
+    return model([node], [vi("x", ["N", 1200, 3])], [vi("y", ["N", 1200, 1, 2])], inits=[w, r], opset=14)
+
+
 def gru_bad_activation():
     node = helper.make_node("GRU", ["x", "w", "r"], ["y"], name="/GRU", hidden_size=2,
                             activations=["Sigmoid", "Swish"])
@@ -731,7 +739,7 @@ def if_branch_shapes():
     return model([node], [vi("c", [], B), vi("x", [2])], [vi("y", None)])
 
 
-MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batch_size_off_dim0, batch_size_output, batch_size_dim1_value, reshape_fixed_rows, class_token_expand, loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batch_size_off_dim0, batch_size_output, batch_size_dim1_value, reshape_fixed_rows, class_token_expand, loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, rnn_long_symbolic_batch, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
