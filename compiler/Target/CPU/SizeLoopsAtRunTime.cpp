@@ -188,6 +188,10 @@ struct UnlessSizedAtRunTimePass
   UnlessSizedAtRunTimePass(const UnlessSizedAtRunTimePass &other)
       : PassWrapper(other), inner(other.inner), marker(other.marker) {}
   StringRef getArgument() const override { return "dlc-unless-sized-at-run-time"; }
+  // In --time-stages: which of the two skips it is.
+  StringRef getName() const override {
+    return marker == dlc::kLoopKernelAttr ? "UnlessLoopKernel" : "UnlessSizedAtRunTime";
+  }
   void getDependentDialects(DialectRegistry &registry) const override {
     inner.getDependentDialects(registry);
   }

@@ -537,18 +537,22 @@ TEST(Nvrtc, ErrorsNameTheKernelAndItsOps) {
 } // namespace
 
 // Every op of the dialect has a CUDA kernel, or is structure that never runs
-// as one: a new op cannot quietly fall back to the CPU on GPU placements.
+// as one, or is listed here as CPU-only: a new op cannot quietly fall back to
+// the CPU on GPU placements.
 TEST(CudaBackend, CoversEveryOpOfTheDialect) {
   MLIRContext ctx;
   ctx.loadDialect<dlc::DlcDialect>();
   const std::set<std::string> structure = {"kernel", "yield"};
+  // dlc.loop: the CUDA code generator has no loops yet; placement puts a
+  // loop on the CPU with reason `unsupported` (test/e2e/loops.mlir).
+  const std::set<std::string> cpuOnly = {"loop"};
   int ops = 0;
   for (RegisteredOperationName op : ctx.getRegisteredOperations()) {
     if (op.getDialectNamespace() != "dlc")
       continue;
     ++ops;
     std::string kind = op.getStringRef().drop_front(4).str(); // "dlc."
-    if (structure.count(kind))
+    if (structure.count(kind) || cpuOnly.count(kind))
       EXPECT_FALSE(dlc::cuda::supportsOpKind(kind)) << kind;
     else
       EXPECT_TRUE(dlc::cuda::supportsOpKind(kind)) << "dlc." << kind << " has no CUDA kernel";
