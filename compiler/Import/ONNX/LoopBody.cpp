@@ -7,10 +7,6 @@ using namespace dlc;
 using namespace dlc::onnx_import;
 
 namespace {
-/// Constants up to this many elements are cloned into a body rather than
-/// passed in (scalars of masks and activations).
-constexpr int64_t kMaxClonedConstant = 64;
-
 RankedTensorType rowType(Value v) {
   auto type = cast<RankedTensorType>(v.getType());
   SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
@@ -57,9 +53,14 @@ void LoopBody::isolate(SmallVectorImpl<Value> &invariants) {
   front.setInsertionPointToStart(block);
   for (Value v : captured) {
     auto inBody = [&](OpOperand &use) { return use.getOwner()->getBlock() == block; };
-    auto constant = v.getDefiningOp<ConstantOp>();
-    if (constant && cast<RankedTensorType>(v.getType()).getNumElements() <= kMaxClonedConstant) {
+    // Constants are cloned in, weights too: the CPU backend lays out a
+    // constant weight at compile time, but would transpose a `linear`'s
+    // weight known only at run time on every iteration (an LSTM's R: 17x
+    // slower than ONNX Runtime). One left without uses goes.
+    if (auto constant = v.getDefiningOp<ConstantOp>()) {
       v.replaceUsesWithIf(front.clone(*constant)->getResult(0), inBody);
+      if (constant->use_empty())
+        constant->erase();
       continue;
     }
     invariants.push_back(v);

@@ -3,8 +3,8 @@
 // Recurrences (OnnxRecurrent.cpp) and ONNX Loop (OnnxControlFlow.cpp) build
 // their body with the importer's ordinary ops, reading outer values freely;
 // finish() then makes the body isolated from above, as dlc.loop requires:
-// small constants are cloned in, every other outer value becomes an
-// invariant operand. Initializers first used inside the body are
+// constants are cloned in (weights laid out at compile time), every other
+// outer value becomes an invariant operand. Initializers first used inside the body are
 // materialised before the loop (GraphImporter::outerInsertion), so that
 // later uses outside it still see them.
 //

@@ -1011,6 +1011,8 @@ Value dlc::onnx_import::zerosLike(GraphImporter &g, Value like, int64_t axis, in
 }
 
 Value dlc::onnx_import::concatAlong(GraphImporter &g, ArrayRef<Value> pieces, int64_t axis) {
+  if (pieces.size() == 1) // a copy for nothing (a one-direction recurrence's outputs)
+    return pieces[0];
   RankedTensorType t = GraphImporter::typeOf(pieces[0]);
   SmallVector<int64_t> shape(t.getShape());
   shape[axis] = 0;
