@@ -298,10 +298,9 @@ public:
 private:
   const Tensor &in(Value v) { return values.find(v)->second; }
 
-  /// Row `i` of a [n, ...] tensor, as [1, ...] (rows are contiguous).
+  /// Row `i` of a [n, rest...] tensor, as [rest...] (rows are contiguous).
   static Tensor row(const Tensor &t, int64_t i) {
-    Tensor r{t.dtype, t.shape, {}};
-    r.shape[0] = 1;
+    Tensor r{t.dtype, std::vector<int64_t>(t.shape.begin() + 1, t.shape.end()), {}};
     int64_t size = r.numElements();
     r.data.assign(t.data.begin() + i * size, t.data.begin() + (i + 1) * size);
     return r;

@@ -154,11 +154,14 @@ LogicalResult KernelOp::verify() {
 
 YieldOp LoopOp::getYield() { return cast<YieldOp>(getBody().front().getTerminator()); }
 
-/// `[n, rest...]` from a `[1, rest...]` slice type (or the reverse).
-static RankedTensorType withLeadingDim(RankedTensorType t, int64_t n) {
-  SmallVector<int64_t> shape = llvm::to_vector(t.getShape());
-  shape[0] = n;
-  return RankedTensorType::get(shape, t.getElementType());
+/// A row `[rest...]` of a `[n, rest...]` tensor type, and back.
+static RankedTensorType rowOf(RankedTensorType t) {
+  return RankedTensorType::get(t.getShape().drop_front(), t.getElementType());
+}
+static RankedTensorType stackOf(RankedTensorType row, int64_t n) {
+  SmallVector<int64_t> shape{n};
+  llvm::append_range(shape, row.getShape());
+  return RankedTensorType::get(shape, row.getElementType());
 }
 
 LogicalResult LoopOp::verify() {
@@ -191,12 +194,12 @@ LogicalResult LoopOp::verify() {
     if (type.getRank() == 0 || type.getDimSize(0) != *getStaticTrips())
       return emitOpError() << "scan input " << type << " must have " << *getStaticTrips()
                            << " rows, one per iteration";
-    expected.push_back(withLeadingDim(type, 1));
+    expected.push_back(rowOf(type));
   }
   llvm::append_range(expected, getInvariants().getTypes());
   if (body.getArgumentTypes() != ArrayRef<Type>(expected))
     return emitOpError() << "body must take the position (tensor<1xi64>), the carried values, "
-                            "one [1, ...] slice per scan input and the invariants, in that order";
+                            "one row per scan input (its type less dim 0) and the invariants, in that order";
   auto yield = dyn_cast<YieldOp>(body.getTerminator());
   if (!yield)
     return emitOpError() << "body must end with dlc.yield";
@@ -211,11 +214,10 @@ LogicalResult LoopOp::verify() {
     if (carried && (yt != getCarried()[i].getType() || rt != yt))
       return emitOpError() << "carried value " << i << " is " << getCarried()[i].getType()
                            << " but the body yields " << yt << " and the result is " << rt;
-    if (!carried && (yt.getRank() == 0 || yt.getDimSize(0) != 1 ||
-                     rt != withLeadingDim(yt, *getStaticTrips())))
-      return emitOpError() << "scan output " << (i - getCarried().size())
-                           << " must be yielded as [1, ...] and stacked as [" << *getStaticTrips()
-                           << ", ...], not " << yt << " into " << rt;
+    if (!carried && rt != stackOf(yt, *getStaticTrips()))
+      return emitOpError() << "scan output " << (i - getCarried().size()) << " yields rows "
+                           << yt << ", stacked as " << stackOf(yt, *getStaticTrips())
+                           << ", not " << rt;
   }
   for (Operation &op : body.without_terminator())
     if (!isa<DlcDialect>(op.getDialect()) || isa<KernelOp, CopyOp>(op))

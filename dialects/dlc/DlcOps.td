@@ -834,11 +834,11 @@ def Dlc_LoopOp : Dlc_Op<"loop", [IsolatedFromAbove, SingleBlock,
         from `trips - 1` when `reverse` is set;
       - the carried values, `carried` on the first iteration, then what the
         previous iteration yielded in their place;
-      - one slice `[1, ...]` of each `scan` input at the position (scan
-        inputs are `[trips, ...]`);
+      - the row of each `scan` input at the position (scan inputs are
+        `[trips, rest...]`, their rows `[rest...]`);
       - the `invariant` operands, the same every iteration.
-    The body yields the next carried values, then one `[1, ...]` slice per
-    scan output, written at the position. The results: the final carried
+    The body yields the next carried values, then one row per scan output,
+    written at the position. The results: the final carried
     values, then the scan outputs `[trips, ...]`. Scan inputs and outputs
     need a `trips` attribute (dlc has no dims sized by a loop). Every shape
     is static.
@@ -847,13 +847,11 @@ def Dlc_LoopOp : Dlc_Op<"loop", [IsolatedFromAbove, SingleBlock,
     %h, %ys = dlc.loop carried(%h0 : tensor<4x8xf32>)
         scan(%xs : tensor<16x4x8xf32>) invariant(%r : tensor<8x8xf32>)
         -> tensor<4x8xf32>, tensor<16x4x8xf32> {
-    ^bb0(%t: tensor<1xi64>, %h: tensor<4x8xf32>, %x: tensor<1x4x8xf32>, %r: tensor<8x8xf32>):
-      %x2 = dlc.reshape %x : tensor<1x4x8xf32> -> tensor<4x8xf32>
-      %hr = dlc.linear %h, %r : tensor<4x8xf32>, tensor<8x8xf32> -> tensor<4x8xf32>
-      %s = dlc.add %x2, %hr : tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+    ^bb0(%t: tensor<1xi64>, %h: tensor<4x8xf32>, %x: tensor<4x8xf32>, %r: tensor<8x8xf32>):
+      %hr = dlc.linear %h, %r : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+      %s = dlc.add %x, %hr : tensor<4x8xf32>
       %n = dlc.tanh %s : tensor<4x8xf32>
-      %y = dlc.reshape %n : tensor<4x8xf32> -> tensor<1x4x8xf32>
-      dlc.yield %n, %y : tensor<4x8xf32>, tensor<1x4x8xf32>
+      dlc.yield %n, %n : tensor<4x8xf32>, tensor<4x8xf32>
     } {trips = 16 : i64}
     ```
   }];

@@ -23,26 +23,24 @@ func.func @recurrence(%xs: tensor<40x3x8xf32>, %h0: tensor<3x8xf32>, %w: tensor<
                       %b: tensor<8xf32>) -> (tensor<3x8xf32>, tensor<40x3x8xf32>) {
   %h, %ys = dlc.loop carried(%h0 : tensor<3x8xf32>) scan(%xs : tensor<40x3x8xf32>)
       invariant(%w, %b : tensor<8x8xf32>, tensor<8xf32>) -> tensor<3x8xf32>, tensor<40x3x8xf32> {
-  ^bb0(%t: tensor<1xi64>, %hc: tensor<3x8xf32>, %x: tensor<1x3x8xf32>, %wi: tensor<8x8xf32>, %bi: tensor<8xf32>):
-    %x2 = dlc.reshape %x : tensor<1x3x8xf32> -> tensor<3x8xf32>
+  ^bb0(%t: tensor<1xi64>, %hc: tensor<3x8xf32>, %x: tensor<3x8xf32>, %wi: tensor<8x8xf32>, %bi: tensor<8xf32>):
     %p = dlc.linear %hc, %wi, %bi : (tensor<3x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<3x8xf32>
-    %s = dlc.add %x2, %p : tensor<3x8xf32>
+    %s = dlc.add %x, %p : tensor<3x8xf32>
     %n = dlc.tanh %s : tensor<3x8xf32>
-    %y = dlc.reshape %n : tensor<3x8xf32> -> tensor<1x3x8xf32>
-    dlc.yield %n, %y : tensor<3x8xf32>, tensor<1x3x8xf32>
+    dlc.yield %n, %n : tensor<3x8xf32>, tensor<3x8xf32>
   } {trips = 40 : i64}
   %out = dlc.relu %ys : tensor<40x3x8xf32>
   return %h, %out : tensor<3x8xf32>, tensor<40x3x8xf32>
 }
 
 // Positions count down; the position masks rows (a sequence_lens-like mask).
+// Its rows are [1, 4, 5], stacked as [9, 1, 4, 5].
 func.func @recurrence_reverse(%xs: tensor<9x4x5xf32>, %h0: tensor<4x5xf32>, %lens: tensor<4x1xi64>)
-    -> (tensor<4x5xf32>, tensor<9x4x5xf32>) {
+    -> (tensor<4x5xf32>, tensor<9x1x4x5xf32>) {
   %h, %ys = dlc.loop carried(%h0 : tensor<4x5xf32>) scan(%xs : tensor<9x4x5xf32>)
-      invariant(%lens : tensor<4x1xi64>) -> tensor<4x5xf32>, tensor<9x4x5xf32> {
-  ^bb0(%t: tensor<1xi64>, %hc: tensor<4x5xf32>, %x: tensor<1x4x5xf32>, %l: tensor<4x1xi64>):
-    %x2 = dlc.reshape %x : tensor<1x4x5xf32> -> tensor<4x5xf32>
-    %s = dlc.add %x2, %hc : tensor<4x5xf32>
+      invariant(%lens : tensor<4x1xi64>) -> tensor<4x5xf32>, tensor<9x1x4x5xf32> {
+  ^bb0(%t: tensor<1xi64>, %hc: tensor<4x5xf32>, %x: tensor<4x5xf32>, %l: tensor<4x1xi64>):
+    %s = dlc.add %x, %hc : tensor<4x5xf32>
     %n = dlc.sigmoid %s : tensor<4x5xf32>
     %t2 = dlc.reshape %t : tensor<1xi64> -> tensor<1x1xi64>
     %live = dlc.compare "lt", %t2, %l : (tensor<1x1xi64>, tensor<4x1xi64>) -> tensor<4x1xi1>
@@ -50,7 +48,7 @@ func.func @recurrence_reverse(%xs: tensor<9x4x5xf32>, %h0: tensor<4x5xf32>, %len
     %y = dlc.reshape %next : tensor<4x5xf32> -> tensor<1x4x5xf32>
     dlc.yield %next, %y : tensor<4x5xf32>, tensor<1x4x5xf32>
   } {trips = 9 : i64, reverse}
-  return %h, %ys : tensor<4x5xf32>, tensor<9x4x5xf32>
+  return %h, %ys : tensor<4x5xf32>, tensor<9x1x4x5xf32>
 }
 
 // The count comes from the input: trunc(10 * x[0]), -10 to 10.
@@ -93,13 +91,11 @@ func.func @attention_steps(%qs: tensor<12x1x16xf32>, %k: tensor<16x32xf32>, %v: 
     -> tensor<12x1x16xf32> {
   %ys = dlc.loop scan(%qs : tensor<12x1x16xf32>) invariant(%k, %v : tensor<16x32xf32>, tensor<32x16xf32>)
       -> tensor<12x1x16xf32> {
-  ^bb0(%t: tensor<1xi64>, %q: tensor<1x1x16xf32>, %ki: tensor<16x32xf32>, %vi: tensor<32x16xf32>):
-    %q2 = dlc.reshape %q : tensor<1x1x16xf32> -> tensor<1x16xf32>
-    %s = dlc.matmul %q2, %ki : (tensor<1x16xf32>, tensor<16x32xf32>) -> tensor<1x32xf32>
+  ^bb0(%t: tensor<1xi64>, %q: tensor<1x16xf32>, %ki: tensor<16x32xf32>, %vi: tensor<32x16xf32>):
+    %s = dlc.matmul %q, %ki : (tensor<1x16xf32>, tensor<16x32xf32>) -> tensor<1x32xf32>
     %p = dlc.softmax %s {axis = 1 : i64} : tensor<1x32xf32>
     %o = dlc.matmul %p, %vi : (tensor<1x32xf32>, tensor<32x16xf32>) -> tensor<1x16xf32>
-    %y = dlc.reshape %o : tensor<1x16xf32> -> tensor<1x1x16xf32>
-    dlc.yield %y : tensor<1x1x16xf32>
+    dlc.yield %o : tensor<1x16xf32>
   } {trips = 12 : i64}
   return %ys : tensor<12x1x16xf32>
 }

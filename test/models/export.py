@@ -243,6 +243,10 @@ def build(name, resnet_size):
         return LstmClassifier(), torch.randn(3, 30, 20)
     if name == "gru":
         return GruTagger(), torch.randn(25, 2, 16)
+    if name == "lstm_long":  # past the 32 steps dlc unrolls: dlc.loop
+        return LstmClassifier(), torch.randn(3, 100, 20)
+    if name == "gru_long":
+        return GruTagger(), torch.randn(60, 2, 16)
     if name == "scripted":
         return ScriptedBranches(), torch.randn(2, 8)
     if name == "gpt":
@@ -260,7 +264,7 @@ def build(name, resnet_size):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
-    parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws,lstm,gru,gpt,scripted")
+    parser.add_argument("--models", default="mlp,resnet18,encoder,bert,kws,lstm,gru,lstm_long,gru_long,gpt,scripted")
     parser.add_argument("--resnet-size", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--dynamic-seq", default="",

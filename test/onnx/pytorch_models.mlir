@@ -2,6 +2,7 @@
 // 64x64, a 2-block transformer encoder, a BERT-like nn.TransformerEncoder
 // classifier on token ids, a 1-D conv keyword spotter: Conv1d, MaxPool1d with
 // ceil_mode, AvgPool1d; a 2-layer LSTM classifier; a bidirectional GRU tagger;
+// the same two over 100 and 60 steps, as dlc.loops;
 // a GPT-style causal decoder with a tied head; a TorchScript module whose `if`
 // on a run-time value exports as ONNX If) compiled from their .onnx files match
 // PyTorch's outputs (|dlc - torch| <= 1e-4 + 1e-3 |torch|): on the CPU, placed
@@ -21,6 +22,9 @@
 // RUN: %check-onnx-model %t/models/gru %t/gru-cpu | FileCheck %s --check-prefix=GRU
 // RUN: %check-onnx-model %t/models/gru %t/gru-pipe --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=GRU
 // RUN: %check-onnx-model %t/models/gru %t/gru-emu --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda --gpu=sim | FileCheck %s --check-prefix=GRU
+// RUN: %check-onnx-model %t/models/lstm_long %t/lstm-long-cpu | FileCheck %s --check-prefix=LSTMLONG
+// RUN: %check-onnx-model %t/models/lstm_long %t/lstm-long-pipe --devices=cpu,cuda:0,cuda:1 --placement=pipeline:2 --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=LSTMLONG
+// RUN: %check-onnx-model %t/models/gru_long %t/gru-long-emu --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda --gpu=sim | FileCheck %s --check-prefix=GRULONG
 // RUN: %check-onnx-model %t/models/gpt %t/gpt-cost --devices=cpu,cuda:0,cuda:1 --placement=cost --no-cuda --gpu=sim --check-ordering | FileCheck %s --check-prefix=GPT
 // RUN: %check-onnx-model %t/models/gpt %t/gpt-emu --devices=cpu,cuda:0 --placement=gpu --gpu-host-code=emulated --no-cuda --gpu=sim | FileCheck %s --check-prefix=GPT
 // RUN: %check-onnx-model %t/models/scripted %t/scripted-cpu | FileCheck %s --check-prefix=SCRIPTED
@@ -41,6 +45,8 @@
 // BERT: bert: ok
 // KWS: kws: ok
 // LSTM: lstm: ok
+// LSTMLONG: lstm_long: ok
+// GRULONG: gru_long: ok
 // GRU: gru: ok
 // GPT: gpt: ok
 // SCRIPTED: scripted: ok

@@ -9,9 +9,7 @@ using namespace dlc::onnx_import;
 namespace {
 RankedTensorType rowType(Value v) {
   auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
-  shape[0] = 1;
-  return RankedTensorType::get(shape, type.getElementType());
+  return RankedTensorType::get(type.getShape().drop_front(), type.getElementType());
 }
 } // namespace
 
@@ -81,8 +79,8 @@ SmallVector<Value> LoopBody::finish(ValueRange yielded, std::optional<int64_t> t
       resultTypes.push_back(type);
       continue;
     }
-    SmallVector<int64_t> shape = llvm::to_vector(type.getShape());
-    shape[0] = trips.value_or(1);
+    SmallVector<int64_t> shape{trips.value_or(1)};
+    llvm::append_range(shape, type.getShape());
     resultTypes.push_back(RankedTensorType::get(shape, type.getElementType()));
   }
   auto loop = g.builder.create<LoopOp>(

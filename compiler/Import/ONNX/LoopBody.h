@@ -28,11 +28,11 @@ public:
   /// The iteration's position, tensor<1xi64>.
   mlir::Value position();
   mlir::Value carriedArg(size_t i);
-  /// Scan input i's row at the position, [1, ...].
+  /// Scan input i's row at the position (its type less dim 0).
   mlir::Value scanArg(size_t i);
 
-  /// Ends the body with `yielded` (next carried values, then [1, ...] scan
-  /// output rows) and builds the loop before the body was opened: `trips`
+  /// Ends the body with `yielded` (next carried values, then one row per
+  /// scan output) and builds the loop before the body was opened: `trips`
   /// iterations, or `count`'s at run time. Returns the loop's results.
   mlir::SmallVector<mlir::Value> finish(mlir::ValueRange yielded, std::optional<int64_t> trips,
                                         mlir::Value count, bool reverse);

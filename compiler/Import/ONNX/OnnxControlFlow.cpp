@@ -154,9 +154,7 @@ LogicalResult importCountedLoop(GraphImporter &g, const onnx::GraphProto &body, 
       return g.fail("scan output " + std::to_string(k) + " ('" + body.output(1 + carried + k).name() +
                     "') of a Loop whose trip count is known only at run time: dlc has no dims "
                     "sized by a loop; bind the count with --bind=" + g.node->input(0) + "=FILE.npy");
-    SmallVector<int64_t> row{1};
-    llvm::append_range(row, GraphImporter::typeOf(v).getShape());
-    yielded.push_back(g.reshape(v, row));
+    yielded.push_back(v);
   }
   if (trips && *trips < 1 && yielded.size() > carried)
     return g.fail("scan outputs of a Loop that runs no iteration would be empty, and dlc has no "

@@ -265,12 +265,12 @@ private:
 
   /// The recurrence as one dlc.loop: state and cell carried, `xw` scanned.
   DirectionResult loop(Value xw, Value state, Value cell, bool reverse) {
-    int64_t h = rec.hidden, gh = rec.gates * h;
+    int64_t h = rec.hidden;
     SmallVector<Value> carried{state};
     if (cell)
       carried.push_back(cell);
     LoopBody body(g, carried, ValueRange{xw});
-    Value xt = g.reshape(body.scanArg(0), {rec.batch, gh});
+    Value xt = body.scanArg(0); // [batch, gates * hidden]
     Value t;
     if (rec.lens)
       t = g.castTo(g.reshape(body.position(), {1, 1}), GraphImporter::typeOf(rec.lens).getElementType());
@@ -280,7 +280,7 @@ private:
     SmallVector<Value> yielded{next};
     if (cell)
       yielded.push_back(nextCell);
-    yielded.push_back(g.reshape(y, {1, 1, rec.batch, h}));
+    yielded.push_back(g.reshape(y, {1, rec.batch, h}));
     SmallVector<Value> results = body.finish(yielded, rec.seq, Value(), reverse);
     DirectionResult out;
     out.y = results.back();

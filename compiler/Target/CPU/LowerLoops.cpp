@@ -7,7 +7,7 @@
 // becomes
 //   %acc = tensor.empty() : tensor<16x...>
 //   %r:2 = scf.for %i = 0 to 16 iter_args(%h = %h0, %a = %acc) {
-//     %x = tensor.extract_slice %xs[%i, 0, ...] [1, ...]
+//     %x = tensor.extract_slice %xs[%i, 0, ...] [1, ...] (rank-reduced to a row)
 //     ... the body, its position a tensor<1xi64> of %i ...
 //     scf.yield (materialize_in_destination %hNext in %h),
 //               (tensor.insert_slice %y into %a[%i, 0, ...])
@@ -103,6 +103,11 @@ void lowerLoop(IRRewriter &rewriter, LoopOp loop) {
   llvm::append_range(args, loop.getInvariants());
 
   Block &body = loop.getBody().front();
+  // Constants before the loop: inside it, bufferization gave a weight a
+  // fresh copy every iteration (an LSTM's R: 256 KiB per step).
+  for (Operation &op : llvm::make_early_inc_range(body.without_terminator()))
+    if (isa<ConstantOp>(op))
+      op.moveBefore(forOp);
   auto yield = cast<YieldOp>(body.getTerminator());
   rewriter.inlineBlockBefore(&body, forBody, forBody->end(), args);
   rewriter.setInsertionPoint(yield);

@@ -1371,8 +1371,8 @@ func.func @loop_float_count(%n: tensor<1xf32>, %v: tensor<2xf32>) -> tensor<2xf3
 func.func @loop_scan_run_time_count(%n: tensor<1xi64>, %xs: tensor<3x2xf32>) -> tensor<3x2xf32> {
   // expected-error @+1 {{'dlc.loop' op scans need a `trips` attribute}}
   %r = dlc.loop count(%n : tensor<1xi64>) scan(%xs : tensor<3x2xf32>) -> tensor<3x2xf32> {
-  ^bb0(%t: tensor<1xi64>, %x: tensor<1x2xf32>):
-    dlc.yield %x : tensor<1x2xf32>
+  ^bb0(%t: tensor<1xi64>, %x: tensor<2xf32>):
+    dlc.yield %x : tensor<2xf32>
   }
   return %r : tensor<3x2xf32>
 }
@@ -1382,8 +1382,8 @@ func.func @loop_scan_run_time_count(%n: tensor<1xi64>, %xs: tensor<3x2xf32>) -> 
 func.func @loop_scan_rows(%xs: tensor<3x2xf32>) -> tensor<4x2xf32> {
   // expected-error @+1 {{'dlc.loop' op scan input 'tensor<3x2xf32>' must have 4 rows, one per iteration}}
   %r = dlc.loop scan(%xs : tensor<3x2xf32>) -> tensor<4x2xf32> {
-  ^bb0(%t: tensor<1xi64>, %x: tensor<1x2xf32>):
-    dlc.yield %x : tensor<1x2xf32>
+  ^bb0(%t: tensor<1xi64>, %x: tensor<2xf32>):
+    dlc.yield %x : tensor<2xf32>
   } {trips = 4 : i64}
   return %r : tensor<4x2xf32>
 }
@@ -1391,7 +1391,7 @@ func.func @loop_scan_rows(%xs: tensor<3x2xf32>) -> tensor<4x2xf32> {
 // -----
 
 func.func @loop_body_arguments(%v: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{'dlc.loop' op body must take the position (tensor<1xi64>), the carried values, one [1, ...] slice per scan input and the invariants, in that order}}
+  // expected-error @+1 {{'dlc.loop' op body must take the position (tensor<1xi64>), the carried values, one row per scan input (its type less dim 0) and the invariants, in that order}}
   %r = dlc.loop carried(%v : tensor<2xf32>) -> tensor<2xf32> {
   ^bb0(%c: tensor<2xf32>):
     dlc.yield %c : tensor<2xf32>
@@ -1425,7 +1425,7 @@ func.func @loop_carried_type(%v: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 func.func @loop_scan_output(%v: tensor<2xf32>) -> tensor<3x2xf32> {
-  // expected-error @+1 {{'dlc.loop' op scan output 0 must be yielded as [1, ...] and stacked as [2, ...], not 'tensor<1x2xf32>' into 'tensor<3x2xf32>'}}
+  // expected-error @+1 {{'dlc.loop' op scan output 0 yields rows 'tensor<1x2xf32>', stacked as 'tensor<2x1x2xf32>', not 'tensor<3x2xf32>'}}
   %r = dlc.loop -> tensor<3x2xf32> {
   ^bb0(%t: tensor<1xi64>):
     %d = dlc.constant dense<1.0> : tensor<1x2xf32>

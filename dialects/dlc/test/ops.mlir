@@ -548,18 +548,16 @@ func.func @scatter_top_k(%d: tensor<3x5xf32>, %i: tensor<2x5xi64>, %u: tensor<2x
 
 // CHECK-LABEL: func.func @loops
 // CHECK: dlc.loop carried(%{{.*}} : tensor<3x8xf32>) scan(%{{.*}} : tensor<5x3x8xf32>) invariant(%{{.*}} : tensor<8x8xf32>) -> tensor<3x8xf32>, tensor<5x3x8xf32> {
-// CHECK: ^bb0(%{{.*}}: tensor<1xi64>, %{{.*}}: tensor<3x8xf32>, %{{.*}}: tensor<1x3x8xf32>, %{{.*}}: tensor<8x8xf32>):
-// CHECK: dlc.yield %{{.*}}, %{{.*}} : tensor<3x8xf32>, tensor<1x3x8xf32>
+// CHECK: ^bb0(%{{.*}}: tensor<1xi64>, %{{.*}}: tensor<3x8xf32>, %{{.*}}: tensor<3x8xf32>, %{{.*}}: tensor<8x8xf32>):
+// CHECK: dlc.yield %{{.*}}, %{{.*}} : tensor<3x8xf32>, tensor<3x8xf32>
 // CHECK: } {reverse, trips = 5 : i64}
 // CHECK: dlc.loop count(%{{.*}} : tensor<i64>) carried(%{{.*}} : tensor<3x8xf32>) -> tensor<3x8xf32> {
 func.func @loops(%h0: tensor<3x8xf32>, %xs: tensor<5x3x8xf32>, %w: tensor<8x8xf32>, %n: tensor<i64>) -> (tensor<3x8xf32>, tensor<5x3x8xf32>, tensor<3x8xf32>) {
   %h, %ys = dlc.loop carried(%h0 : tensor<3x8xf32>) scan(%xs : tensor<5x3x8xf32>) invariant(%w : tensor<8x8xf32>) -> tensor<3x8xf32>, tensor<5x3x8xf32> {
-  ^bb0(%t: tensor<1xi64>, %hc: tensor<3x8xf32>, %x: tensor<1x3x8xf32>, %wi: tensor<8x8xf32>):
-    %x2 = dlc.reshape %x : tensor<1x3x8xf32> -> tensor<3x8xf32>
+  ^bb0(%t: tensor<1xi64>, %hc: tensor<3x8xf32>, %x: tensor<3x8xf32>, %wi: tensor<8x8xf32>):
     %p = dlc.linear %hc, %wi : (tensor<3x8xf32>, tensor<8x8xf32>) -> tensor<3x8xf32>
-    %s = dlc.add %x2, %p : tensor<3x8xf32>
-    %y = dlc.reshape %s : tensor<3x8xf32> -> tensor<1x3x8xf32>
-    dlc.yield %s, %y : tensor<3x8xf32>, tensor<1x3x8xf32>
+    %s = dlc.add %x, %p : tensor<3x8xf32>
+    dlc.yield %s, %s : tensor<3x8xf32>, tensor<3x8xf32>
   } {trips = 5 : i64, reverse}
   %r = dlc.loop count(%n : tensor<i64>) carried(%h0 : tensor<3x8xf32>) -> tensor<3x8xf32> {
   ^bb0(%t: tensor<1xi64>, %c: tensor<3x8xf32>):
