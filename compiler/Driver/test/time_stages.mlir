@@ -24,7 +24,6 @@
 // CHECK-NEXT: CUDA kernels: NVRTC
 // CHECK-NEXT: CPU kernels: to the LLVM dialect
 // CHECK: EmptyTensorElimination
-// CHECK: UnlessLoopKernel
 // CHECK-NEXT: GlobalizeTensorConstants
 // CHECK-NEXT: 'func.func' Pipeline
 // CHECK-NEXT: BufferizeKernel

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -26,6 +27,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
@@ -57,6 +60,21 @@ void dlc::registerCpuPipelineDialects(DialectRegistry &registry) {
   tensor::registerSubsetOpInterfaceExternalModels(registry);
   linalg::registerTilingInterfaceExternalModels(registry);
   tensor::registerTilingInterfaceExternalModels(registry);
+  // inlineDeallocationHelper inlines func.call.
+  func::registerInlinerExtension(registry);
+}
+
+/// The deallocation of a loop's carried buffers calls `dealloc_helper`, a
+/// function on dynamically shaped memrefs, which kernels' bare-pointer
+/// calling convention cannot call: it is inlined into its callers and
+/// dropped. (Only loops make it.)
+static LogicalResult inlineDeallocationHelper(ModuleOp module) {
+  if (!module.lookupSymbol("dealloc_helper"))
+    return success();
+  PassManager pm(module.getContext());
+  pm.addPass(createInlinerPass({}, [](OpPassManager &) {}));
+  pm.addPass(createSymbolDCEPass());
+  return pm.run(module);
 }
 
 // Adds `<name>_entry(ptr %buffers)`: loads one pointer per argument and calls
@@ -298,14 +316,13 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   // bufferization run per kernel: the analyses grow faster than the IR, and
   // the kernels go to the context's threads (ResNet-50: 3.1 s as module
   // passes).
-  // Not in a loop's kernel: a loop's carried values are materialised in their
-  // iteration arguments (LowerLoops.cpp), and writing a row loop's result
-  // straight into the argument it reads is a conflict bufferization refuses.
-  OpPassManager eliminateEmpty(func::FuncOp::getOperationName());
-  eliminateEmpty.addPass(bufferization::createEmptyTensorEliminationPass());
-  pm.addNestedPass<func::FuncOp>(dlc::createUnlessLoopKernel(std::move(eliminateEmpty)));
+  pm.addNestedPass<func::FuncOp>(bufferization::createEmptyTensorEliminationPass());
   bufferization::OneShotBufferizationOptions bufferization;
   bufferization.bufferizeFunctionBoundaries = false;
+  // A loop (dlc.loop, LowerLoops.cpp) carries values its body computes anew:
+  // their buffers may be allocated in the body and yielded. Deallocating
+  // them calls a helper (below).
+  bufferization.allowReturnAllocsFromLoops = true;
   // Copies as linalg.copy, lowered to loops like the rest: memref.copy of a
   // strided view would call memrefCopy from MLIR's C runner library. Copies
   // into or out of strided views (a padded image's interior) go row by row
@@ -332,7 +349,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(dlc::createPrefetchPanelRows({tiles.prefetchAheadBytes}));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
-  if (failed(pm.run(module)))
+  if (failed(pm.run(module)) || failed(inlineDeallocationHelper(module)))
     return failure();
   // Rows of output tiles become functions run on the runtime's pool.
   outlineParallelLoops(module);

@@ -7,10 +7,9 @@
 // becomes
 //   %acc = tensor.empty() : tensor<16x...>
 //   %r:2 = scf.for %i = 0 to 16 iter_args(%h = %h0, %a = %acc) {
-//     %x = tensor.extract_slice %xs[%i, 0, ...] [1, ...] (rank-reduced to a row)
+//     %x = alloc_tensor copy(tensor.extract_slice %xs[%i, 0, ...] [1, ...]) (a row)
 //     ... the body, its position a tensor<1xi64> of %i ...
-//     scf.yield (materialize_in_destination %hNext in %h),
-//               (tensor.insert_slice %y into %a[%i, 0, ...])
+//     scf.yield %hNext, (tensor.insert_slice (expand_shape %y) into %a[%i, 0, ...])
 //   }
 //
 // A count known at run time is read from its one-element tensor; 0 or less
@@ -19,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Target/CPU/LoweringUtils.h"
-#include "compiler/Target/CPU/Passes.h"
 #include "dialects/dlc/DlcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -64,17 +62,26 @@ RowSlice rowOf(OpBuilder &b, RankedTensorType type, Value position) {
   return s;
 }
 
+/// [rest...] as [1, rest...].
+Value expandLeadingUnit(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape{1};
+  llvm::append_range(shape, type.getShape());
+  auto expanded = RankedTensorType::get(shape, type.getElementType());
+  SmallVector<ReassociationIndices> groups;
+  if (type.getRank() > 0) {
+    groups.push_back({0, 1});
+    for (int64_t d = 2; d <= type.getRank(); ++d)
+      groups.push_back({d});
+  }
+  return b.create<tensor::ExpandShapeOp>(loc, expanded, v, groups);
+}
+
 void lowerLoop(IRRewriter &rewriter, LoopOp loop) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   Value trips = tripCount(rewriter, loop);
-  // The carried values start in buffers of their own, so that the loop
-  // writes over nothing its initial values' other readers still need (an
-  // enclosing loop's carried value read after this loop).
-  SmallVector<Value> iterInits;
-  for (Value init : loop.getCarried())
-    iterInits.push_back(rewriter.create<bufferization::AllocTensorOp>(
-        loc, cast<RankedTensorType>(init.getType()), ValueRange{}, init));
+  SmallVector<Value> iterInits(loop.getCarried());
   for (Value out : loop.getScanOutputs()) {
     auto type = cast<RankedTensorType>(out.getType());
     iterInits.push_back(rewriter.create<tensor::EmptyOp>(loc, type.getShape(), type.getElementType()));
@@ -97,8 +104,15 @@ void lowerLoop(IRRewriter &rewriter, LoopOp loop) {
   for (auto [scan, arg] : llvm::zip(loop.getScans(), loop.getScanArgs())) {
     auto type = cast<RankedTensorType>(scan.getType());
     RowSlice row = rowOf(rewriter, type, position);
-    args.push_back(rewriter.create<tensor::ExtractSliceOp>(
-        loc, cast<RankedTensorType>(arg.getType()), scan, row.offsets, row.sizes, row.strides));
+    // The row in a buffer of its own: a view of the scanned input, sliced
+    // again in the body with strides, broke a later subview's sizes (random
+    // loop program, seed 1072), and collapsing a [1, ...] slice instead let
+    // the reshape propagate into an LSTM's matmul, which the tiler then
+    // skipped (34x slower). A row is small; its copy costs little.
+    auto rowType = cast<RankedTensorType>(arg.getType());
+    Value slice = rewriter.create<tensor::ExtractSliceOp>(loc, rowType, scan, row.offsets, row.sizes,
+                                                          row.strides);
+    args.push_back(rewriter.create<bufferization::AllocTensorOp>(loc, rowType, ValueRange{}, slice));
   }
   llvm::append_range(args, loop.getInvariants());
 
@@ -111,19 +125,16 @@ void lowerLoop(IRRewriter &rewriter, LoopOp loop) {
   auto yield = cast<YieldOp>(body.getTerminator());
   rewriter.inlineBlockBefore(&body, forBody, forBody->end(), args);
   rewriter.setInsertionPoint(yield);
-  // Each next carried value is materialised in its iteration argument: the
-  // loop's buffers stay the same from one iteration to the next, as one-shot
-  // bufferization wants (yielding a buffer allocated in the body needs the
-  // deallocation helper, a function the bare-pointer convention cannot
-  // call). A linalg.copy would fold away on tensors.
-  SmallVector<Value> next;
-  for (auto [value, arg] : llvm::zip(yield.getValues().take_front(numCarried),
-                                     forOp.getRegionIterArgs()))
-    next.push_back(rewriter.create<bufferization::MaterializeInDestinationOp>(loc, value, arg).getResult());
+  // The next carried values as they are: bufferization may allocate them in
+  // the body (allowReturnAllocsFromLoops, CpuPipeline.cpp). Materialising
+  // them in their iteration arguments made in-place demands that the
+  // tiling and fusion passes' rewrites broke (random loop programs).
+  SmallVector<Value> next(yield.getValues().take_front(numCarried));
   for (auto [k, slice] : llvm::enumerate(yield.getValues().drop_front(numCarried))) {
     Value acc = forOp.getRegionIterArgs()[numCarried + k];
     RowSlice row = rowOf(rewriter, cast<RankedTensorType>(acc.getType()), position);
-    next.push_back(rewriter.create<tensor::InsertSliceOp>(loc, slice, acc, row.offsets, row.sizes,
+    Value unitRow = expandLeadingUnit(rewriter, loc, slice); // as the scans' rows, not rank-reduced
+    next.push_back(rewriter.create<tensor::InsertSliceOp>(loc, unitRow, acc, row.offsets, row.sizes,
                                                           row.strides));
   }
   rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, next);
@@ -138,6 +149,4 @@ void dlc::lowerLoopsToScf(func::FuncOp func) {
   IRRewriter rewriter(func.getContext());
   for (LoopOp loop : loops)
     lowerLoop(rewriter, loop);
-  if (!loops.empty())
-    func->setAttr(kLoopKernelAttr, rewriter.getUnitAttr());
 }

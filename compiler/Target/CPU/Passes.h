@@ -45,10 +45,6 @@ std::unique_ptr<mlir::Pass> createOrderSizedLoops();
 /// dlc-order-sized-loops and dlc-size-loops-at-run-time, for dlc-opt.
 void registerSizedKernelPasses();
 std::unique_ptr<mlir::Pass> createUnlessSizedAtRunTime(mlir::OpPassManager inner);
-/// Runs `inner` on a kernel function unless LowerLoops.cpp lowered a
-/// dlc.loop in it (and marked it with kLoopKernelAttr).
-inline constexpr const char *kLoopKernelAttr = "dlc.loop_kernel";
-std::unique_ptr<mlir::Pass> createUnlessLoopKernel(mlir::OpPassManager inner);
 
 /// Patterns lowering every dlc op to linalg/tensor/arith/math on tensors.
 void populateDlcToLinalgPatterns(RewritePatternSet &patterns);

@@ -183,26 +183,20 @@ struct OrderSizedLoopsPass : PassWrapper<OrderSizedLoopsPass, OperationPass<func
 struct UnlessSizedAtRunTimePass
     : PassWrapper<UnlessSizedAtRunTimePass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(UnlessSizedAtRunTimePass)
-  UnlessSizedAtRunTimePass(OpPassManager inner, StringRef marker)
-      : inner(std::move(inner)), marker(marker.str()) {}
+  explicit UnlessSizedAtRunTimePass(OpPassManager inner) : inner(std::move(inner)) {}
   UnlessSizedAtRunTimePass(const UnlessSizedAtRunTimePass &other)
-      : PassWrapper(other), inner(other.inner), marker(other.marker) {}
+      : PassWrapper(other), inner(other.inner) {}
   StringRef getArgument() const override { return "dlc-unless-sized-at-run-time"; }
-  // In --time-stages: which of the two skips it is.
-  StringRef getName() const override {
-    return marker == dlc::kLoopKernelAttr ? "UnlessLoopKernel" : "UnlessSizedAtRunTime";
-  }
   void getDependentDialects(DialectRegistry &registry) const override {
     inner.getDependentDialects(registry);
   }
   void runOnOperation() override {
-    if (getOperation()->hasAttr(marker))
+    if (getOperation()->hasAttr(dlc::attrs::kSizedAtRunTime))
       return;
     if (failed(runPipeline(inner, getOperation())))
       signalPassFailure();
   }
   OpPassManager inner;
-  std::string marker; // the function attribute that skips `inner`
 };
 
 } // namespace
@@ -221,9 +215,5 @@ std::unique_ptr<Pass> dlc::createOrderSizedLoops() {
 }
 
 std::unique_ptr<Pass> dlc::createUnlessSizedAtRunTime(OpPassManager inner) {
-  return std::make_unique<UnlessSizedAtRunTimePass>(std::move(inner), dlc::attrs::kSizedAtRunTime);
-}
-
-std::unique_ptr<Pass> dlc::createUnlessLoopKernel(OpPassManager inner) {
-  return std::make_unique<UnlessSizedAtRunTimePass>(std::move(inner), dlc::kLoopKernelAttr);
+  return std::make_unique<UnlessSizedAtRunTimePass>(std::move(inner));
 }
