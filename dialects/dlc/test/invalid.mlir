@@ -1445,3 +1445,25 @@ func.func @loop_copy_inside(%v: tensor<2xf32>) -> tensor<2xf32> {
   } {trips = 2 : i64}
   return %r : tensor<2xf32>
 }
+
+// -----
+
+func.func @loop_dynamic_shape(%v: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  // expected-error @+1 {{'dlc.loop' op needs static shapes, not 'tensor<?x2xf32>'}}
+  %r = dlc.loop carried(%v : tensor<?x2xf32>) -> tensor<?x2xf32> {
+  ^bb0(%t: tensor<1xi64>, %c: tensor<?x2xf32>):
+    dlc.yield %c : tensor<?x2xf32>
+  } {trips = 2 : i64}
+  return %r : tensor<?x2xf32>
+}
+
+// -----
+
+func.func @loop_too_few_results(%v: tensor<2xf32>, %w: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error @+1 {{'dlc.loop' op has fewer results than carried values}}
+  %r = dlc.loop carried(%v, %w : tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%t: tensor<1xi64>, %c: tensor<2xf32>, %d: tensor<2xf32>):
+    dlc.yield %c : tensor<2xf32>
+  } {trips = 2 : i64}
+  return %r : tensor<2xf32>
+}

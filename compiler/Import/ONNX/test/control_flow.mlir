@@ -60,6 +60,24 @@
 // RUN: %make-onnx loop_runtime_condition %t/cond.onnx
 // RUN: not dlc import %t/cond.onnx 2>&1 | FileCheck %s --check-prefix=COND
 // COND: error: {{.*}}cond.onnx: node '/Loop' (Loop): the body's condition output ('c_any_r') depends on run-time values: dlc unrolls a Loop with a condition only when it folds, and has no while loops
+// With a run-time count: a while loop, a scan output (sized by the count), a
+// carried value that grows; a while loop that never ends; a count that is not
+// an integer.
+// RUN: %make-onnx loop_runtime_while %t/while.onnx
+// RUN: not dlc import %t/while.onnx 2>&1 | FileCheck %s --check-prefix=WHILE
+// WHILE: error: {{.*}}while.onnx: node '/Loop' (Loop): the body's condition output ('c_any_r') does not fold to true: dlc runs a Loop whose count is known only at run time, or above 1024 iterations, as a counted loop, and has no while loops
+// RUN: %make-onnx loop_runtime_scan %t/scan.onnx
+// RUN: not dlc import %t/scan.onnx 2>&1 | FileCheck %s --check-prefix=SCAN
+// SCAN: error: {{.*}}scan.onnx: node '/Loop' (Loop): scan output 0 ('v_scan') of a Loop whose trip count is known only at run time: dlc has no dims sized by a loop; bind the count with --bind=M=FILE.npy
+// RUN: %make-onnx loop_runtime_grows %t/grows.onnx
+// RUN: not dlc import %t/grows.onnx 2>&1 | FileCheck %s --check-prefix=GROWS
+// GROWS: error: {{.*}}grows.onnx: node '/Loop' (Loop): loop-carried value 0 changes type from tensor<2xf32> to tensor<4xf32> in the body
+// RUN: %make-onnx loop_while_forever %t/forever.onnx
+// RUN: not dlc import %t/forever.onnx 2>&1 | FileCheck %s --check-prefix=FOREVER
+// FOREVER: error: {{.*}}forever.onnx: node '/Loop' (Loop): a Loop without a trip count whose condition is still true after 1024 iterations: dlc unrolls while loops, up to 1024
+// RUN: %make-onnx loop_float_count %t/float.onnx
+// RUN: not dlc import %t/float.onnx 2>&1 | FileCheck %s --check-prefix=FLOAT
+// FLOAT: error: {{.*}}float.onnx: node '/Loop' (Loop): a Loop's trip count (input 0, 'M') must be one integer, not tensor<f32>
 // RUN: %make-onnx if_branch_shapes %t/if.onnx
 // RUN: not dlc import %t/if.onnx 2>&1 | FileCheck %s --check-prefix=IF
 // IF: error: {{.*}}if.onnx: node '/If' (If): a condition known only at run time needs branches whose outputs match, but output 0 is tensor<2xf32> in then_branch and tensor<4xf32> in else_branch (bind the condition with --bind=c=FILE.npy)

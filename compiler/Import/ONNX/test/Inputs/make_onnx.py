@@ -731,6 +731,43 @@ def loop_too_long():
     return model([node], [vi("x", [2])], [vi("y", [2])], inits=[m])
 
 
+def loop_runtime_while():
+    """A run-time count and a condition the body computes: a while loop."""
+    node = helper.make_node("Loop", ["M", "", "x"], ["y"], name="/Loop", body=loop_body("data"))
+    return model([node], [vi("M", [], I64), vi("x", [2])], [vi("y", [2])])
+
+
+def loop_runtime_scan():
+    """A run-time count with a scan output (its size would be the count)."""
+    body = loop_body()
+    body.node.append(helper.make_node("Identity", ["v"], ["v_scan"]))
+    body.output.append(vi("v_scan", [2]))
+    node = helper.make_node("Loop", ["M", "", "x"], ["y", "ys"], name="/Loop", body=body)
+    return model([node], [vi("M", [], I64), vi("x", [2])], [vi("y", [2]), vi("ys", None)])
+
+
+def loop_runtime_grows():
+    """A run-time count whose carried value doubles in size each iteration."""
+    body = helper.make_graph([helper.make_node("Identity", ["c"], ["c_out"]),
+                              helper.make_node("Concat", ["v", "v"], ["v_out"], axis=0)],
+                             "body", [vi("i", [], I64), vi("c", [], B), vi("v", [2])],
+                             [vi("c_out", [], B), vi("v_out", [4])])
+    node = helper.make_node("Loop", ["M", "", "x"], ["y"], name="/Loop", body=body)
+    return model([node], [vi("M", [], I64), vi("x", [2])], [vi("y", None)])
+
+
+def loop_while_forever():
+    """No trip count and a condition that stays true: an endless while loop."""
+    node = helper.make_node("Loop", ["", "c", "x"], ["y"], name="/Loop", body=loop_body())
+    c = numpy_helper.from_array(np.array(True), "c")
+    return model([node], [vi("x", [2])], [vi("y", [2])], inits=[c])
+
+
+def loop_float_count():
+    node = helper.make_node("Loop", ["M", "", "x"], ["y"], name="/Loop", body=loop_body())
+    return model([node], [vi("M", [], F), vi("x", [2])], [vi("y", [2])])
+
+
 def if_branch_shapes():
     then = helper.make_graph([helper.make_node("Relu", ["x"], ["t"])], "then", [], [vi("t", [2])])
     other = helper.make_graph([helper.make_node("Concat", ["x", "x"], ["e"], axis=0)], "else", [],
@@ -739,7 +776,7 @@ def if_branch_shapes():
     return model([node], [vi("c", [], B), vi("x", [2])], [vi("y", None)])
 
 
-MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batch_size_off_dim0, batch_size_output, batch_size_dim1_value, reshape_fixed_rows, class_token_expand, loop_runtime_trips, loop_runtime_condition, loop_too_long, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, rnn_long_symbolic_batch, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batch_size_off_dim0, batch_size_output, batch_size_dim1_value, reshape_fixed_rows, class_token_expand, loop_runtime_trips, loop_runtime_condition, loop_too_long, loop_runtime_while, loop_runtime_scan, loop_runtime_grows, loop_while_forever, loop_float_count, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, rnn_long_symbolic_batch, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
