@@ -77,6 +77,49 @@ Value expandLeadingUnit(OpBuilder &b, Location loc, Value v) {
   return b.create<tensor::ExpandShapeOp>(loc, expanded, v, groups);
 }
 
+/// The body's block arguments inside `forOp`: the position, the carried
+/// iteration arguments, each scan input's row, the invariants.
+SmallVector<Value> bodyArguments(OpBuilder &b, LoopOp loop, scf::ForOp forOp, Value position) {
+  Location loc = loop.getLoc();
+  Value position64 = b.create<arith::IndexCastOp>(loc, b.getI64Type(), position);
+  SmallVector<Value> args{b.create<tensor::FromElementsOp>(
+      loc, RankedTensorType::get({1}, b.getI64Type()), ValueRange{position64})};
+  llvm::append_range(args, forOp.getRegionIterArgs().take_front(loop.getCarried().size()));
+  for (auto [scan, arg] : llvm::zip(loop.getScans(), loop.getScanArgs())) {
+    RowSlice row = rowOf(b, cast<RankedTensorType>(scan.getType()), position);
+    // The row in a buffer of its own: a view of the scanned input, sliced
+    // again in the body with strides, broke a later subview's sizes (random
+    // loop program, seed 1072), and collapsing a [1, ...] slice instead let
+    // the reshape propagate into an LSTM's matmul, which the tiler then
+    // skipped (34x slower). A row is small; its copy costs little.
+    auto rowType = cast<RankedTensorType>(arg.getType());
+    Value slice = b.create<tensor::ExtractSliceOp>(loc, rowType, scan, row.offsets, row.sizes, row.strides);
+    args.push_back(b.create<bufferization::AllocTensorOp>(loc, rowType, ValueRange{}, slice));
+  }
+  llvm::append_range(args, loop.getInvariants());
+  return args;
+}
+
+/// The body's dlc.yield as the scf.yield of `forOp`: the next carried values
+/// as they are (bufferization may allocate them in the body:
+/// allowReturnAllocsFromLoops, CpuPipeline.cpp; materialising them in their
+/// iteration arguments made in-place demands that the tiling and fusion
+/// passes' rewrites broke), each scan output's row inserted at the position.
+void replaceYield(IRRewriter &rewriter, YieldOp yield, scf::ForOp forOp, size_t numCarried,
+                  Value position) {
+  Location loc = yield.getLoc();
+  rewriter.setInsertionPoint(yield);
+  SmallVector<Value> next(yield.getValues().take_front(numCarried));
+  for (auto [k, row] : llvm::enumerate(yield.getValues().drop_front(numCarried))) {
+    Value stacked = forOp.getRegionIterArgs()[numCarried + k];
+    RowSlice at = rowOf(rewriter, cast<RankedTensorType>(stacked.getType()), position);
+    Value unitRow = expandLeadingUnit(rewriter, loc, row); // as the scans' rows, not rank-reduced
+    next.push_back(rewriter.create<tensor::InsertSliceOp>(loc, unitRow, stacked, at.offsets, at.sizes,
+                                                          at.strides));
+  }
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, next);
+}
+
 void lowerLoop(IRRewriter &rewriter, LoopOp loop) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
@@ -89,32 +132,13 @@ void lowerLoop(IRRewriter &rewriter, LoopOp loop) {
   Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
   Value one = rewriter.create<arith::ConstantIndexOp>(loc, 1);
   auto forOp = rewriter.create<scf::ForOp>(loc, zero, trips, one, iterInits);
-  Block *forBody = forOp.getBody();
-  rewriter.setInsertionPointToStart(forBody);
+  rewriter.setInsertionPointToStart(forOp.getBody());
   Value position = forOp.getInductionVar();
   if (loop.getReverse()) {
     Value last = rewriter.create<arith::SubIOp>(loc, trips, one);
     position = rewriter.create<arith::SubIOp>(loc, last, position);
   }
-  Value position64 = rewriter.create<arith::IndexCastOp>(loc, rewriter.getI64Type(), position);
-  SmallVector<Value> args{rewriter.create<tensor::FromElementsOp>(
-      loc, RankedTensorType::get({1}, rewriter.getI64Type()), ValueRange{position64})};
-  size_t numCarried = loop.getCarried().size();
-  llvm::append_range(args, forOp.getRegionIterArgs().take_front(numCarried));
-  for (auto [scan, arg] : llvm::zip(loop.getScans(), loop.getScanArgs())) {
-    auto type = cast<RankedTensorType>(scan.getType());
-    RowSlice row = rowOf(rewriter, type, position);
-    // The row in a buffer of its own: a view of the scanned input, sliced
-    // again in the body with strides, broke a later subview's sizes (random
-    // loop program, seed 1072), and collapsing a [1, ...] slice instead let
-    // the reshape propagate into an LSTM's matmul, which the tiler then
-    // skipped (34x slower). A row is small; its copy costs little.
-    auto rowType = cast<RankedTensorType>(arg.getType());
-    Value slice = rewriter.create<tensor::ExtractSliceOp>(loc, rowType, scan, row.offsets, row.sizes,
-                                                          row.strides);
-    args.push_back(rewriter.create<bufferization::AllocTensorOp>(loc, rowType, ValueRange{}, slice));
-  }
-  llvm::append_range(args, loop.getInvariants());
+  SmallVector<Value> args = bodyArguments(rewriter, loop, forOp, position);
 
   Block &body = loop.getBody().front();
   // Constants before the loop: inside it, bufferization gave a weight a
@@ -123,21 +147,8 @@ void lowerLoop(IRRewriter &rewriter, LoopOp loop) {
     if (isa<ConstantOp>(op))
       op.moveBefore(forOp);
   auto yield = cast<YieldOp>(body.getTerminator());
-  rewriter.inlineBlockBefore(&body, forBody, forBody->end(), args);
-  rewriter.setInsertionPoint(yield);
-  // The next carried values as they are: bufferization may allocate them in
-  // the body (allowReturnAllocsFromLoops, CpuPipeline.cpp). Materialising
-  // them in their iteration arguments made in-place demands that the
-  // tiling and fusion passes' rewrites broke (random loop programs).
-  SmallVector<Value> next(yield.getValues().take_front(numCarried));
-  for (auto [k, slice] : llvm::enumerate(yield.getValues().drop_front(numCarried))) {
-    Value acc = forOp.getRegionIterArgs()[numCarried + k];
-    RowSlice row = rowOf(rewriter, cast<RankedTensorType>(acc.getType()), position);
-    Value unitRow = expandLeadingUnit(rewriter, loc, slice); // as the scans' rows, not rank-reduced
-    next.push_back(rewriter.create<tensor::InsertSliceOp>(loc, unitRow, acc, row.offsets, row.sizes,
-                                                          row.strides));
-  }
-  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, next);
+  rewriter.inlineBlockBefore(&body, forOp.getBody(), forOp.getBody()->end(), args);
+  replaceYield(rewriter, yield, forOp, loop.getCarried().size(), position);
   rewriter.replaceOp(loop, forOp.getResults());
 }
 
