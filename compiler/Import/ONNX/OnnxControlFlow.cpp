@@ -15,6 +15,11 @@
 //         loop), its carried values keep their types, and with a run-time
 //         count it has no scan outputs (their size would be known only at run
 //         time). A condition known only at run time is refused.
+//   Scan  (opset 9 on) one dlc.loop: the state variables carried, the scan
+//         inputs scanned along their axes (moved to the front), the scan
+//         outputs stacked and moved to their axes. One direction for every
+//         scan input and output (the loop counts down or not); mixed
+//         directions, and opset 8's batch-major Scan, are refused by name.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Import/ONNX/LoopBody.h"
@@ -243,9 +248,105 @@ LogicalResult convertLoop(GraphImporter &g, Outputs &out) {
   return success();
 }
 
+/// Scan's per-input or per-output attribute list, `count` long (0s when absent).
+std::optional<std::vector<int64_t>> scanList(GraphImporter &g, StringRef name, size_t count) {
+  std::vector<int64_t> values = g.attrInts(name).value_or(std::vector<int64_t>(count, 0));
+  if (values.size() != count) {
+    g.fail(name + " has " + std::to_string(values.size()) + " entries for " + std::to_string(count));
+    return std::nullopt;
+  }
+  return values;
+}
+
+/// The permutation moving `axis` of a rank-`rank` value to the front (or,
+/// `back`, the front to `axis`).
+SmallVector<int64_t> moveAxis(int64_t rank, int64_t axis, bool back) {
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      perm.push_back(d);
+  if (!back) {
+    perm.insert(perm.begin(), axis);
+    return perm;
+  }
+  SmallVector<int64_t> inverse(rank);
+  perm.insert(perm.begin(), axis);
+  for (int64_t d = 0; d < rank; ++d)
+    inverse[perm[d]] = d;
+  return inverse;
+}
+
+LogicalResult convertScan(GraphImporter &g, Outputs &out) {
+  if (g.opset < 9)
+    return g.unsupported("Scan before opset 9 (batch-major, with sequence_lens)");
+  const onnx::GraphProto *body = graphAttr(g, "body");
+  if (!body)
+    return failure();
+  int64_t scans = g.attrInt("num_scan_inputs", 0);
+  int64_t states = int64_t(g.numInputs()) - scans;
+  int64_t outputs = body->output_size() - states;
+  if (scans < 1 || states < 0 || outputs < 0 || body->input_size() != states + scans)
+    return g.fail("the body has " + std::to_string(body->input_size()) + " inputs and " +
+                  std::to_string(body->output_size()) + " outputs for " + std::to_string(states) +
+                  " state variables and " + std::to_string(scans) + " scan inputs");
+  auto inAxes = scanList(g, "scan_input_axes", scans), inDirs = scanList(g, "scan_input_directions", scans);
+  auto outAxes = scanList(g, "scan_output_axes", outputs),
+       outDirs = scanList(g, "scan_output_directions", outputs);
+  if (!inAxes || !inDirs || !outAxes || !outDirs)
+    return failure();
+  std::vector<int64_t> dirs = *inDirs;
+  dirs.insert(dirs.end(), outDirs->begin(), outDirs->end());
+  if (llvm::any_of(dirs, [&](int64_t d) { return d != dirs.front(); }))
+    return g.unsupported("scan inputs and outputs in different directions (dlc's loop counts one way)");
+  SmallVector<Value> inits, scanned;
+  for (int64_t i = 0; i < states; ++i)
+    inits.push_back(g.input(i));
+  std::optional<int64_t> trips;
+  for (int64_t k = 0; k < scans; ++k) {
+    Value x = g.input(states + k);
+    int64_t rank = GraphImporter::typeOf(x).getRank(), axis = (*inAxes)[k] < 0 ? (*inAxes)[k] + rank : (*inAxes)[k];
+    if (axis < 0 || axis >= rank)
+      return g.fail("scan input " + std::to_string(k) + " has no axis " + std::to_string((*inAxes)[k]));
+    x = axis == 0 ? x : transposed(g, x, moveAxis(rank, axis, false));
+    int64_t length = GraphImporter::typeOf(x).getDimSize(0);
+    if (trips && *trips != length)
+      return g.fail("scan inputs of " + std::to_string(*trips) + " and " + std::to_string(length) + " steps");
+    trips = length;
+    scanned.push_back(x);
+  }
+  LoopBody loop(g, inits, scanned);
+  SmallVector<Value> inputs;
+  for (int64_t i = 0; i < states; ++i)
+    inputs.push_back(loop.carriedArg(i));
+  for (int64_t k = 0; k < scans; ++k)
+    inputs.push_back(loop.scanArg(k));
+  SmallVector<Value> results;
+  if (failed(g.importSubgraph(*body, inputs, results)))
+    return failure();
+  for (int64_t i = 0; i < states; ++i)
+    if (results[i].getType() != inits[i].getType())
+      return g.fail("state variable " + std::to_string(i) + " changes type from " +
+                    shapeText(inits[i].getType()) + " to " + shapeText(results[i].getType()) + " in the body");
+  SmallVector<Value> finals = loop.finish(results, trips, Value(), dirs.front() != 0);
+  for (int64_t j = 0; j < int64_t(finals.size()); ++j) {
+    Value v = finals[j];
+    if (j >= states) {
+      int64_t rank = GraphImporter::typeOf(v).getRank(), k = j - states;
+      int64_t axis = (*outAxes)[k] < 0 ? (*outAxes)[k] + rank : (*outAxes)[k];
+      if (axis < 0 || axis >= rank)
+        return g.fail("scan output " + std::to_string(k) + " has no axis " + std::to_string((*outAxes)[k]));
+      if (axis != 0)
+        v = transposed(g, v, moveAxis(rank, axis, true));
+    }
+    out.push_back(v);
+  }
+  return success();
+}
+
 } // namespace
 
 void dlc::onnx_import::addControlFlowConverters(llvm::StringMap<Converter> &t) {
   t["If"] = convertIf;
   t["Loop"] = convertLoop;
+  t["Scan"] = convertScan;
 }

@@ -3,12 +3,13 @@
 // a run-time condition (both branches and a select; one test set per side),
 // a Loop of 5 iterations with a scan output and a body initializer, a Loop
 // whose folded condition ends it after 4 of 10 iterations with an If inside
-// the body; on the CPU and with every op the CUDA backend takes emulated on a
+// the body; a Scan (a running sum, doubled as its output) and a Scan counted
+// down over inputs along axes 1 and 0, its output along axis 1; on the CPU and with every op the CUDA backend takes emulated on a
 // simulated GPU.
 // RUN: rm -rf %t && %onnx-python %S/Inputs/control_flow_cases.py %t/cases
-// RUN: dlc-onnx-conformance %t/cases --jobs=2 --min-pass=4 | FileCheck %s
-// RUN: dlc-onnx-conformance %t/cases --jobs=2 --gpu-placement --min-pass=4 | FileCheck %s
-// CHECK: node tests: 4 pass / 4 of supported ops / 4 total (0 fail
+// RUN: dlc-onnx-conformance %t/cases --jobs=2 --min-pass=6 | FileCheck %s
+// RUN: dlc-onnx-conformance %t/cases --jobs=2 --gpu-placement --min-pass=6 | FileCheck %s
+// CHECK: node tests: 6 pass / 6 of supported ops / 6 total (0 fail
 
 // The folded If leaves only its else branch's op.
 // RUN: dlc import %t/cases/test_if_folded/model.onnx | FileCheck %s --check-prefix=FOLDED
@@ -78,6 +79,14 @@
 // RUN: %make-onnx loop_float_count %t/float.onnx
 // RUN: not dlc import %t/float.onnx 2>&1 | FileCheck %s --check-prefix=FLOAT
 // FLOAT: error: {{.*}}float.onnx: node '/Loop' (Loop): a Loop's trip count (input 0, 'M') must be one integer, not tensor<f32>
+
+// A Scan whose input counts down and output up; an axis the input lacks.
+// RUN: %make-onnx scan_mixed_directions %t/scan_dirs.onnx
+// RUN: not dlc import %t/scan_dirs.onnx 2>&1 | FileCheck %s --check-prefix=SCAN-DIRS
+// SCAN-DIRS: error: {{.*}}scan_dirs.onnx: unsupported op 'Scan' (node '/Scan', opset 13): scan inputs and outputs in different directions (dlc's loop counts one way)
+// RUN: %make-onnx scan_bad_axis %t/scan_axis.onnx
+// RUN: not dlc import %t/scan_axis.onnx 2>&1 | FileCheck %s --check-prefix=SCAN-AXIS
+// SCAN-AXIS: error: {{.*}}scan_axis.onnx: node '/Scan' (Scan): scan input 0 has no axis 2
 // RUN: %make-onnx if_branch_shapes %t/if.onnx
 // RUN: not dlc import %t/if.onnx 2>&1 | FileCheck %s --check-prefix=IF
 // IF: error: {{.*}}if.onnx: node '/If' (If): a condition known only at run time needs branches whose outputs match, but output 0 is tensor<2xf32> in then_branch and tensor<4xf32> in else_branch (bind the condition with --bind=c=FILE.npy)

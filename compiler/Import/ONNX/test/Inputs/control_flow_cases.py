@@ -113,3 +113,44 @@ write("test_loop_early_exit",
        helper.make_node("Loop", ["M", "t", "v0"], ["v_final", "outs"], body=body2)],
       [vi("v0", F, [3])], [[v0]], [vi("v_final", F, [3]), vi("outs", F, [4, 3])],
       [[v, np.stack(outs)]], inits=[numpy_helper.from_array(w, "w")])
+
+# Scan (one dlc.loop): a running sum over rows, doubled as a scan output.
+xs = rng.standard_normal((4, 2)).astype(np.float32)
+scan_body = helper.make_graph(
+    [helper.make_node("Add", ["s", "row"], ["s_next"]),
+     helper.make_node("Add", ["s_next", "s_next"], ["twice"])],
+    "scan_body", [vi("s", F, [2]), vi("row", F, [2])], [vi("s_next", F, [2]), vi("twice", F, [2])])
+s, twice = np.zeros(2, np.float32), []
+for t in range(4):
+    s = s + xs[t]
+    twice.append(s + s)
+write("test_scan_forward",
+      [helper.make_node("Scan", ["s0", "xs"], ["s_final", "twice"], body=scan_body, num_scan_inputs=1)],
+      [vi("s0", F, [2]), vi("xs", F, [4, 2])], [[np.zeros(2, np.float32), xs]],
+      [vi("s_final", F, [2]), vi("twice", F, [4, 2])], [[s, np.stack(twice)]])
+
+# Scan counted down, one input along axis 1 and one along axis 0, the output
+# along axis 1, the outer w read in the body; a max carried beside the sum.
+x1 = rng.standard_normal((3, 5)).astype(np.float32)
+x2 = rng.standard_normal((5, 3)).astype(np.float32)
+rev_body = helper.make_graph(
+    [helper.make_node("Mul", ["r1", "w"], ["r1w"]),
+     helper.make_node("Add", ["s", "r1w"], ["s1"]),
+     helper.make_node("Add", ["s1", "r2"], ["s_next"]),
+     helper.make_node("Max", ["m", "r1"], ["m_next"]),
+     helper.make_node("Identity", ["s_next"], ["out"])],
+    "rev_body", [vi("s", F, [3]), vi("m", F, [3]), vi("r1", F, [3]), vi("r2", F, [3])],
+    [vi("s_next", F, [3]), vi("m_next", F, [3]), vi("out", F, [3])])
+s, m, outs = np.zeros(3, np.float32), np.full(3, -5, np.float32), np.zeros((3, 5), np.float32)
+for t in reversed(range(5)):
+    s = s + x1[:, t] * w + x2[t]
+    m = np.maximum(m, x1[:, t])
+    outs[:, t] = s
+write("test_scan_reverse_axes",
+      [helper.make_node("Scan", ["s0", "m0", "x1", "x2"], ["s_final", "m_final", "outs"], body=rev_body,
+                        num_scan_inputs=2, scan_input_axes=[1, 0], scan_input_directions=[1, 1],
+                        scan_output_axes=[1], scan_output_directions=[1])],
+      [vi("s0", F, [3]), vi("m0", F, [3]), vi("x1", F, [3, 5]), vi("x2", F, [5, 3])],
+      [[np.zeros(3, np.float32), np.full(3, -5, np.float32), x1, x2]],
+      [vi("s_final", F, [3]), vi("m_final", F, [3]), vi("outs", F, [3, 5])], [[s, m, outs]],
+      inits=[numpy_helper.from_array(w, "w")])

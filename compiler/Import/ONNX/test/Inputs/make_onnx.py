@@ -763,6 +763,24 @@ def loop_while_forever():
     return model([node], [vi("x", [2])], [vi("y", [2])], inits=[c])
 
 
+def scan_body_sum():
+    return helper.make_graph([helper.make_node("Add", ["s", "row"], ["s_next"]),
+                              helper.make_node("Identity", ["s_next"], ["out"])],
+                             "body", [vi("s", [2]), vi("row", [2])], [vi("s_next", [2]), vi("out", [2])])
+
+
+def scan_mixed_directions():
+    node = helper.make_node("Scan", ["s", "x"], ["y", "ys"], name="/Scan", body=scan_body_sum(),
+                            num_scan_inputs=1, scan_input_directions=[1], scan_output_directions=[0])
+    return model([node], [vi("s", [2]), vi("x", [4, 2])], [vi("y", [2]), vi("ys", [4, 2])])
+
+
+def scan_bad_axis():
+    node = helper.make_node("Scan", ["s", "x"], ["y", "ys"], name="/Scan", body=scan_body_sum(),
+                            num_scan_inputs=1, scan_input_axes=[2])
+    return model([node], [vi("s", [2]), vi("x", [4, 2])], [vi("y", [2]), vi("ys", [4, 2])])
+
+
 def loop_float_count():
     node = helper.make_node("Loop", ["M", "", "x"], ["y"], name="/Loop", body=loop_body())
     return model([node], [vi("M", [], F), vi("x", [2])], [vi("y", [2])])
@@ -776,7 +794,7 @@ def if_branch_shapes():
     return model([node], [vi("c", [], B), vi("x", [2])], [vi("y", None)])
 
 
-MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batch_size_off_dim0, batch_size_output, batch_size_dim1_value, reshape_fixed_rows, class_token_expand, loop_runtime_trips, loop_runtime_condition, loop_too_long, loop_runtime_while, loop_runtime_scan, loop_runtime_grows, loop_while_forever, loop_float_count, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, rnn_long_symbolic_batch, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
+MODELS = {f.__name__: f for f in [reshape_fixed_batch, batch_size_as_value, batch_size_off_dim0, batch_size_output, batch_size_dim1_value, reshape_fixed_rows, class_token_expand, loop_runtime_trips, loop_runtime_condition, loop_too_long, loop_runtime_while, loop_runtime_scan, loop_runtime_grows, loop_while_forever, loop_float_count, scan_mixed_directions, scan_bad_axis, if_branch_shapes, gathernd_long_tuples, split_topk_constant, maxpool_3d, rnn_long, rnn_long_symbolic_batch, gru_bad_activation, scatter_bad_reduction, scatter_bool_add, scatternd_bad_updates,
                                   scatternd_rows, topk_k_too_large, topk_k_input, lrn_size0, mvn_bad_axes, slice_flip, slice_step_zero, einsum_terms, einsum_output_letter, conv_transpose_stride2, conv_transpose_bad_autopad,
                                   conv_transpose_3d, resize_linear, resize_nearest_u8, resize_area, resize_antialias,
                                   resize_bad_nearest, resize_scale_count, depth_to_space_crd, depth_to_space_bad_mode,
