@@ -154,11 +154,11 @@ LogicalResult KernelOp::verify() {
 
 YieldOp LoopOp::getYield() { return cast<YieldOp>(getBody().front().getTerminator()); }
 
-/// A row `[rest...]` of a `[n, rest...]` tensor type, and back.
-static RankedTensorType rowOf(RankedTensorType t) {
+RankedTensorType LoopOp::rowType(RankedTensorType t) {
   return RankedTensorType::get(t.getShape().drop_front(), t.getElementType());
 }
-static RankedTensorType stackOf(RankedTensorType row, int64_t n) {
+
+RankedTensorType LoopOp::stackedType(RankedTensorType row, int64_t n) {
   SmallVector<int64_t> shape{n};
   llvm::append_range(shape, row.getShape());
   return RankedTensorType::get(shape, row.getElementType());
@@ -194,7 +194,7 @@ LogicalResult LoopOp::verify() {
     if (type.getRank() == 0 || type.getDimSize(0) != *getStaticTrips())
       return emitOpError() << "scan input " << type << " must have " << *getStaticTrips()
                            << " rows, one per iteration";
-    expected.push_back(rowOf(type));
+    expected.push_back(rowType(type));
   }
   llvm::append_range(expected, getInvariants().getTypes());
   if (body.getArgumentTypes() != ArrayRef<Type>(expected))
@@ -214,9 +214,9 @@ LogicalResult LoopOp::verify() {
     if (carried && (yt != getCarried()[i].getType() || rt != yt))
       return emitOpError() << "carried value " << i << " is " << getCarried()[i].getType()
                            << " but the body yields " << yt << " and the result is " << rt;
-    if (!carried && rt != stackOf(yt, *getStaticTrips()))
+    if (!carried && rt != stackedType(yt, *getStaticTrips()))
       return emitOpError() << "scan output " << (i - getCarried().size()) << " yields rows "
-                           << yt << ", stacked as " << stackOf(yt, *getStaticTrips())
+                           << yt << ", stacked as " << stackedType(yt, *getStaticTrips())
                            << ", not " << rt;
   }
   for (Operation &op : body.without_terminator())

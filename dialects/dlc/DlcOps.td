@@ -881,6 +881,9 @@ def Dlc_LoopOp : Dlc_Op<"loop", [IsolatedFromAbove, SingleBlock,
         return a.getInt();
       return std::nullopt;
     }
+    /// A row `[rest...]` of a scanned `[n, rest...]` type, and rows stacked.
+    static mlir::RankedTensorType rowType(mlir::RankedTensorType stacked);
+    static mlir::RankedTensorType stackedType(mlir::RankedTensorType row, int64_t n);
     /// The body's block arguments by role.
     mlir::Value getPositionArg() { return getBody().front().getArgument(0); }
     mlir::Block::BlockArgListType getCarriedArgs() {

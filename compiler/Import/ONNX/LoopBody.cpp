@@ -6,20 +6,13 @@ using namespace mlir;
 using namespace dlc;
 using namespace dlc::onnx_import;
 
-namespace {
-RankedTensorType rowType(Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  return RankedTensorType::get(type.getShape().drop_front(), type.getElementType());
-}
-} // namespace
-
 LoopBody::LoopBody(GraphImporter &g, ValueRange carried, ValueRange scans)
     : g(g), carried(carried), scans(scans), block(new Block()) {
   block->addArgument(RankedTensorType::get({1}, g.builder.getI64Type()), g.loc);
   for (Value v : carried)
     block->addArgument(v.getType(), g.loc);
   for (Value v : scans)
-    block->addArgument(rowType(v), g.loc);
+    block->addArgument(LoopOp::rowType(cast<RankedTensorType>(v.getType())), g.loc);
   outer = g.builder.saveInsertionPoint();
   ownsOuterInsertion = !g.outerInsertion.isSet();
   if (ownsOuterInsertion)
@@ -75,13 +68,7 @@ SmallVector<Value> LoopBody::finish(ValueRange yielded, std::optional<int64_t> t
   SmallVector<Type> resultTypes;
   for (auto [i, v] : llvm::enumerate(yielded)) {
     auto type = cast<RankedTensorType>(v.getType());
-    if (i < carried.size()) {
-      resultTypes.push_back(type);
-      continue;
-    }
-    SmallVector<int64_t> shape{trips.value_or(1)};
-    llvm::append_range(shape, type.getShape());
-    resultTypes.push_back(RankedTensorType::get(shape, type.getElementType()));
+    resultTypes.push_back(i < carried.size() ? type : LoopOp::stackedType(type, trips.value_or(1)));
   }
   auto loop = g.builder.create<LoopOp>(
       g.loc, resultTypes, count, carried, scans, invariants,

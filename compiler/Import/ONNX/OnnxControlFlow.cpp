@@ -263,17 +263,12 @@ std::optional<std::vector<int64_t>> scanList(GraphImporter &g, StringRef name, s
 SmallVector<int64_t> moveAxis(int64_t rank, int64_t axis, bool back) {
   SmallVector<int64_t> perm;
   for (int64_t d = 0; d < rank; ++d)
-    if (d != axis)
-      perm.push_back(d);
+    perm.push_back(back ? (d < axis ? d + 1 : d == axis ? 0 : d) : d);
   if (!back) {
+    perm.erase(perm.begin() + axis);
     perm.insert(perm.begin(), axis);
-    return perm;
   }
-  SmallVector<int64_t> inverse(rank);
-  perm.insert(perm.begin(), axis);
-  for (int64_t d = 0; d < rank; ++d)
-    inverse[perm[d]] = d;
-  return inverse;
+  return perm;
 }
 
 LogicalResult convertScan(GraphImporter &g, Outputs &out) {
@@ -304,7 +299,7 @@ LogicalResult convertScan(GraphImporter &g, Outputs &out) {
   std::optional<int64_t> trips;
   for (int64_t k = 0; k < scans; ++k) {
     Value x = g.input(states + k);
-    int64_t rank = GraphImporter::typeOf(x).getRank(), axis = (*inAxes)[k] < 0 ? (*inAxes)[k] + rank : (*inAxes)[k];
+    int64_t rank = GraphImporter::typeOf(x).getRank(), axis = normAxis((*inAxes)[k], rank);
     if (axis < 0 || axis >= rank)
       return g.fail("scan input " + std::to_string(k) + " has no axis " + std::to_string((*inAxes)[k]));
     x = axis == 0 ? x : transposed(g, x, moveAxis(rank, axis, false));
@@ -332,7 +327,7 @@ LogicalResult convertScan(GraphImporter &g, Outputs &out) {
     Value v = finals[j];
     if (j >= states) {
       int64_t rank = GraphImporter::typeOf(v).getRank(), k = j - states;
-      int64_t axis = (*outAxes)[k] < 0 ? (*outAxes)[k] + rank : (*outAxes)[k];
+      int64_t axis = normAxis((*outAxes)[k], rank);
       if (axis < 0 || axis >= rank)
         return g.fail("scan output " + std::to_string(k) + " has no axis " + std::to_string((*outAxes)[k]));
       if (axis != 0)
