@@ -251,7 +251,8 @@ def LowerVectors : Pass<"dlc-lower-vectors", "mlir::func::FuncOp"> {
     above 1 unrolled, masks and transposes lowered: what convert-vector-to-llvm
     expects, shaped for the FMA units.
   }];
-  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 //===----------------------------------------------------------------------===//

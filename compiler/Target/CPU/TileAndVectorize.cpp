@@ -785,7 +785,12 @@ struct SplitRowBlockWrite : OpRewritePattern<vector::TransferWriteOp> {
 /// read as one vector<1xT> whose lanes the outer products broadcast. LLVM
 /// then loads pairs of them as one 8-byte load and splits it with three
 /// shuffles (on the FMA ports) instead of broadcasting each float straight
-/// from memory. Reading the T floats one by one gives T broadcast loads.
+/// from memory; read as T scalars, LLVM merges them back into one <T x float>
+/// load, and with T = 6 (the AVX2 tile) lanes 4 and 5 still come out of a
+/// shuffled 8-byte load. So a T >= 4 operand is read as 4-float vectors
+/// (the last one overlapping the one before: every read stays inside the T
+/// floats), each lane of which the backend broadcasts straight from memory;
+/// a shorter one float by float.
 struct ScalarizeBroadcastOperand : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -797,7 +802,24 @@ struct ScalarizeBroadcastOperand : OpRewritePattern<vector::TransferReadOp> {
         !isa<MemRefType>(read.getSource().getType()) || read.hasOutOfBoundsDim() ||
         read->use_empty())
       return failure();
+    // Its users: the contraction or, once that is lowered, the extraction
+    // of its row as the outer products' broadcast operand, or of its floats.
+    auto broadcastsOnly = [](vector::ExtractOp extract) {
+      return !isa<VectorType>(extract.getType()) ||
+             llvm::all_of(extract->getUsers(), [&](Operation *user) {
+               auto outer = dyn_cast<vector::OuterProductOp>(user);
+               auto lane = dyn_cast<vector::ExtractOp>(user);
+               return (outer && outer.getLhs() == extract.getResult() &&
+                       outer.getRhs() != extract.getResult()) ||
+                      (lane && !isa<VectorType>(lane.getType()));
+             });
+    };
     for (Operation *user : read->getUsers()) {
+      if (auto extract = dyn_cast<vector::ExtractOp>(user)) {
+        if (!broadcastsOnly(extract))
+          return failure();
+        continue;
+      }
       auto contract = dyn_cast<vector::ContractionOp>(user);
       if (!contract || contract.getLhs() != read.getResult() || contract.getRhs() == read.getResult())
         return failure();
@@ -811,11 +833,34 @@ struct ScalarizeBroadcastOperand : OpRewritePattern<vector::TransferReadOp> {
     Value result = rewriter.create<arith::ConstantOp>(loc, type, rewriter.getZeroAttr(type));
     SmallVector<Value> indices(read.getIndices());
     Value base = indices[dim.getPosition()];
-    for (int64_t i = 0; i < type.getDimSize(1); ++i) {
+    auto at = [&](int64_t offset) {
       indices[dim.getPosition()] = rewriter.create<arith::AddIOp>(
-          loc, base, rewriter.create<arith::ConstantIndexOp>(loc, i));
-      Value scalar = rewriter.create<memref::LoadOp>(loc, read.getSource(), indices);
-      result = rewriter.create<vector::InsertOp>(loc, scalar, result, ArrayRef<int64_t>{0, i});
+          loc, base, rewriter.create<arith::ConstantIndexOp>(loc, offset));
+      return indices;
+    };
+    int64_t count = type.getDimSize(1);
+    auto source = cast<MemRefType>(read.getSource().getType());
+    bool innermost = dim.getPosition() == static_cast<unsigned>(source.getRank() - 1);
+    constexpr int64_t kChunk = 4;
+    if (count < kChunk || !innermost) {
+      for (int64_t i = 0; i < count; ++i) {
+        Value scalar = rewriter.create<memref::LoadOp>(loc, read.getSource(), at(i));
+        result = rewriter.create<vector::InsertOp>(loc, scalar, result, ArrayRef<int64_t>{0, i});
+      }
+      rewriter.replaceOp(read, result);
+      return success();
+    }
+    auto chunkType = VectorType::get({kChunk}, type.getElementType());
+    AffineMap lastDim = AffineMap::getMinorIdentityMap(source.getRank(), 1, rewriter.getContext());
+    for (int64_t i = 0; i < count; i += kChunk) {
+      int64_t start = std::min(i, count - kChunk);
+      Value chunk = rewriter.create<vector::TransferReadOp>(
+          loc, chunkType, read.getSource(), at(start), AffineMapAttr::get(lastDim),
+          read.getPadding(), /*mask=*/Value(), rewriter.getBoolArrayAttr({true}));
+      for (int64_t lane = i; lane < std::min(i + kChunk, count); ++lane) {
+        Value scalar = rewriter.create<vector::ExtractOp>(loc, chunk, ArrayRef<int64_t>{lane - start});
+        result = rewriter.create<vector::InsertOp>(loc, scalar, result, ArrayRef<int64_t>{0, lane});
+      }
     }
     rewriter.replaceOp(read, result);
     return success();
