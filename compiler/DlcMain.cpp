@@ -185,7 +185,8 @@ int targetCommand(int argc, char **argv) {
   target.print(llvm::outs());
   llvm::outs() << "\ntiles: matmul " << tiles.matmul.rows << "x" << tiles.matmul.columns
                << ", pixel-row convolution " << tiles.pixelRow.pixels << "x"
-               << tiles.pixelRow.filters << ", panel prefetch "
+               << tiles.pixelRow.filters << " (latency-bound below "
+               << tiles.pixelRow.steadyPixels << " pixels), panel prefetch "
                << tiles.prefetchAheadBytes / 1024 << " KiB ahead\n";
   return 0;
 }

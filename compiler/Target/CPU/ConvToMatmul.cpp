@@ -493,7 +493,7 @@ Value pixelRowPanels(Value filter) {
 ///
 ///   scf.for %j = 0 to F step P {dlc.parallel}        (one panel of filters)
 ///     scf.for %oh = 0 to OH
-///       scf.for %ow = 0 to OW step T  (+ one tile of OW % T pixels)
+///       scf.for %ow = 0 to OW' step T  (+ one or two shorter tiles: cpu::splitRow)
 ///         %t = zeros : T x P
 ///         scf.for %kh, scf.for %kw                    (the taps)
 ///           %a = %x_padded[n, :, oh*sh + kh, ow*sw + kw :: sw] : C x T
@@ -508,9 +508,9 @@ Value pixelRowPanels(Value filter) {
 struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   /// `tilePixels`: the register tile's pixels (cpu::PixelRowTile); its
   /// filters are the packed panels' width.
-  ConvOnPixelRows(MLIRContext *ctx, int64_t tilePixels)
-      : OpRewritePattern(ctx, /*benefit=*/3), kPixels(tilePixels) {}
-  const int64_t kPixels;
+  ConvOnPixelRows(MLIRContext *ctx, int64_t tilePixels, int64_t steadyPixels)
+      : OpRewritePattern(ctx, /*benefit=*/3), kPixels(tilePixels), kSteadyPixels(steadyPixels) {}
+  const int64_t kPixels, kSteadyPixels;
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
                                 PatternRewriter &rewriter) const override {
@@ -626,7 +626,8 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       return b.create<tensor::InsertSliceOp>(loc, fused, acc, offsets, sizes, unit);
     };
 
-    int64_t full = ow / kPixels * kPixels, rest = ow % kPixels;
+    dlc::cpu::RowSplit split = dlc::cpu::splitRow(ow, kPixels, kSteadyPixels);
+    int64_t full = split.full * kPixels;
     // Few panels: the pool splits the rows instead.
     bool panelsParallel = f / kPanel >= 4;
     // Under an epilogue the loops go where the epilogue was: its other
@@ -641,8 +642,12 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
             acc = forLoop(b, 0, full, kPixels, acc, [&](OpBuilder &b, Value col, Value acc) {
                     return tile(b, acc, image, j, row, col, kPixels);
                   }).getResult(0);
-          if (rest > 0)
-            acc = tile(b, acc, image, j, row, idx(b, full), rest);
+          int64_t at = full;
+          for (int64_t tail : split.tails)
+            if (tail > 0) {
+              acc = tile(b, acc, image, j, row, idx(b, at), tail);
+              at += tail;
+            }
           return acc;
         });
         if (!panelsParallel && oh >= 2)
@@ -669,7 +674,8 @@ struct ConvToMatmulPass : dlc::impl::ConvToMatmulBase<ConvToMatmulPass> {
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvOnPixelRows>(&getContext(), int64_t(tilePixels));
+    patterns.add<ConvOnPixelRows>(&getContext(), int64_t(tilePixels),
+                                  std::max<int64_t>(1, steadyPixels));
     patterns.add<ConvAsShiftedMatmuls, ConvAsIm2ColMatmul>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -290,7 +290,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   // The tiling and vectorising passes bake every size into the code; a
   // kernel sized at run time skips them (SizeLoopsAtRunTime.cpp).
   OpPassManager tuned(func::FuncOp::getOperationName());
-  tuned.addPass(dlc::createConvToMatmul({tiles.pixelRow.pixels}));
+  tuned.addPass(dlc::createConvToMatmul({tiles.pixelRow.pixels, tiles.pixelRow.steadyPixels}));
   tuned.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
   tuned.addPass(dlc::createTileAndVectorize({tiles.matmul.rows, tiles.matmul.columns}));
@@ -302,11 +302,12 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   tuned.addPass(dlc::createVectorizeTransposes());
   // Nests with short rows: one vector per row (not LLVM's gathers); stride-2
   // window taps read straight from the unpadded image.
-  tuned.addPass(dlc::createVectorizeRows());
+  int64_t vectorBits = tiles.matmul.columns / 2 * 32;
+  tuned.addPass(dlc::createVectorizeRows({vectorBits}));
   // What still reads a padded image: each chunk pads its own planes; then
   // those nests' rows.
   tuned.addPass(dlc::createPadPerChunk());
-  tuned.addPass(dlc::createVectorizeRows());
+  tuned.addPass(dlc::createVectorizeRows({vectorBits}));
   pm.addNestedPass<func::FuncOp>(dlc::createUnlessSizedAtRunTime(std::move(tuned)));
   // The C tile's read and write leave the K loop: it lives in registers.
   pm.addPass(createLoopInvariantSubsetHoistingPass());

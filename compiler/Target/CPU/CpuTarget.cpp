@@ -276,6 +276,6 @@ std::optional<cpu::KernelTiles> dlc::parseKernelTiles(llvm::StringRef spec, cpu:
     return std::nullopt;
   }
   base.matmul = {rows, columns};
-  base.pixelRow = {rows, columns};
+  base.pixelRow = {rows, columns, std::min(base.pixelRow.steadyPixels, rows)};
   return base;
 }

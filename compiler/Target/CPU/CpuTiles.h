@@ -43,10 +43,60 @@ struct MatmulTile {
 /// its weight is packed in panels of `filters` filters.
 struct PixelRowTile {
   int64_t pixels = 8, filters = 32;
+  /// The fewest pixels whose accumulators keep the FMA units busy (FMA
+  /// latency x FMAs per cycle, over the vectors per pixel): a shorter tile
+  /// waits on its FMAs' latency, so it costs as much as one this long
+  /// (splitRow). 1 where the FMA's timing is unknown.
+  int64_t steadyPixels = 1;
   constexpr bool operator==(const PixelRowTile &o) const {
-    return pixels == o.pixels && filters == o.filters;
+    return pixels == o.pixels && filters == o.filters && steadyPixels == o.steadyPixels;
   }
 };
+
+/// How a row of `width` output pixels is cut into register tiles: `full`
+/// tiles of `tile` pixels, then up to two shorter ones (`tails`, 0 where
+/// absent).
+struct RowSplit {
+  int64_t full = 0;
+  int64_t tails[2] = {0, 0};
+  constexpr bool operator==(const RowSplit &o) const {
+    return full == o.full && tails[0] == o.tails[0] && tails[1] == o.tails[1];
+  }
+};
+
+/// The split of a `width`-pixel row with the fewest FMA-latency-bound steps,
+/// a tile of t pixels costing max(t, steady) steps. With 6-pixel tiles
+/// (AVX2) and steady 4, a 7-pixel row (ResNet's last stage) runs as 4 + 3
+/// (8 steps) instead of 6 + 1 (10), 14 as 6 + 4 + 4 instead of 6 + 6 + 2, 56
+/// as 8 x 6 + 4 + 4 instead of 9 x 6 + 2. Ties keep the most full tiles.
+constexpr RowSplit splitRow(int64_t width, int64_t tile, int64_t steady) {
+  auto cost = [&](int64_t t) { return t == 0 ? 0 : (t > steady ? t : steady); };
+  RowSplit best{width / tile, {width % tile, 0}};
+  int64_t bestCost = best.full * cost(tile) + cost(best.tails[0]);
+  for (int64_t full = width / tile; full >= 0; --full) {
+    int64_t rest = width - full * tile;
+    if (rest > 2 * tile)
+      break;
+    int64_t first = (rest + 1) / 2, second = rest / 2;
+    if (rest < 2 || first > tile)
+      continue;
+    int64_t c = full * cost(tile) + cost(first) + cost(second);
+    if (c < bestCost) {
+      best = RowSplit{full, {first, second}};
+      bestCost = c;
+    }
+    if (rest <= tile && full * cost(tile) + cost(rest) < bestCost) {
+      best = RowSplit{full, {rest, 0}};
+      bestCost = full * cost(tile) + cost(rest);
+    }
+  }
+  return best;
+}
+
+static_assert(splitRow(7, 6, 4) == RowSplit{0, {4, 3}} && splitRow(14, 6, 4) == RowSplit{1, {4, 4}} &&
+                  splitRow(56, 6, 4) == RowSplit{8, {4, 4}} && splitRow(56, 8, 2) == RowSplit{7, {0, 0}} &&
+                  splitRow(28, 8, 2) == RowSplit{3, {4, 0}} && splitRow(7, 6, 1) == RowSplit{1, {1, 0}},
+              "the splits the comment above names");
 
 /// The largest tile the vectorisation takes (TileAndVectorize.cpp): columns
 /// a multiple of 16, at most 32; at most 8 rows.
@@ -95,8 +145,14 @@ constexpr KernelTiles kernelTilesFor(int vectorBits, int vectorRegisters, int64_
     rows = latencyRows < rows ? latencyRows : rows;
   }
   rows = rows < 1 ? 1 : (rows > kMaxTileRows ? kMaxTileRows : rows);
+  int64_t steady = 1;
+  if (fma.latencyCycles > 0 && fma.perCycle > 0) {
+    double inFlight = fma.latencyCycles * fma.perCycle;
+    steady = static_cast<int64_t>((inFlight + perRow - 1) / perRow);
+    steady = steady < 1 ? 1 : (steady > rows ? rows : steady);
+  }
   int64_t ahead = l1dBytes / 4 < 1024 ? 1024 : l1dBytes / 4;
-  return KernelTiles{MatmulTile{rows, columns}, PixelRowTile{rows, columns}, ahead};
+  return KernelTiles{MatmulTile{rows, columns}, PixelRowTile{rows, columns, steady}, ahead};
 }
 
 inline constexpr KernelTiles kAvx512Tiles = kernelTilesFor(512, 32, 32 << 10, {4, 1}),

@@ -127,6 +127,10 @@ def VectorizeRows : Pass<"dlc-vectorize-rows", "mlir::func::FuncOp"> {
     VectorizeRows.cpp.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", "512",
+           "the target's vector width: rows whose taps are shifted in registers are at most four vectors long">,
+  ];
 }
 
 def ConvToMatmul : Pass<"dlc-conv-to-matmul", "mlir::func::FuncOp"> {
@@ -140,6 +144,8 @@ def ConvToMatmul : Pass<"dlc-conv-to-matmul", "mlir::func::FuncOp"> {
   let options = [
     Option<"tilePixels", "tile-pixels", "int64_t", "8",
            "output pixels per pixel-row register tile (its filters: the packed panel's width)">,
+    Option<"steadyPixels", "steady-pixels", "int64_t", "1",
+           "the fewest pixels that keep the FMA units busy (cpu::splitRow: how rows are cut into tiles)">,
   ];
 }
 

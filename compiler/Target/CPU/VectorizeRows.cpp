@@ -153,7 +153,12 @@ tensor::PadOp paddedSource(Value v) {
   return pad;
 }
 
-RowKind rowKind(linalg::GenericOp op) {
+/// `shiftedRowLimit`: the longest row whose taps are shifted (or whose
+/// stride-2 views are shuffled, at twice the length) in registers: four
+/// registers' worth of f32 (64 with AVX-512, where it was measured; 32 with
+/// AVX2, whose 16 registers spilled on the 56-float rows of a 144ch 56x56
+/// depthwise convolution, see the pass's vector-bits option).
+RowKind rowKind(linalg::GenericOp op, int64_t shiftedRowLimit) {
   if (rowReduction(op)) {
     int64_t row = op.getStaticLoopRanges().back();
     return row >= 4 && row <= 4 * kMaxRow ? RowKind::Reduction : RowKind::None;
@@ -214,11 +219,11 @@ RowKind rowKind(linalg::GenericOp op) {
   // registers, win on rows up to 64 (144ch 56x56 depthwise 133 -> 84 us) and
   // lose on longer ones (32ch 112x112 85 -> 109 us), which keep a padded copy
   // (PadPerChunk; the pass runs again after it).
-  if (paddedUnit && !strided && row > kMaxRow)
+  if (paddedUnit && !strided && row > shiftedRowLimit)
     return RowKind::None;
   strided = strided || paddedUnit;
   if (strided)
-    return onlyElementwise && op.getNumDpsInits() == 1 && row >= 4 && row <= 2 * kMaxRow
+    return onlyElementwise && op.getNumDpsInits() == 1 && row >= 4 && row <= 2 * shiftedRowLimit
                ? RowKind::Strided
                : RowKind::None;
   if (row >= 4 && row < kMaxRow)
@@ -444,6 +449,8 @@ void vectorizeRowReduction(RewriterBase &rewriter, linalg::GenericOp op) {
 }
 
 struct VectorizeRowsPass : dlc::impl::VectorizeRowsBase<VectorizeRowsPass> {
+  using VectorizeRowsBase::VectorizeRowsBase;
+
   void runOnOperation() override {
     // Slices of slices (a chunk of a window tap) as one slice, so that a tap
     // of a padded image is seen as one.
@@ -455,7 +462,8 @@ struct VectorizeRowsPass : dlc::impl::VectorizeRowsBase<VectorizeRowsPass> {
     }
     SmallVector<std::pair<linalg::GenericOp, RowKind>> nests;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (RowKind kind = rowKind(op); kind != RowKind::None)
+      if (RowKind kind = rowKind(op, 4 * std::max<int64_t>(vectorBits / 32, 4));
+          kind != RowKind::None)
         nests.push_back({op, kind});
     });
     IRRewriter rewriter(&getContext());

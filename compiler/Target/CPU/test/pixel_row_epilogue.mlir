@@ -5,6 +5,15 @@
 // SIX-LABEL: func.func @bias_residual_relu
 // SIX: vector.contract {{.*}} into vector<6x32xf32>
 // SIX: vector.contract {{.*}} into vector<2x32xf32>
+// When a tile of fewer than steady-pixels waits on its FMAs' latency
+// (cpu::splitRow), the row of 8 is two tiles of 4 (8 steps, not 6 + 4).
+// RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-conv-to-matmul{tile-pixels=6 steady-pixels=4}, dlc-tile-and-vectorize, canonicalize))' | FileCheck %s --check-prefix=STEADY
+// STEADY-LABEL: func.func @bias_residual_relu
+// STEADY-NOT: vector<6x32xf32>
+// STEADY: vector.contract {{.*}} into vector<4x32xf32>
+// STEADY: vector.contract {{.*}} into vector<4x32xf32>
+// STEADY-NOT: vector<6x32xf32>
+// STEADY-LABEL: func.func @per_pixel_operand
 
 // A pixel-row convolution's epilogue (bias, ReLU, residual add) runs on each
 // column of the transposed tile in registers, right before that column's
