@@ -486,6 +486,22 @@ Value pixelRowPanels(Value filter) {
              : nullptr;
 }
 
+/// [N, C, H, W] seen as [N, C, 1, H*W] (views once bufferized), and back.
+Value flatRows(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<ReassociationIndices> groups = {{0}, {1}, {2, 3}};
+  Value planes = b.create<tensor::CollapseShapeOp>(loc, v, groups);
+  auto flat = RankedTensorType::get({shape[0], shape[1], 1, shape[2] * shape[3]},
+                                    type.getElementType());
+  return b.create<tensor::ExpandShapeOp>(loc, flat, planes, groups);
+}
+Value unflatRows(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
+  SmallVector<ReassociationIndices> groups = {{0}, {1}, {2, 3}};
+  Value planes = b.create<tensor::CollapseShapeOp>(loc, v, groups);
+  return b.create<tensor::ExpandShapeOp>(loc, type, planes, groups);
+}
+
 /// A convolution on rows of output pixels (ConvStrategy.h says which). The
 /// register tile is T consecutive pixels of one output row times P filters
 /// (the pattern's tile-pixels, the panels' width), and its reduction runs
@@ -569,6 +585,8 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // on each tile right after its write-back instead of as a pass over the
     // whole output afterwards (which read and wrote it through L2 or L3).
     linalg::GenericOp epilogue = dlc::inPlaceEpilogue(conv.getResult(0));
+    // The epilogue the tiles run (the flattened copy of it below).
+    linalg::GenericOp tileEpilogue = epilogue;
     // One register tile: `pixels` output pixels from (oh, ow) on, filters
     // j..j+P of image `image`, written into `acc`.
     auto tile = [&](OpBuilder &b, Value acc, Value image, Value j, Value row, Value col,
@@ -622,19 +640,44 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       // before its store).
       auto regionType = RankedTensorType::get({1, kPanel, 1, pixels}, f32);
       Value region = b.create<tensor::ExtractSliceOp>(loc, regionType, acc, offsets, sizes, unit);
-      Value fused = dlc::epilogueOnRegion(b, loc, epilogue, offsets, sizes, region);
+      Value fused = dlc::epilogueOnRegion(b, loc, tileEpilogue, offsets, sizes, region);
       return b.create<tensor::InsertSliceOp>(loc, fused, acc, offsets, sizes, unit);
     };
 
-    dlc::cpu::RowSplit split = dlc::cpu::splitRow(ow, kPixels, kSteadyPixels);
-    int64_t full = split.full * kPixels;
     // Few panels: the pool splits the rows instead.
     bool panelsParallel = f / kPanel >= 4;
     // Under an epilogue the loops go where the epilogue was: its other
     // operands (a residual) may be computed after the convolution.
     if (epilogue)
       rewriter.setInsertionPoint(epilogue);
-    auto images = forLoop(rewriter, 0, n, 1, fill.getOutputs()[0],
+    // A 1x1 stride-1 convolution of an unpadded image reads each pixel's
+    // channels alone: its output is one row of OH*OW pixels, cut into tiles
+    // as a whole (a 7x7 image: 49 = 7 x 6 + 4 + 3, not seven rows of 4 + 3).
+    Value init = fill.getOutputs()[0];
+    bool flat = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && oh > 1 &&
+                panelsParallel && input == ops->input && x[2] == oh && x[3] == ow &&
+                (!epilogue || planeEpilogueApplies(epilogue));
+    if (flat) {
+      input = flatRows(rewriter, loc, input);
+      init = flatRows(rewriter, loc, init);
+      if (epilogue) {
+        SmallVector<Value> inputs;
+        for (OpOperand *in : epilogue.getDpsInputOperands())
+          inputs.push_back(cast<RankedTensorType>(in->get().getType()).getRank() == 4
+                               ? flatRows(rewriter, loc, in->get())
+                               : in->get());
+        tileEpilogue = rewriter.create<linalg::GenericOp>(
+            loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+            epilogue.getIndexingMapsArray(), epilogue.getIteratorTypesArray());
+        IRMapping mapping;
+        epilogue.getRegion().cloneInto(&tileEpilogue.getRegion(), mapping);
+      }
+      ow *= oh;
+      oh = 1;
+    }
+    dlc::cpu::RowSplit split = dlc::cpu::splitRow(ow, kPixels, kSteadyPixels);
+    int64_t full = split.full * kPixels;
+    auto images = forLoop(rewriter, 0, n, 1, init,
                           [&](OpBuilder &b, Value image, Value acc) {
       auto panelLoop = forLoop(b, 0, f, kPanel, acc, [&](OpBuilder &b, Value j, Value acc) {
         auto rows = forLoop(b, 0, oh, 1, acc, [&](OpBuilder &b, Value row, Value acc) {
@@ -658,7 +701,13 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         panelLoop->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
       return panelLoop.getResult(0);
     });
-    replaceConvolution(rewriter, conv, epilogue, images.getResult(0));
+    Value result = images.getResult(0);
+    if (flat)
+      result = unflatRows(rewriter, loc, result, ops->yType);
+    replaceConvolution(rewriter, conv, epilogue, result);
+    // The flattened epilogue was a template for the tiles' regions.
+    if (tileEpilogue != epilogue)
+      rewriter.eraseOp(tileEpilogue);
     return success();
   }
 };

@@ -191,6 +191,44 @@ func.func @pixel_rows_epilogue(%x: tensor<1x3x10x10xf32>, %panels: tensor<1x3x3x
   return %r : tensor<1x32x8x8xf32>
 }
 
+// A 1x1 stride-1 convolution on pixel rows (a ragged 7x7 image, 4 panels)
+// runs on its image seen as one row of 49 pixels: 6 tiles of 8 and one of
+// 1, no loop over output rows; its residual epilogue reads the residual
+// flattened the same way, and the result is seen as 7x7 again.
+// CHECK-LABEL: func.func @pointwise_rows
+// CHECK-SAME: (%[[X:.*]]: tensor<1x32x7x7xf32>, %[[P:.*]]: tensor<4x1x1x32x32xf32>, %[[R:.*]]: tensor<1x128x7x7xf32>)
+// CHECK: %[[XC:.*]] = tensor.collapse_shape %[[X]]
+// CHECK: %[[XF:.*]] = tensor.expand_shape %[[XC]] {{.*}} : tensor<1x32x49xf32> into tensor<1x32x1x49xf32>
+// CHECK: %[[RC:.*]] = tensor.collapse_shape %[[R]]
+// CHECK: %[[RF:.*]] = tensor.expand_shape %[[RC]] {{.*}} : tensor<1x128x49xf32> into tensor<1x128x1x49xf32>
+// CHECK-NOT: to %c7
+// CHECK: scf.for %[[OW:[^ ]+]] = %c0 to %c48 step %c8
+// CHECK: tensor.extract_slice %[[XF]][%{{.*}}, 0, %{{.*}}, %{{.*}}] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<1x32x1x49xf32> to tensor<32x8xf32>
+// CHECK: tensor.extract_slice %[[RF]][%{{.*}}, %{{.*}}, %{{.*}}, %[[OW]]] [1, 32, 1, 8]
+// CHECK: linalg.generic
+// CHECK: tensor.extract_slice %[[XF]][%{{.*}}, 0, %{{.*}}, %{{.*}}] [1, 32, 1, 1]
+// CHECK: } {dlc.parallel}
+// CHECK: %[[BACK:.*]] = tensor.expand_shape %{{.*}} : tensor<1x128x49xf32> into tensor<1x128x7x7xf32>
+// CHECK-NOT: to %c7
+// CHECK: return %[[BACK]]
+func.func @pointwise_rows(%x: tensor<1x32x7x7xf32>, %panels: tensor<4x1x1x32x32xf32>, %res: tensor<1x128x7x7xf32>) -> tensor<1x128x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x32x32x1x1xf32>
+  %t = linalg.transpose ins(%panels : tensor<4x1x1x32x32xf32>) outs(%e0 : tensor<4x32x32x1x1xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<4x32x32x1x1xf32> into tensor<128x32x1x1xf32>
+  %e = tensor.empty() : tensor<1x128x7x7xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x128x7x7xf32>) -> tensor<1x128x7x7xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x32x7x7xf32>, tensor<128x32x1x1xf32>) outs(%acc : tensor<1x128x7x7xf32>) -> tensor<1x128x7x7xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%res : tensor<1x128x7x7xf32>) outs(%y : tensor<1x128x7x7xf32>) {
+  ^bb0(%q: f32, %v: f32):
+    %s = arith.addf %v, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<1x128x7x7xf32>
+  return %r : tensor<1x128x7x7xf32>
+}
+
 // The im2col path takes an in-place epilogue into its image loop, on the
 // matmul's [F, H*W] rows (where TileAndVectorize fuses it into the register
 // tiles): a residual is read as this image's plane, collapsed to rows, and
