@@ -27,7 +27,10 @@
 // and the padding made up in the same shuffle (readPaddedRow), so no padded
 // copy is made at all: that depthwise 192 -> 80 us, ResNet's 3x3/2 max pool
 // 134 -> 81 us; stride-1 taps too on rows up to 64 (144ch 56x56 depthwise
-// 133 -> 84 us). The pass runs twice: before PadPerChunk for those, after it
+// 133 -> 84 us). Those limits are four registers of the target's width
+// (vector-bits): 64 and 128 floats with AVX-512, where they were measured,
+// 32 and 64 with AVX2, whose 16 registers spilled on 56-float rows (that
+// depthwise on Zen 3: 1.25 -> 0.57 ms with the padded copy). The pass runs twice: before PadPerChunk for those, after it
 // for nests that still read a padded copy (stride-1 rows over 64, which
 // shift better in a padded buffer than across so many lanes). These rows are
 // computed in whole 8- or 16-float registers (registerWidth), read with
