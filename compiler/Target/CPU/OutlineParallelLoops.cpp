@@ -10,7 +10,7 @@
 //   func.call @K_par<n>_launch(captures...)
 // and its body the function @K_par<n>(index, captures...). Constants and
 // memref views (a conv matmul's subviews) are cloned into the body; the
-// other captures must be scalars or memrefs with an
+// other captures must be scalars, 1-D vectors or memrefs with an
 // identity layout (the bare-pointer convention); anything else stays serial.
 // A small temporary the body allocates and frees at its top level (a packed
 // B panel) becomes a stack allocation of the body (temporariesOnStack).
@@ -54,6 +54,13 @@ bool passable(Value v) {
   Type t = v.getType();
   if (auto m = dyn_cast<MemRefType>(t))
     return m.hasStaticShape() && m.getLayout().isIdentity();
+  // A 1-D vector the loop reads (a ragged tile's bias, hoisted out of it:
+  // with 6-row tiles every 1x1 convolution over 256 filters has one, and
+  // stayed serial) travels in the closure as an LLVM vector.
+  if (auto vector = dyn_cast<VectorType>(t))
+    return vector.getRank() == 1 && !vector.isScalable() &&
+           vector.getElementType().isIntOrFloat() &&
+           vector.getElementType().getIntOrFloatBitWidth() >= 8;
   return t.isIntOrIndexOrFloat();
 }
 
