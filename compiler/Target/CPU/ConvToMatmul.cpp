@@ -502,6 +502,32 @@ Value unflatRows(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
   return b.create<tensor::ExpandShapeOp>(loc, type, planes, groups);
 }
 
+/// A 1x1 stride-1 convolution of an unpadded image reads each pixel's
+/// channels alone, so its output can be one row of OH*OW pixels, cut into
+/// tiles as a whole (a 7x7 image: 49 = 7 x 6 + 4 + 3, not seven rows of
+/// 4 + 3). `input` and `init` are replaced by their [N, C, 1, H*W] views and
+/// the returned epilogue (null without one) is a copy of `epilogue` on the
+/// flattened operands: a template for the tiles' regions, for the caller to
+/// erase.
+linalg::GenericOp flattenPointwise(OpBuilder &b, Location loc, Value &input, Value &init,
+                                   linalg::GenericOp epilogue) {
+  input = flatRows(b, loc, input);
+  init = flatRows(b, loc, init);
+  if (!epilogue)
+    return nullptr;
+  SmallVector<Value> inputs;
+  for (OpOperand *in : epilogue.getDpsInputOperands())
+    inputs.push_back(cast<RankedTensorType>(in->get().getType()).getRank() == 4
+                         ? flatRows(b, loc, in->get())
+                         : in->get());
+  auto flat = b.create<linalg::GenericOp>(loc, TypeRange{init.getType()}, inputs,
+                                          ValueRange{init}, epilogue.getIndexingMapsArray(),
+                                          epilogue.getIteratorTypesArray());
+  IRMapping mapping;
+  epilogue.getRegion().cloneInto(&flat.getRegion(), mapping);
+  return flat;
+}
+
 /// A convolution on rows of output pixels (ConvStrategy.h says which). The
 /// register tile is T consecutive pixels of one output row times P filters
 /// (the pattern's tile-pixels, the panels' width), and its reduction runs
@@ -650,28 +676,14 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // operands (a residual) may be computed after the convolution.
     if (epilogue)
       rewriter.setInsertionPoint(epilogue);
-    // A 1x1 stride-1 convolution of an unpadded image reads each pixel's
-    // channels alone: its output is one row of OH*OW pixels, cut into tiles
-    // as a whole (a 7x7 image: 49 = 7 x 6 + 4 + 3, not seven rows of 4 + 3).
+    // A pointwise convolution's pixels as one row (flattenPointwise).
     Value init = fill.getOutputs()[0];
     bool flat = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && oh > 1 &&
                 panelsParallel && input == ops->input && x[2] == oh && x[3] == ow &&
                 (!epilogue || planeEpilogueApplies(epilogue));
     if (flat) {
-      input = flatRows(rewriter, loc, input);
-      init = flatRows(rewriter, loc, init);
-      if (epilogue) {
-        SmallVector<Value> inputs;
-        for (OpOperand *in : epilogue.getDpsInputOperands())
-          inputs.push_back(cast<RankedTensorType>(in->get().getType()).getRank() == 4
-                               ? flatRows(rewriter, loc, in->get())
-                               : in->get());
-        tileEpilogue = rewriter.create<linalg::GenericOp>(
-            loc, TypeRange{init.getType()}, inputs, ValueRange{init},
-            epilogue.getIndexingMapsArray(), epilogue.getIteratorTypesArray());
-        IRMapping mapping;
-        epilogue.getRegion().cloneInto(&tileEpilogue.getRegion(), mapping);
-      }
+      if (linalg::GenericOp flatEpilogue = flattenPointwise(rewriter, loc, input, init, epilogue))
+        tileEpilogue = flatEpilogue;
       ow *= oh;
       oh = 1;
     }
