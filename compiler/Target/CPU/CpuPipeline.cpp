@@ -108,7 +108,7 @@ static void addEntryWrapper(ModuleOp module, LLVM::LLVMFuncOp kernel) {
 // code is MLIR's vectors, at the target's width): told the width the matmul
 // tile is made of (two vectors of f32 across), on them and their wrappers.
 static void preferFullVectors(ModuleOp module, const dlc::cpu::KernelTiles &tiles) {
-  int64_t bits = tiles.matmul.columns / 2 * 32;
+  int64_t bits = tiles.vectorBits();
   MLIRContext *ctx = module.getContext();
   auto width = ArrayAttr::get(ctx, {StringAttr::get(ctx, "prefer-vector-width"),
                                     StringAttr::get(ctx, std::to_string(bits))});
@@ -302,12 +302,11 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   tuned.addPass(dlc::createVectorizeTransposes());
   // Nests with short rows: one vector per row (not LLVM's gathers); stride-2
   // window taps read straight from the unpadded image.
-  int64_t vectorBits = tiles.matmul.columns / 2 * 32;
-  tuned.addPass(dlc::createVectorizeRows({vectorBits}));
+  tuned.addPass(dlc::createVectorizeRows({tiles.vectorBits()}));
   // What still reads a padded image: each chunk pads its own planes; then
   // those nests' rows.
   tuned.addPass(dlc::createPadPerChunk());
-  tuned.addPass(dlc::createVectorizeRows({vectorBits}));
+  tuned.addPass(dlc::createVectorizeRows({tiles.vectorBits()}));
   pm.addNestedPass<func::FuncOp>(dlc::createUnlessSizedAtRunTime(std::move(tuned)));
   // The C tile's read and write leave the K loop: it lives in registers.
   pm.addPass(createLoopInvariantSubsetHoistingPass());

@@ -71,24 +71,23 @@ struct RowSplit {
 /// as 8 x 6 + 4 + 4 instead of 9 x 6 + 2. Ties keep the most full tiles.
 constexpr RowSplit splitRow(int64_t width, int64_t tile, int64_t steady) {
   auto cost = [&](int64_t t) { return t == 0 ? 0 : (t > steady ? t : steady); };
-  RowSplit best{width / tile, {width % tile, 0}};
-  int64_t bestCost = best.full * cost(tile) + cost(best.tails[0]);
+  RowSplit best;
+  int64_t bestCost = -1;
+  auto consider = [&](RowSplit split) {
+    int64_t c = split.full * cost(tile) + cost(split.tails[0]) + cost(split.tails[1]);
+    if (bestCost < 0 || c < bestCost) {
+      best = split;
+      bestCost = c;
+    }
+  };
   for (int64_t full = width / tile; full >= 0; --full) {
     int64_t rest = width - full * tile;
     if (rest > 2 * tile)
       break;
-    int64_t first = (rest + 1) / 2, second = rest / 2;
-    if (rest < 2 || first > tile)
-      continue;
-    int64_t c = full * cost(tile) + cost(first) + cost(second);
-    if (c < bestCost) {
-      best = RowSplit{full, {first, second}};
-      bestCost = c;
-    }
-    if (rest <= tile && full * cost(tile) + cost(rest) < bestCost) {
-      best = RowSplit{full, {rest, 0}};
-      bestCost = full * cost(tile) + cost(rest);
-    }
+    if (rest <= tile)
+      consider(RowSplit{full, {rest, 0}});
+    if (rest >= 2 && (rest + 1) / 2 <= tile)
+      consider(RowSplit{full, {(rest + 1) / 2, rest / 2}});
   }
   return best;
 }
@@ -110,6 +109,9 @@ struct KernelTiles {
   /// (PrefetchPanelRows.cpp): a quarter of L1d (8 KiB of 32), so that the
   /// prefetched rows are still there when the loop reaches them.
   int64_t prefetchAheadBytes = 8192;
+  /// The vector width the tiles are made of: a row of the matmul tile is
+  /// two vectors of f32.
+  constexpr int64_t vectorBits() const { return matmul.columns / 2 * 32; }
   constexpr bool operator==(const KernelTiles &o) const {
     return matmul == o.matmul && pixelRow == o.pixelRow &&
            prefetchAheadBytes == o.prefetchAheadBytes;

@@ -30,7 +30,8 @@
 // 133 -> 84 us). Those limits are four registers of the target's width
 // (vector-bits): 64 and 128 floats with AVX-512, where they were measured,
 // 32 and 64 with AVX2, whose 16 registers spilled on 56-float rows (that
-// depthwise on Zen 3: 1.25 -> 0.57 ms with the padded copy). The pass runs twice: before PadPerChunk for those, after it
+// depthwise on Zen 3: 1.25 -> 0.57 ms with the padded copy). The pass runs
+// twice: before PadPerChunk for those, after it
 // for nests that still read a padded copy (stride-1 rows over 64, which
 // shift better in a padded buffer than across so many lanes). These rows are
 // computed in whole 8- or 16-float registers (registerWidth), read with
@@ -464,9 +465,9 @@ struct VectorizeRowsPass : dlc::impl::VectorizeRowsBase<VectorizeRowsPass> {
         return signalPassFailure();
     }
     SmallVector<std::pair<linalg::GenericOp, RowKind>> nests;
+    int64_t shiftedRowLimit = 4 * std::max<int64_t>(vectorBits / 32, 4);
     getOperation().walk([&](linalg::GenericOp op) {
-      if (RowKind kind = rowKind(op, 4 * std::max<int64_t>(vectorBits / 32, 4));
-          kind != RowKind::None)
+      if (RowKind kind = rowKind(op, shiftedRowLimit); kind != RowKind::None)
         nests.push_back({op, kind});
     });
     IRRewriter rewriter(&getContext());
