@@ -613,10 +613,21 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     linalg::GenericOp epilogue = dlc::inPlaceEpilogue(conv.getResult(0));
     // The epilogue the tiles run (the flattened copy of it below).
     linalg::GenericOp tileEpilogue = epilogue;
-    // One register tile: `pixels` output pixels from (oh, ow) on, filters
-    // j..j+P of image `image`, written into `acc`.
+    // One register tile: `pixels` output pixels from (row, col) on, along
+    // the row or, `down`, along the column, filters j..j+P of image
+    // `image`, written into `acc`.
     auto tile = [&](OpBuilder &b, Value acc, Value image, Value j, Value row, Value col,
-                    int64_t pixels) -> Value {
+                    int64_t pixels, bool down = false) -> Value {
+      // The run of pixels as 4-D sizes and strides: [1, C or P, 1, n] along
+      // a row, [1, C or P, n, 1] down a column.
+      auto run = [&](OpBuilder &b, int64_t channels, int64_t n, int64_t step) {
+        SmallVector<OpFoldResult> sizes = {attr(b, 1), attr(b, channels), attr(b, 1),
+                                           attr(b, 1)};
+        SmallVector<OpFoldResult> steps(4, attr(b, 1));
+        sizes[down ? 2 : 3] = attr(b, n);
+        steps[down ? 2 : 3] = attr(b, step);
+        return std::make_pair(sizes, steps);
+      };
       auto tileType = RankedTensorType::get({pixels, kPanel}, f32);
       Value zeros =
           b.create<linalg::FillOp>(loc, zeroF,
@@ -630,13 +641,10 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         Value h = b.create<arith::AddIOp>(loc, inRow, r);
         return forLoop(b, 0, kw, 1, t, [&](OpBuilder &b, Value s, Value t) {
                  Value wcol = b.create<arith::AddIOp>(loc, inCol, s);
+                 auto [aSizes, aSteps] = run(b, c, pixels, strides[down ? 0 : 1]);
                  Value a = b.create<tensor::ExtractSliceOp>(
                      loc, RankedTensorType::get({c, pixels}, f32), input,
-                     ArrayRef<OpFoldResult>{image, attr(b, 0), h, wcol},
-                     ArrayRef<OpFoldResult>{attr(b, 1), attr(b, c), attr(b, 1),
-                                            attr(b, pixels)},
-                     ArrayRef<OpFoldResult>{attr(b, 1), attr(b, 1), attr(b, 1),
-                                            attr(b, strides[1])});
+                     ArrayRef<OpFoldResult>{image, attr(b, 0), h, wcol}, aSizes, aSteps);
                  Value bPanel = b.create<tensor::ExtractSliceOp>(
                      loc, RankedTensorType::get({c, kPanel}, f32), panels,
                      ArrayRef<OpFoldResult>{panel, r, s, attr(b, 0), attr(b, 0)},
@@ -650,8 +658,7 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                }).getResult(0);
       });
       SmallVector<OpFoldResult> offsets = {image, j, row, col};
-      SmallVector<OpFoldResult> sizes = {attr(b, 1), attr(b, kPanel), attr(b, 1),
-                                         attr(b, pixels)};
+      SmallVector<OpFoldResult> sizes = run(b, kPanel, pixels, 1).first;
       SmallVector<OpFoldResult> unit(4, attr(b, 1));
       auto outType = RankedTensorType::get({kPanel, pixels}, f32);
       Value dest = b.create<tensor::ExtractSliceOp>(loc, outType, acc, offsets, sizes, unit);
@@ -664,7 +671,8 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       // The epilogue on the tile just written, while it is in L1 (or, where
       // TileAndVectorize can, columnEpilogue: on each column in registers
       // before its store).
-      auto regionType = RankedTensorType::get({1, kPanel, 1, pixels}, f32);
+      auto regionType = RankedTensorType::get(
+          {1, kPanel, down ? pixels : 1, down ? 1 : pixels}, f32);
       Value region = b.create<tensor::ExtractSliceOp>(loc, regionType, acc, offsets, sizes, unit);
       Value fused = dlc::epilogueOnRegion(b, loc, tileEpilogue, offsets, sizes, region);
       return b.create<tensor::InsertSliceOp>(loc, fused, acc, offsets, sizes, unit);
@@ -687,7 +695,13 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       ow *= oh;
       oh = 1;
     }
-    dlc::cpu::RowSplit split = dlc::cpu::splitRow(ow, kPixels, kSteadyPixels);
+    // The last ow % T columns as tiles down each column where that takes
+    // fewer steps (cpu::tailColumns: 7x7 and 14x14 outputs with 6-pixel
+    // tiles); the rows then end at the last whole tile.
+    bool columns = panelsParallel && dlc::cpu::tailColumns(oh, ow, kPixels, kSteadyPixels);
+    dlc::cpu::RowSplit split = columns ? dlc::cpu::RowSplit{ow / kPixels, {0, 0}}
+                                       : dlc::cpu::splitRow(ow, kPixels, kSteadyPixels);
+    dlc::cpu::RowSplit columnSplit = dlc::cpu::splitRow(oh, kPixels, kSteadyPixels);
     int64_t full = split.full * kPixels;
     auto images = forLoop(rewriter, 0, n, 1, init,
                           [&](OpBuilder &b, Value image, Value acc) {
@@ -707,7 +721,21 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         });
         if (!panelsParallel && oh >= 2)
           rows->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
-        return rows.getResult(0);
+        acc = rows.getResult(0);
+        for (int64_t col = full; columns && col < ow; ++col) {
+          int64_t fullRows = columnSplit.full * kPixels;
+          if (fullRows > 0)
+            acc = forLoop(b, 0, fullRows, kPixels, acc, [&](OpBuilder &b, Value row, Value acc) {
+                    return tile(b, acc, image, j, row, idx(b, col), kPixels, /*down=*/true);
+                  }).getResult(0);
+          int64_t at = fullRows;
+          for (int64_t tail : columnSplit.tails)
+            if (tail > 0) {
+              acc = tile(b, acc, image, j, idx(b, at), idx(b, col), tail, /*down=*/true);
+              at += tail;
+            }
+        }
+        return acc;
       });
       if (panelsParallel)
         panelLoop->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());

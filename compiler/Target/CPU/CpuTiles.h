@@ -64,17 +64,22 @@ struct RowSplit {
   }
 };
 
+/// The FMA-latency-bound steps of `split` (splitRow's measure).
+constexpr int64_t splitSteps(RowSplit split, int64_t tile, int64_t steady) {
+  auto cost = [&](int64_t t) { return t == 0 ? 0 : (t > steady ? t : steady); };
+  return split.full * cost(tile) + cost(split.tails[0]) + cost(split.tails[1]);
+}
+
 /// The split of a `width`-pixel row with the fewest FMA-latency-bound steps,
 /// a tile of t pixels costing max(t, steady) steps. With 6-pixel tiles
 /// (AVX2) and steady 4, a 7-pixel row (ResNet's last stage) runs as 4 + 3
 /// (8 steps) instead of 6 + 1 (10), 14 as 6 + 4 + 4 instead of 6 + 6 + 2, 56
 /// as 8 x 6 + 4 + 4 instead of 9 x 6 + 2. Ties keep the most full tiles.
 constexpr RowSplit splitRow(int64_t width, int64_t tile, int64_t steady) {
-  auto cost = [&](int64_t t) { return t == 0 ? 0 : (t > steady ? t : steady); };
   RowSplit best;
   int64_t bestCost = -1;
   auto consider = [&](RowSplit split) {
-    int64_t c = split.full * cost(tile) + cost(split.tails[0]) + cost(split.tails[1]);
+    int64_t c = splitSteps(split, tile, steady);
     if (bestCost < 0 || c < bestCost) {
       best = split;
       bestCost = c;
@@ -96,6 +101,26 @@ static_assert(splitRow(7, 6, 4) == RowSplit{0, {4, 3}} && splitRow(14, 6, 4) == 
                   splitRow(56, 6, 4) == RowSplit{8, {4, 4}} && splitRow(56, 8, 2) == RowSplit{7, {0, 0}} &&
                   splitRow(28, 8, 2) == RowSplit{3, {4, 0}} && splitRow(7, 6, 1) == RowSplit{1, {1, 0}},
               "the splits the comment above names");
+
+/// Whether an `height` x `width` output runs its last width % tile columns
+/// as tiles down each column (`tile` pixels of one column, from as many
+/// rows) rather than as short tiles at the end of each row: when that takes
+/// fewer latency-bound steps. A 7x7 output with 6-pixel tiles (steady 4):
+/// 7 x (4 + 3) = 56 steps by rows, 7 x 6 + (4 + 3) = 50 with a column
+/// (ResNet's last stage). Ties keep the rows, whose tiles read contiguous
+/// pixels: 14x14, 14 x (6 + 4 + 4) = 196 either way.
+constexpr bool tailColumns(int64_t height, int64_t width, int64_t tile, int64_t steady) {
+  int64_t byRows = height * splitSteps(splitRow(width, tile, steady), tile, steady);
+  int64_t columns = width % tile;
+  int64_t byColumns = height * (width / tile) * tile +
+                      columns * splitSteps(splitRow(height, tile, steady), tile, steady);
+  return columns > 0 && width >= tile && byColumns < byRows;
+}
+
+static_assert(tailColumns(7, 7, 6, 4) && !tailColumns(14, 14, 6, 4) && !tailColumns(56, 56, 6, 4) &&
+                  !tailColumns(28, 28, 6, 4) && !tailColumns(7, 7, 8, 2) &&
+                  !tailColumns(1, 49, 6, 4) && !tailColumns(4, 4, 6, 4),
+              "the cases the comment above names, AVX-512's 8-pixel tiles, a flattened row");
 
 /// The largest tile the vectorisation takes (TileAndVectorize.cpp): columns
 /// a multiple of 16, at most 32; at most 8 rows.
