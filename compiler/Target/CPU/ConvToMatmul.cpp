@@ -547,6 +547,25 @@ linalg::GenericOp flattenPointwise(OpBuilder &b, Location loc, Value &input, Val
 /// convolutions need no im2col), B's rows are P contiguous floats of the
 /// packed weight (one sequential stream per panel). No output column is
 /// computed and dropped, however short the rows are.
+/// How many pieces a parallel convolution loop should have: enough for the
+/// pool to even out a thread that starts late or loses its core for a
+/// while (each thread claims its share a piece at a time and then helps
+/// with the others'), few enough that each piece still reuses its panel
+/// of the weight over several rows.
+constexpr int64_t kParallelPieces = 32;
+
+/// The chunks of rows each of `panels` panels is split into (1: none), so
+/// that the panels' loop has about kParallelPieces pieces. 3x3 64 -> 64
+/// filters at 56x56 (4 panels of 16 filters with AVX2): 8 chunks of 7 rows.
+int64_t parallelRowChunks(int64_t panels, int64_t rows) {
+  int64_t chunks = std::min(rows, (kParallelPieces + panels - 1) / std::max<int64_t>(panels, 1));
+  if (chunks <= 1)
+    return 1;
+  // As many chunks as rows of the even split need.
+  int64_t chunkRows = (rows + chunks - 1) / chunks;
+  return (rows + chunkRows - 1) / chunkRows;
+}
+
 struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   /// `tilePixels`: the register tile's pixels (cpu::PixelRowTile); its
   /// filters are the packed panels' width.
@@ -703,10 +722,29 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                                        : dlc::cpu::splitRow(ow, kPixels, kSteadyPixels);
     dlc::cpu::RowSplit columnSplit = dlc::cpu::splitRow(oh, kPixels, kSteadyPixels);
     int64_t full = split.full * kPixels;
+    // A loop over few panels also splits the rows into chunks, one piece of
+    // the pool's loop each (parallelPieces).
+    int64_t chunks = panelsParallel && !columns ? parallelRowChunks(f / kPanel, oh) : 1;
+    int64_t chunkRows = (oh + chunks - 1) / chunks;
     auto images = forLoop(rewriter, 0, n, 1, init,
                           [&](OpBuilder &b, Value image, Value acc) {
-      auto panelLoop = forLoop(b, 0, f, kPanel, acc, [&](OpBuilder &b, Value j, Value acc) {
-        auto rows = forLoop(b, 0, oh, 1, acc, [&](OpBuilder &b, Value row, Value acc) {
+      int64_t pieces = chunks > 1 ? f / kPanel * chunks : f;
+      auto panelLoop = forLoop(b, 0, pieces, chunks > 1 ? 1 : kPanel, acc,
+                               [&](OpBuilder &b, Value piece, Value acc) {
+        // The panel's first filter, and its rows [firstRow, endRow).
+        Value j = piece, firstRow = idx(b, 0), endRow = idx(b, oh);
+        if (chunks > 1) {
+          j = b.create<arith::MulIOp>(loc, b.create<arith::DivUIOp>(loc, piece, idx(b, chunks)),
+                                      idx(b, kPanel));
+          firstRow = b.create<arith::MulIOp>(
+              loc, b.create<arith::RemUIOp>(loc, piece, idx(b, chunks)), idx(b, chunkRows));
+          endRow = b.create<arith::MinUIOp>(
+              loc, b.create<arith::AddIOp>(loc, firstRow, idx(b, chunkRows)), endRow);
+        }
+        auto rows = b.create<scf::ForOp>(
+            loc, firstRow, endRow, idx(b, 1), ValueRange{acc},
+            [&](OpBuilder &b, Location, Value row, ValueRange args) {
+          Value acc = args[0];
           if (full > 0)
             acc = forLoop(b, 0, full, kPixels, acc, [&](OpBuilder &b, Value col, Value acc) {
                     return tile(b, acc, image, j, row, col, kPixels);
@@ -717,7 +755,7 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
               acc = tile(b, acc, image, j, row, idx(b, at), tail);
               at += tail;
             }
-          return acc;
+          b.create<scf::YieldOp>(loc, acc);
         });
         if (!panelsParallel && oh >= 2)
           rows->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());

@@ -1,0 +1,42 @@
+// A convolution over 4 panels of 16 filters splits its 16 rows into 8
+// chunks of 2 for the pool (parallelRowChunks: about 32 pieces, so that a
+// thread that starts late or loses its core is evened out): one parallel
+// loop of 32 pieces, each a panel's chunk of rows [2k, min(2k + 2, 16)).
+// RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-conv-to-matmul{tile-pixels=6 steady-pixels=4}))' | FileCheck %s
+// With 32 panels (8 per piece count) there is nothing to split.
+// RUN: sed -e 's/4x3x3x4x16/32x3x3x4x16/g; s/4x16x4x3x3/32x16x4x3x3/g; s/1x64x16x16/1x512x16x16/g; s/64x4x3x3/512x4x3x3/g' %s | dlc-opt --pass-pipeline='builtin.module(func.func(dlc-conv-to-matmul{tile-pixels=6 steady-pixels=4}))' | FileCheck %s --check-prefix=PANELS
+
+// CHECK-LABEL: func.func @four_panels
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: scf.for %[[PIECE:.*]] = %{{.*}} to %[[C32]] step %{{.*}} iter_args
+// CHECK: %[[PANEL:.*]] = arith.divui %[[PIECE]], %[[C8]]
+// CHECK: %[[J:.*]] = arith.muli %[[PANEL]], %[[C16]]
+// CHECK: %[[CHUNK:.*]] = arith.remui %[[PIECE]], %[[C8]]
+// CHECK: %[[FIRST:.*]] = arith.muli %[[CHUNK]], %[[C2]]
+// CHECK: %[[PAST:.*]] = arith.addi %[[FIRST]], %[[C2]]
+// CHECK: %[[END:.*]] = arith.minui %[[PAST]], %[[C16]]
+// CHECK: scf.for %{{.*}} = %[[FIRST]] to %[[END]] step
+// CHECK: } {dlc.parallel}
+// PANELS-LABEL: func.func @four_panels
+// PANELS-NOT: arith.remui
+// PANELS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16{{.*}} iter_args
+// PANELS-NOT: arith.remui
+// PANELS: } {dlc.parallel}
+func.func @four_panels(%x: tensor<1x4x16x16xf32>, %panels: tensor<4x3x3x4x16xf32>) -> tensor<1x64x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x16x4x3x3xf32>
+  %t = linalg.transpose ins(%panels : tensor<4x3x3x4x16xf32>) outs(%e0 : tensor<4x16x4x3x3xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<4x16x4x3x3xf32> into tensor<64x4x3x3xf32>
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x16x16xf32> to tensor<1x4x18x18xf32>
+  %e = tensor.empty() : tensor<1x64x16x16xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x4x18x18xf32>, tensor<64x4x3x3xf32>) outs(%acc : tensor<1x64x16x16xf32>) -> tensor<1x64x16x16xf32>
+  return %y : tensor<1x64x16x16xf32>
+}
