@@ -486,13 +486,13 @@ Value pixelRowPanels(Value filter) {
              : nullptr;
 }
 
-/// [N, C, H, W] seen as [N, C, 1, H*W] (views once bufferized), and back.
-Value flatRows(OpBuilder &b, Location loc, Value v) {
+/// [N, C, H, W] seen as [N, C, R, H*W/R] (views once bufferized), and back.
+Value flatRows(OpBuilder &b, Location loc, Value v, int64_t rows) {
   auto type = cast<RankedTensorType>(v.getType());
   ArrayRef<int64_t> shape = type.getShape();
   SmallVector<ReassociationIndices> groups = {{0}, {1}, {2, 3}};
   Value planes = b.create<tensor::CollapseShapeOp>(loc, v, groups);
-  auto flat = RankedTensorType::get({shape[0], shape[1], 1, shape[2] * shape[3]},
+  auto flat = RankedTensorType::get({shape[0], shape[1], rows, shape[2] * shape[3] / rows},
                                     type.getElementType());
   return b.create<tensor::ExpandShapeOp>(loc, flat, planes, groups);
 }
@@ -503,22 +503,22 @@ Value unflatRows(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
 }
 
 /// A 1x1 stride-1 convolution of an unpadded image reads each pixel's
-/// channels alone, so its output can be one row of OH*OW pixels, cut into
-/// tiles as a whole (a 7x7 image: 49 = 7 x 6 + 4 + 3, not seven rows of
-/// 4 + 3). `input` and `init` are replaced by their [N, C, 1, H*W] views and
-/// the returned epilogue (null without one) is a copy of `epilogue` on the
-/// flattened operands: a template for the tiles' regions, for the caller to
-/// erase.
+/// channels alone, so its output can be `rows` rows of OH*OW/rows pixels,
+/// cut into tiles as a whole (a 7x7 image: 49 = 7 x 6 + 4 + 3, not seven
+/// rows of 4 + 3). `input` and `init` are replaced by their [N, C, rows,
+/// H*W/rows] views and the returned epilogue (null without one) is a copy of
+/// `epilogue` on the flattened operands: a template for the tiles' regions,
+/// for the caller to erase.
 linalg::GenericOp flattenPointwise(OpBuilder &b, Location loc, Value &input, Value &init,
-                                   linalg::GenericOp epilogue) {
-  input = flatRows(b, loc, input);
-  init = flatRows(b, loc, init);
+                                   linalg::GenericOp epilogue, int64_t rows) {
+  input = flatRows(b, loc, input, rows);
+  init = flatRows(b, loc, init, rows);
   if (!epilogue)
     return nullptr;
   SmallVector<Value> inputs;
   for (OpOperand *in : epilogue.getDpsInputOperands())
     inputs.push_back(cast<RankedTensorType>(in->get().getType()).getRank() == 4
-                         ? flatRows(b, loc, in->get())
+                         ? flatRows(b, loc, in->get(), rows)
                          : in->get());
   auto flat = b.create<linalg::GenericOp>(loc, TypeRange{init.getType()}, inputs,
                                           ValueRange{init}, epilogue.getIndexingMapsArray(),
@@ -564,6 +564,25 @@ int64_t parallelRowChunks(int64_t panels, int64_t rows) {
   // As many chunks as rows of the even split need.
   int64_t chunkRows = (rows + chunks - 1) / chunks;
   return (rows + chunkRows - 1) / chunkRows;
+}
+
+/// How many rows a pointwise convolution's `pixels` are flattened into
+/// (flattenPointwise): one, unless its `panels` are too few pieces for the
+/// pool (kParallelPieces) and the pixels split evenly into as many rows of
+/// at least 8 tiles at no more than 2% more FMA-latency-bound steps
+/// (cpu::splitRow), whose chunks then are pieces too. MobileNetV2's 24 ->
+/// 144 filters at 56x56 (9 panels of 16): 4 rows of 784 pixels, 36 pieces;
+/// 49 pixels stay one row.
+int64_t pointwiseRows(int64_t pixels, int64_t panels, int64_t tile, int64_t steady) {
+  using dlc::cpu::splitRow, dlc::cpu::splitSteps;
+  int64_t wanted = (kParallelPieces + panels - 1) / std::max<int64_t>(panels, 1);
+  int64_t oneRow = splitSteps(splitRow(pixels, tile, steady), tile, steady);
+  for (int64_t rows = std::min(wanted, pixels); rows > 1; --rows)
+    if (pixels % rows == 0 && pixels / rows >= 8 * tile &&
+        rows * splitSteps(splitRow(pixels / rows, tile, steady), tile, steady) * 100 <=
+            oneRow * 102)
+      return rows;
+  return 1;
 }
 
 struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
@@ -703,16 +722,19 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // operands (a residual) may be computed after the convolution.
     if (epilogue)
       rewriter.setInsertionPoint(epilogue);
-    // A pointwise convolution's pixels as one row (flattenPointwise).
+    // A pointwise convolution's pixels as a few long rows (flattenPointwise,
+    // pointwiseRows).
     Value init = fill.getOutputs()[0];
     bool flat = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && oh > 1 &&
                 panelsParallel && input == ops->input && x[2] == oh && x[3] == ow &&
                 (!epilogue || planeEpilogueApplies(epilogue));
     if (flat) {
-      if (linalg::GenericOp flatEpilogue = flattenPointwise(rewriter, loc, input, init, epilogue))
+      int64_t rows = pointwiseRows(oh * ow, f / kPanel, kPixels, kSteadyPixels);
+      if (linalg::GenericOp flatEpilogue =
+              flattenPointwise(rewriter, loc, input, init, epilogue, rows))
         tileEpilogue = flatEpilogue;
-      ow *= oh;
-      oh = 1;
+      ow = oh * ow / rows;
+      oh = rows;
     }
     // The last ow % T columns as tiles down each column where that takes
     // fewer steps (cpu::tailColumns: 7x7 and 14x14 outputs with 6-pixel
