@@ -187,7 +187,8 @@ int targetCommand(int argc, char **argv) {
                << ", pixel-row convolution " << tiles.pixelRow.pixels << "x"
                << tiles.pixelRow.filters << " (latency-bound below "
                << tiles.pixelRow.steadyPixels << " pixels), panel prefetch "
-               << tiles.prefetchAheadBytes / 1024 << " KiB ahead\n";
+               << tiles.prefetchAheadBytes / 1024 << " KiB ahead, window taps shifted in "
+               << "registers on rows up to " << tiles.shiftedRowFloats << " floats\n";
   return 0;
 }
 

@@ -302,11 +302,11 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   tuned.addPass(dlc::createVectorizeTransposes());
   // Nests with short rows: one vector per row (not LLVM's gathers); stride-2
   // window taps read straight from the unpadded image.
-  tuned.addPass(dlc::createVectorizeRows({tiles.vectorBits()}));
+  tuned.addPass(dlc::createVectorizeRows({tiles.vectorBits(), tiles.shiftedRowFloats}));
   // What still reads a padded image: each chunk pads its own planes; then
   // those nests' rows.
   tuned.addPass(dlc::createPadPerChunk());
-  tuned.addPass(dlc::createVectorizeRows({tiles.vectorBits()}));
+  tuned.addPass(dlc::createVectorizeRows({tiles.vectorBits(), tiles.shiftedRowFloats}));
   pm.addNestedPass<func::FuncOp>(dlc::createUnlessSizedAtRunTime(std::move(tuned)));
   // The C tile's read and write leave the K loop: it lives in registers.
   pm.addPass(createLoopInvariantSubsetHoistingPass());

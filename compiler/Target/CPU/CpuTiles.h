@@ -134,12 +134,21 @@ struct KernelTiles {
   /// (PrefetchPanelRows.cpp): a quarter of L1d (8 KiB of 32), so that the
   /// prefetched rows are still there when the loop reaches them.
   int64_t prefetchAheadBytes = 8192;
+  /// The longest unit-stride row whose window taps VectorizeRows shifts in
+  /// registers (a depthwise convolution's rows, read from the unpadded
+  /// image); longer ones read a padded copy. An eighth of the registers'
+  /// floats: each row is read three times (3x3 taps) and shifted twice, with
+  /// its accumulator beside. AVX-512 (32 zmm): 64 floats, measured there;
+  /// AVX2 (16 ymm): 16, where 28-float rows spilled (MobileNetV2's 192ch
+  /// 28x28 depthwise on Zen 3, one thread: 168 -> 109 us with the copy) and
+  /// 14 and 7 ran as fast either way.
+  int64_t shiftedRowFloats = 64;
   /// The vector width the tiles are made of: a row of the matmul tile is
   /// two vectors of f32.
   constexpr int64_t vectorBits() const { return matmul.columns / 2 * 32; }
   constexpr bool operator==(const KernelTiles &o) const {
     return matmul == o.matmul && pixelRow == o.pixelRow &&
-           prefetchAheadBytes == o.prefetchAheadBytes;
+           prefetchAheadBytes == o.prefetchAheadBytes && shiftedRowFloats == o.shiftedRowFloats;
   }
 };
 
@@ -179,11 +188,15 @@ constexpr KernelTiles kernelTilesFor(int vectorBits, int vectorRegisters, int64_
     steady = steady < 1 ? 1 : (steady > rows ? rows : steady);
   }
   int64_t ahead = l1dBytes / 4 < 1024 ? 1024 : l1dBytes / 4;
-  return KernelTiles{MatmulTile{rows, columns}, PixelRowTile{rows, columns, steady}, ahead};
+  int64_t shifted = lanes * (vectorRegisters / 8 > 1 ? vectorRegisters / 8 : 1);
+  return KernelTiles{MatmulTile{rows, columns}, PixelRowTile{rows, columns, steady}, ahead,
+                     shifted};
 }
 
 inline constexpr KernelTiles kAvx512Tiles = kernelTilesFor(512, 32, 32 << 10, {4, 1}),
                              kAvx2Tiles = kernelTilesFor(256, 16, 32 << 10, {4, 2});
+static_assert(kAvx512Tiles.shiftedRowFloats == 64 && kAvx2Tiles.shiftedRowFloats == 16,
+              "the shifted rows measured on Zen 5 and Zen 3 (KernelTiles)");
 static_assert(kAvx512Tiles.matmul == MatmulTile{8, 32} && kAvx2Tiles.matmul == MatmulTile{6, 16} &&
                   kernelTilesFor(256, 16, 32 << 10, {5, 1}).matmul == MatmulTile{5, 16},
               "the tiles measured on Zen 5, Zen 3 and Zen 1 (top of this file)");

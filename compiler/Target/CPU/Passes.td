@@ -129,7 +129,9 @@ def VectorizeRows : Pass<"dlc-vectorize-rows", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", "512",
-           "the target's vector width: rows whose taps are shifted in registers are at most four vectors long">,
+           "the target's vector width: rows whose stride-2 views are shuffled in registers are at most eight vectors long">,
+    Option<"shiftedRowFloats", "shifted-row-floats", "int64_t", "64",
+           "the longest unit-stride row whose taps are shifted in registers (cpu::KernelTiles::shiftedRowFloats)">,
   ];
 }
 

@@ -27,10 +27,11 @@
 // and the padding made up in the same shuffle (readPaddedRow), so no padded
 // copy is made at all: that depthwise 192 -> 80 us, ResNet's 3x3/2 max pool
 // 134 -> 81 us; stride-1 taps too on rows up to 64 (144ch 56x56 depthwise
-// 133 -> 84 us). Those limits are four registers of the target's width
-// (vector-bits): 64 and 128 floats with AVX-512, where they were measured,
-// 32 and 64 with AVX2, whose 16 registers spilled on 56-float rows (that
-// depthwise on Zen 3: 1.25 -> 0.57 ms with the padded copy). The pass runs
+// 133 -> 84 us). Those limits follow the target (RowLimits): 64 and 128
+// floats with AVX-512, where they were measured, 16 and 64 with AVX2,
+// whose 16 registers spilled on 56- and 28-float rows (that depthwise on
+// Zen 3: 1.25 -> 0.57 ms with the padded copy; 192ch 28x28 168 -> 109 us).
+// The pass runs
 // twice: before PadPerChunk for those, after it
 // for nests that still read a padded copy (stride-1 rows over 64, which
 // shift better in a padded buffer than across so many lanes). These rows are
@@ -157,12 +158,17 @@ tensor::PadOp paddedSource(Value v) {
   return pad;
 }
 
-/// `shiftedRowLimit`: the longest row whose taps are shifted (or whose
-/// stride-2 views are shuffled, at twice the length) in registers: four
-/// registers' worth of f32 (64 with AVX-512, where it was measured; 32 with
-/// AVX2, whose 16 registers spilled on the 56-float rows of a 144ch 56x56
-/// depthwise convolution, see the pass's vector-bits option).
-RowKind rowKind(linalg::GenericOp op, int64_t shiftedRowLimit) {
+/// The longest rows read in place and shifted (unit stride) or shuffled
+/// (stride 2, up to twice `strided`) in registers. `unit`: the target's
+/// (cpu::KernelTiles::shiftedRowFloats: 64 with AVX-512, 16 with AVX2);
+/// `strided`: four registers' worth of f32 (64 with AVX-512, where it was
+/// measured; 32 with AVX2, whose 16 registers spilled on the 56-float rows
+/// of a 144ch 56x56 depthwise convolution).
+struct RowLimits {
+  int64_t unit, strided;
+};
+
+RowKind rowKind(linalg::GenericOp op, RowLimits limits) {
   if (rowReduction(op)) {
     int64_t row = op.getStaticLoopRanges().back();
     return row >= 4 && row <= 4 * kMaxRow ? RowKind::Reduction : RowKind::None;
@@ -223,11 +229,11 @@ RowKind rowKind(linalg::GenericOp op, int64_t shiftedRowLimit) {
   // registers, win on rows up to 64 (144ch 56x56 depthwise 133 -> 84 us) and
   // lose on longer ones (32ch 112x112 85 -> 109 us), which keep a padded copy
   // (PadPerChunk; the pass runs again after it).
-  if (paddedUnit && !strided && row > shiftedRowLimit)
+  if (paddedUnit && !strided && row > limits.unit)
     return RowKind::None;
   strided = strided || paddedUnit;
   if (strided)
-    return onlyElementwise && op.getNumDpsInits() == 1 && row >= 4 && row <= 2 * shiftedRowLimit
+    return onlyElementwise && op.getNumDpsInits() == 1 && row >= 4 && row <= 2 * limits.strided
                ? RowKind::Strided
                : RowKind::None;
   if (row >= 4 && row < kMaxRow)
@@ -465,9 +471,9 @@ struct VectorizeRowsPass : dlc::impl::VectorizeRowsBase<VectorizeRowsPass> {
         return signalPassFailure();
     }
     SmallVector<std::pair<linalg::GenericOp, RowKind>> nests;
-    int64_t shiftedRowLimit = 4 * std::max<int64_t>(vectorBits / 32, 4);
+    RowLimits limits{shiftedRowFloats, 4 * std::max<int64_t>(vectorBits / 32, 4)};
     getOperation().walk([&](linalg::GenericOp op) {
-      if (RowKind kind = rowKind(op, shiftedRowLimit); kind != RowKind::None)
+      if (RowKind kind = rowKind(op, limits); kind != RowKind::None)
         nests.push_back({op, kind});
     });
     IRRewriter rewriter(&getContext());
