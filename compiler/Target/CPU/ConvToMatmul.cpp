@@ -680,9 +680,27 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
         return forLoop(b, 0, kw, 1, t, [&](OpBuilder &b, Value s, Value t) {
                  Value wcol = b.create<arith::AddIOp>(loc, inCol, s);
                  auto [aSizes, aSteps] = run(b, c, pixels, strides[down ? 0 : 1]);
-                 Value a = b.create<tensor::ExtractSliceOp>(
-                     loc, RankedTensorType::get({c, pixels}, f32), input,
-                     ArrayRef<OpFoldResult>{image, attr(b, 0), h, wcol}, aSizes, aSteps);
+                 SmallVector<OpFoldResult> aOffsets = {image, attr(b, 0), h, wcol};
+                 auto aType = RankedTensorType::get({c, pixels}, f32);
+                 // With one channel or one pixel, which unit dims a slice
+                 // rank-reduced to [C, n] drops is ambiguous: the canonicalizer
+                 // rebuilt a one-channel column as a run along the row, and
+                 // bufferization gave a strided one-pixel run the wrong stride.
+                 // Those take the whole 4-D slice, collapsed (a copy once
+                 // bufferized, so not the others).
+                 Value a;
+                 if (c == 1 || pixels == 1) {
+                   auto sliceType = RankedTensorType::get(
+                       {1, c, down ? pixels : 1, down ? 1 : pixels}, f32);
+                   a = b.create<tensor::CollapseShapeOp>(
+                       loc, aType,
+                       b.create<tensor::ExtractSliceOp>(loc, sliceType, input, aOffsets, aSizes,
+                                                        aSteps),
+                       ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+                 } else {
+                   a = b.create<tensor::ExtractSliceOp>(loc, aType, input, aOffsets, aSizes,
+                                                        aSteps);
+                 }
                  Value bPanel = b.create<tensor::ExtractSliceOp>(
                      loc, RankedTensorType::get({c, kPanel}, f32), panels,
                      ArrayRef<OpFoldResult>{panel, r, s, attr(b, 0), attr(b, 0)},
