@@ -10,7 +10,9 @@ output's last column down the column (ConvToMatmul.cpp) need 4 panels or more. E
 here is one convolution with constant weights (so that PackConvWeights packs them) drawn
 to land on those paths: filters mostly a multiple of 16 (16-128), 1-64 channels, square
 and non-square windows of 1-7, strides 1-2, random pads, images of 1-30 (7, 11, 13, 14
-and 28 among them), a batch of 1-2, and an epilogue (bias, ReLU, a residual add) or not.
+and 28 among them), a batch of 1-2, and an epilogue (bias, ReLU, a residual add) or not;
+a quarter are depthwise (8-64 channels, images of 1-40: VectorizeRows' rows shifted in
+registers or read from a padded copy).
 It is compiled for AVX2 with Zen 3's FMA timing (`--cpu=znver3`, which both CPU classes
 this project runs on execute) and a random register tile (`--kernel-tiles`: the
 derived 6x16 or 2..8 rows of 16 or 32 columns), run at 1 or 2 threads, and compared with
@@ -45,20 +47,26 @@ def draw(seed):
         h, w = r.choice([7, 11, 13, 14, 28, r.randint(1, 30)]), r.choice([7, 14, r.randint(1, 30)])
         if r.random() < 0.6:
             w = h
+        # A depthwise convolution (rows up to 40: shifted in registers or
+        # read from a padded copy, VectorizeRows.cpp) a quarter of the time.
+        groups = 1
+        if r.random() < 0.25:
+            groups = c = f = r.choice([8, 16, 24, 32, 48, 64])
+            h, w = r.randint(1, 40), r.randint(1, 40)
         pads = [r.randint(0, kh - 1), r.randint(0, kw - 1), r.randint(0, kh - 1), r.randint(0, kw - 1)]
         oh = (h + pads[0] + pads[2] - kh) // stride + 1
         ow = (w + pads[1] + pads[3] - kw) // stride + 1
-        if oh >= 1 and ow >= 1 and f * c * kh * kw <= MAX_WEIGHTS:
+        if oh >= 1 and ow >= 1 and f * c // groups * kh * kw <= MAX_WEIGHTS:
             break
     def nested(shape):
         if len(shape) == 1:
             return "[" + ", ".join("%.3f" % r.uniform(-1, 1) for _ in range(shape[0])) + "]"
         return "[" + ", ".join(nested(shape[1:]) for _ in range(shape[0])) + "]"
-    weights = nested([f, c, kh, kw])
+    weights = nested([f, c // groups, kh, kw])
     bias = r.random() < 0.6
     relu, residual = r.random() < 0.5, r.random() < 0.3
     x, y = "tensor<%dx%dx%dx%dxf32>" % (n, c, h, w), "tensor<%dx%dx%dx%dxf32>" % (n, f, oh, ow)
-    wt = "tensor<%dx%dx%dx%dxf32>" % (f, c, kh, kw)
+    wt = "tensor<%dx%dx%dx%dxf32>" % (f, c // groups, kh, kw)
     lines = ["func.func @main(%%x: %s%s) -> %s {" % (x, ", %%res: %s" % y if residual else "", y),
              "  %%w = dlc.constant dense<%s> : %s" % (weights, wt)]
     operands, types = "%x, %w", "%s, %s" % (x, wt)
@@ -66,8 +74,9 @@ def draw(seed):
         lines.append("  %%b = dlc.constant dense<[%s]> : tensor<%dxf32>" % (
             ", ".join("%.3f" % r.uniform(-1, 1) for _ in range(f)), f))
         operands, types = operands + ", %b", types + ", tensor<%dxf32>" % f
-    lines.append("  %%0 = dlc.conv2d %s {strides = array<i64: %d, %d>, pads = array<i64: %s>} : (%s) -> %s"
-                 % (operands, stride, stride, ", ".join(map(str, pads)), types, y))
+    lines.append("  %%0 = dlc.conv2d %s {strides = array<i64: %d, %d>, pads = array<i64: %s>%s} : (%s) -> %s"
+                 % (operands, stride, stride, ", ".join(map(str, pads)),
+                    ", groups = %d : i64" % groups if groups > 1 else "", types, y))
     last = "%0"
     if residual:
         lines.append("  %%1 = dlc.add %s, %%res : %s" % (last, y))
@@ -79,7 +88,7 @@ def draw(seed):
     tile = r.choice(TILES)
     flags = ["--cpu=znver3"] + ([tile] if tile else [])
     threads = "--threads=%d" % r.choice([1, 2])
-    what = "n%d c%d f%d %dx%d s%d pads %s %dx%d -> %dx%d%s%s%s %s %s" % (
+    what = ("depthwise " if groups > 1 else "") + "n%d c%d f%d %dx%d s%d pads %s %dx%d -> %dx%d%s%s%s %s %s" % (
         n, c, f, kh, kw, stride, pads, h, w, oh, ow, " bias" if bias else "",
         " residual" if residual else "", " relu" if relu else "", tile or "6x16", threads)
     return "\n".join(lines) + "\n", flags, [threads], what

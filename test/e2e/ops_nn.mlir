@@ -14,6 +14,7 @@
 // RUN: %check-e2e %S/Inputs/conv_pixel_rows.mlir main %t/pixel_rows_2 --threads=2
 // RUN: %check-e2e %S/Inputs/conv_pixel_tiling.mlir main %t/pixel_tiling --cpu=znver3
 // RUN: %check-e2e %S/Inputs/conv_pixel_tiling.mlir main %t/pixel_tiling_2 --cpu=znver3 --threads=2
+// RUN: %check-e2e %S/Inputs/conv_pixel_edges.mlir main %t/pixel_edges --cpu=znver3
 // RUN: %check-e2e %S/Inputs/conv_chain.mlir main %t/conv_chain
 // RUN: %check-e2e %S/Inputs/conv_chain.mlir main %t/conv_chain_2 --threads=2
 // RUN: %check-e2e %s conv_depthwise %t
