@@ -528,25 +528,6 @@ linalg::GenericOp flattenPointwise(OpBuilder &b, Location loc, Value &input, Val
   return flat;
 }
 
-/// A convolution on rows of output pixels (ConvStrategy.h says which). The
-/// register tile is T consecutive pixels of one output row times P filters
-/// (the pattern's tile-pixels, the panels' width), and its reduction runs
-/// over every tap and channel with the tile in registers:
-///
-///   scf.for %j = 0 to F step P {dlc.parallel}        (one panel of filters)
-///     scf.for %oh = 0 to OH
-///       scf.for %ow = 0 to OW' step T  (+ one or two shorter tiles: cpu::splitRow)
-///         %t = zeros : T x P
-///         scf.for %kh, scf.for %kw                    (the taps)
-///           %a = %x_padded[n, :, oh*sh + kh, ow*sw + kw :: sw] : C x T
-///           %b = %panels[j / P, kh, kw]                       : C x P
-///           %t = linalg.matmul_transpose_a ins(%a, %b) outs(%t)
-///         %y[n, j:j+P, oh, ow:ow+T] = transpose(%t)
-///
-/// A's rows are the image's channels as stored (a strided view, so strided
-/// convolutions need no im2col), B's rows are P contiguous floats of the
-/// packed weight (one sequential stream per panel). No output column is
-/// computed and dropped, however short the rows are.
 /// How many pieces a parallel convolution loop should have: enough for the
 /// pool to even out a thread that starts late or loses its core for a
 /// while (each thread claims its share a piece at a time and then helps
@@ -585,12 +566,221 @@ int64_t pointwiseRows(int64_t pixels, int64_t panels, int64_t tile, int64_t stea
   return 1;
 }
 
+/// The loops of one convolution on pixel rows (ConvOnPixelRows below), from
+/// its operands once matched: the register tiles, a row's tiles, the tail
+/// columns' tiles, and the images' and panels' loops around them.
+class PixelRowLoops {
+public:
+  Location loc;
+  Value input, panels, zeroF;
+  int64_t c, kh, kw, kPanel;
+  SmallVector<int64_t> strides;
+  /// The in-place epilogue the tiles run on their regions (null: none).
+  linalg::GenericOp epilogue;
+
+  Value idx(OpBuilder &b, int64_t v) const { return b.create<arith::ConstantIndexOp>(loc, v); }
+  static OpFoldResult attr(OpBuilder &b, int64_t v) { return b.getIndexAttr(v); }
+  scf::ForOp forLoop(OpBuilder &b, int64_t from, int64_t to, int64_t step, Value init,
+                     function_ref<Value(OpBuilder &, Value, Value)> body) const {
+    return b.create<scf::ForOp>(loc, idx(b, from), idx(b, to), idx(b, step), ValueRange{init},
+                                [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
+                                  lb.create<scf::YieldOp>(loc, body(lb, iv, args[0]));
+                                });
+  }
+
+  /// A run of `n` pixels as 4-D sizes and strides (`step` apart): [1, channels,
+  /// 1, n] along a row, [1, channels, n, 1] down a column.
+  std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>
+  run(OpBuilder &b, int64_t channels, int64_t n, int64_t step, bool down) const {
+    SmallVector<OpFoldResult> sizes = {attr(b, 1), attr(b, channels), attr(b, 1), attr(b, 1)};
+    SmallVector<OpFoldResult> steps(4, attr(b, 1));
+    sizes[down ? 2 : 3] = attr(b, n);
+    steps[down ? 2 : 3] = attr(b, step);
+    return {sizes, steps};
+  }
+
+  /// The image's [C, n] run that tap (h, w) of a tile reads.
+  Value imageRun(OpBuilder &b, Value image, Value h, Value w, int64_t pixels, bool down) const {
+    Type f32 = b.getF32Type();
+    auto [sizes, steps] = run(b, c, pixels, strides[down ? 0 : 1], down);
+    SmallVector<OpFoldResult> offsets = {image, attr(b, 0), h, w};
+    auto type = RankedTensorType::get({c, pixels}, f32);
+    // With one channel or one pixel, which unit dims a slice rank-reduced
+    // to [C, n] drops is ambiguous: the canonicalizer rebuilt a one-channel
+    // column as a run along the row, and bufferization gave a strided
+    // one-pixel run the wrong stride. Those take the whole 4-D slice,
+    // collapsed (a copy once bufferized, so not the others).
+    if (c != 1 && pixels != 1)
+      return b.create<tensor::ExtractSliceOp>(loc, type, input, offsets, sizes, steps);
+    auto sliceType = RankedTensorType::get({1, c, down ? pixels : 1, down ? 1 : pixels}, f32);
+    return b.create<tensor::CollapseShapeOp>(
+        loc, type, b.create<tensor::ExtractSliceOp>(loc, sliceType, input, offsets, sizes, steps),
+        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+  }
+
+  /// One register tile: `pixels` output pixels from (row, col) on, along
+  /// the row or, `down`, along the column, filters j..j+P of image `image`,
+  /// written into `acc` (its epilogue applied).
+  Value tile(OpBuilder &b, Value acc, Value image, Value j, Value row, Value col, int64_t pixels,
+             bool down = false) const {
+    Type f32 = b.getF32Type();
+    auto tileType = RankedTensorType::get({pixels, kPanel}, f32);
+    Value zeros =
+        b.create<linalg::FillOp>(loc, zeroF,
+                                 b.create<tensor::EmptyOp>(loc, tileType.getShape(), f32).getResult())
+            .getResult(0);
+    Value panel = b.create<arith::DivUIOp>(loc, j, idx(b, kPanel));
+    Value inRow = b.create<arith::MulIOp>(loc, row, idx(b, strides[0]));
+    Value inCol = b.create<arith::MulIOp>(loc, col, idx(b, strides[1]));
+    auto taps = forLoop(b, 0, kh, 1, zeros, [&](OpBuilder &b, Value r, Value t) {
+      Value h = b.create<arith::AddIOp>(loc, inRow, r);
+      return forLoop(b, 0, kw, 1, t, [&](OpBuilder &b, Value s, Value t) {
+               Value w = b.create<arith::AddIOp>(loc, inCol, s);
+               Value a = imageRun(b, image, h, w, pixels, down);
+               Value bPanel = b.create<tensor::ExtractSliceOp>(
+                   loc, RankedTensorType::get({c, kPanel}, f32), panels,
+                   ArrayRef<OpFoldResult>{panel, r, s, attr(b, 0), attr(b, 0)},
+                   ArrayRef<OpFoldResult>{attr(b, 1), attr(b, 1), attr(b, 1), attr(b, c),
+                                          attr(b, kPanel)},
+                   SmallVector<OpFoldResult>(5, attr(b, 1)));
+               return b.create<linalg::MatmulTransposeAOp>(loc, TypeRange{tileType},
+                                                           ValueRange{a, bPanel}, ValueRange{t})
+                   .getResult(0);
+             }).getResult(0);
+    });
+    SmallVector<OpFoldResult> offsets = {image, j, row, col};
+    SmallVector<OpFoldResult> sizes = run(b, kPanel, pixels, 1, down).first;
+    SmallVector<OpFoldResult> unit(4, attr(b, 1));
+    auto outType = RankedTensorType::get({kPanel, pixels}, f32);
+    Value dest = b.create<tensor::ExtractSliceOp>(loc, outType, acc, offsets, sizes, unit);
+    Value transposed =
+        b.create<linalg::TransposeOp>(loc, taps.getResult(0), dest, ArrayRef<int64_t>{1, 0})
+            .getResult()[0];
+    acc = b.create<tensor::InsertSliceOp>(loc, transposed, acc, offsets, sizes, unit);
+    if (!epilogue)
+      return acc;
+    // The epilogue on the tile just written, while it is in L1 (or, where
+    // TileAndVectorize can, columnEpilogue: on each column in registers
+    // before its store).
+    auto regionType =
+        RankedTensorType::get({1, kPanel, down ? pixels : 1, down ? 1 : pixels}, f32);
+    Value region = b.create<tensor::ExtractSliceOp>(loc, regionType, acc, offsets, sizes, unit);
+    Value fused = dlc::epilogueOnRegion(b, loc, epilogue, offsets, sizes, region);
+    return b.create<tensor::InsertSliceOp>(loc, fused, acc, offsets, sizes, unit);
+  }
+
+  /// The tiles of one run of `split`: the full ones in a loop over `along`
+  /// (the column, or down a column the row), then the tails; `tileAt(b, acc,
+  /// at, pixels)` makes the tile that starts at `at`.
+  Value splitTiles(OpBuilder &b, Value acc, dlc::cpu::RowSplit split, int64_t tilePixels,
+                   function_ref<Value(OpBuilder &, Value, Value, int64_t)> tileAt) const {
+    int64_t full = split.full * tilePixels;
+    if (full > 0)
+      acc = forLoop(b, 0, full, tilePixels, acc, [&](OpBuilder &b, Value at, Value acc) {
+              return tileAt(b, acc, at, tilePixels);
+            }).getResult(0);
+    int64_t at = full;
+    for (int64_t tail : split.tails)
+      if (tail > 0) {
+        acc = tileAt(b, acc, idx(b, at), tail);
+        at += tail;
+      }
+    return acc;
+  }
+};
+
+/// A convolution on rows of output pixels (ConvStrategy.h says which). The
+/// register tile is T consecutive pixels of one output row times P filters
+/// (the pattern's tile-pixels, the panels' width), and its reduction runs
+/// over every tap and channel with the tile in registers (PixelRowLoops):
+///
+///   scf.for %j = 0 to F step P {dlc.parallel}        (one panel of filters)
+///     scf.for %oh = 0 to OH
+///       scf.for %ow = 0 to OW' step T  (+ one or two shorter tiles: cpu::splitRow)
+///         %t = zeros : T x P
+///         scf.for %kh, scf.for %kw                    (the taps)
+///           %a = %x_padded[n, :, oh*sh + kh, ow*sw + kw :: sw] : C x T
+///           %b = %panels[j / P, kh, kw]                       : C x P
+///           %t = linalg.matmul_transpose_a ins(%a, %b) outs(%t)
+///         %y[n, j:j+P, oh, ow:ow+T] = transpose(%t)
+///
+/// A's rows are the image's channels as stored (a strided view, so strided
+/// convolutions need no im2col), B's rows are P contiguous floats of the
+/// packed weight (one sequential stream per panel). No output column is
+/// computed and dropped, however short the rows are. Variations (Layout):
+/// a loop over few panels iterates over pieces, each a panel's chunk of
+/// rows (parallelRowChunks); a 7x7 output's last column runs as tiles down
+/// the column after the rows (cpu::tailColumns); a pointwise convolution's
+/// image is a few long rows (pointwiseRows); with few panels the rows' loop
+/// is the parallel one.
 struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   /// `tilePixels`: the register tile's pixels (cpu::PixelRowTile); its
   /// filters are the packed panels' width.
   ConvOnPixelRows(MLIRContext *ctx, int64_t tilePixels, int64_t steadyPixels)
       : OpRewritePattern(ctx, /*benefit=*/3), kPixels(tilePixels), kSteadyPixels(steadyPixels) {}
   const int64_t kPixels, kSteadyPixels;
+
+  /// How the output's rows and columns are cut into tiles and the panels'
+  /// loop into pieces.
+  struct Layout {
+    int64_t oh, ow;
+    bool panelsParallel, columns;
+    dlc::cpu::RowSplit split, columnSplit;
+    int64_t chunks, chunkRows;
+  };
+
+  Layout layout(int64_t oh, int64_t ow, int64_t panels) const {
+    Layout l{oh, ow, /*panelsParallel=*/panels >= 4, false, {}, {}, 1, oh};
+    // The last ow % T columns as tiles down each column where that takes
+    // fewer steps (cpu::tailColumns: 7x7 outputs with 6-pixel tiles); the
+    // rows then end at the last whole tile.
+    l.columns = l.panelsParallel && dlc::cpu::tailColumns(oh, ow, kPixels, kSteadyPixels);
+    l.split = l.columns ? dlc::cpu::RowSplit{ow / kPixels, {0, 0}}
+                        : dlc::cpu::splitRow(ow, kPixels, kSteadyPixels);
+    l.columnSplit = dlc::cpu::splitRow(oh, kPixels, kSteadyPixels);
+    // A loop over few panels also splits the rows into chunks, one piece of
+    // the pool's loop each (parallelRowChunks).
+    l.chunks = l.panelsParallel && !l.columns ? parallelRowChunks(panels, oh) : 1;
+    l.chunkRows = (oh + l.chunks - 1) / l.chunks;
+    return l;
+  }
+
+  /// One piece of the panels' loop: the panel's rows of its chunk, then (all
+  /// chunks at once, `columns`) its tail columns.
+  Value piece(OpBuilder &b, const PixelRowLoops &loops, const Layout &l, Value acc, Value image,
+              Value piece) const {
+    Location loc = loops.loc;
+    // The panel's first filter, and its rows [firstRow, endRow).
+    Value j = piece, firstRow = loops.idx(b, 0), endRow = loops.idx(b, l.oh);
+    if (l.chunks > 1) {
+      j = b.create<arith::MulIOp>(loc, b.create<arith::DivUIOp>(loc, piece, loops.idx(b, l.chunks)),
+                                  loops.idx(b, loops.kPanel));
+      firstRow = b.create<arith::MulIOp>(
+          loc, b.create<arith::RemUIOp>(loc, piece, loops.idx(b, l.chunks)),
+          loops.idx(b, l.chunkRows));
+      endRow = b.create<arith::MinUIOp>(
+          loc, b.create<arith::AddIOp>(loc, firstRow, loops.idx(b, l.chunkRows)), endRow);
+    }
+    auto rows = b.create<scf::ForOp>(
+        loc, firstRow, endRow, loops.idx(b, 1), ValueRange{acc},
+        [&](OpBuilder &b, Location, Value row, ValueRange args) {
+          b.create<scf::YieldOp>(
+              loc, loops.splitTiles(b, args[0], l.split, kPixels,
+                                    [&](OpBuilder &b, Value acc, Value col, int64_t pixels) {
+                                      return loops.tile(b, acc, image, j, row, col, pixels);
+                                    }));
+        });
+    if (!l.panelsParallel && l.oh >= 2)
+      rows->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
+    acc = rows.getResult(0);
+    for (int64_t col = l.split.full * kPixels; l.columns && col < l.ow; ++col)
+      acc = loops.splitTiles(b, acc, l.columnSplit, kPixels,
+                             [&](OpBuilder &b, Value acc, Value row, int64_t pixels) {
+                               return loops.tile(b, acc, image, j, row, loops.idx(b, col), pixels,
+                                                 /*down=*/true);
+                             });
+    return acc;
+  }
 
   LogicalResult matchAndRewrite(linalg::Conv2DNchwFchwOp conv,
                                 PatternRewriter &rewriter) const override {
@@ -608,134 +798,35 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       return rewriter.notifyMatchFailure(conv, "dilated");
     ArrayRef<int64_t> x = ops->xType.getShape(), w = ops->wType.getShape(),
                       y = ops->yType.getShape();
-    int64_t n = x[0], c = x[1], f = w[0], kh = w[2], kw = w[3], oh = y[2], ow = y[3];
-    auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
-    const int64_t kPanel = cast<RankedTensorType>(panels.getType()).getDimSize(4);
-
+    int64_t n = x[0], f = w[0], kh = w[2], kw = w[3], oh = y[2], ow = y[3];
     Location loc = conv.getLoc();
-    Type f32 = rewriter.getF32Type();
-    Value input = ops->input;
+    PixelRowLoops loops{loc, ops->input, panels, Value(), x[1], kh, kw,
+                        cast<RankedTensorType>(panels.getType()).getDimSize(4),
+                        llvm::to_vector(conv.getStrides().getValues<int64_t>()),
+                        linalg::GenericOp()};
     // The padded image as a fill of its borders and a copy of the interior,
     // not a fill of the whole buffer first (64ch 58x58: 861 KB of stores).
     // When the image is computed in this kernel (a convolution chained after
     // another, PartitionKernels), the buffer and its borders come first, so
     // that the producer writes the interior itself.
-    if (tensor::PadOp pad = dlc::spatialConstantPad(input)) {
+    if (tensor::PadOp pad = dlc::spatialConstantPad(loops.input)) {
       Block *entry = nullptr;
       Operation *producer = pad.getSource().getDefiningOp();
       if (producer && !isa<bufferization::ToTensorOp>(producer))
         if (auto func = conv->getParentOfType<func::FuncOp>(); func && conv->getBlock() == &func.getBody().front())
           entry = &func.getBody().front();
-      input = dlc::padByBorderFills(rewriter, loc, pad.getSource(), pad.getResultType(),
-                                    pad.getStaticLow(), pad.getStaticHigh(),
-                                    pad.getConstantPaddingValue(), entry);
+      loops.input = dlc::padByBorderFills(rewriter, loc, pad.getSource(), pad.getResultType(),
+                                          pad.getStaticLow(), pad.getStaticHigh(),
+                                          pad.getConstantPaddingValue(), entry);
     }
-    Value zeroF = rewriter.create<arith::ConstantOp>(loc, rewriter.getF32FloatAttr(0.0f));
-    auto idx = [&](OpBuilder &b, int64_t v) -> Value {
-      return b.create<arith::ConstantIndexOp>(loc, v);
-    };
-    auto attr = [&](OpBuilder &b, int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
-    auto forLoop = [&](OpBuilder &b, int64_t from, int64_t to, int64_t step, Value init,
-                       function_ref<Value(OpBuilder &, Value, Value)> body) {
-      return b.create<scf::ForOp>(
-          loc, idx(b, from), idx(b, to), idx(b, step), ValueRange{init},
-          [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
-            lb.create<scf::YieldOp>(loc, body(lb, iv, args[0]));
-          });
-    };
-
+    loops.zeroF = rewriter.create<arith::ConstantOp>(loc, rewriter.getF32FloatAttr(0.0f));
     // The elementwise epilogue (bias, activation, residual add) that
     // ReuseProducerBuffer made update the convolution's result in place runs
     // on each tile right after its write-back instead of as a pass over the
     // whole output afterwards (which read and wrote it through L2 or L3).
     linalg::GenericOp epilogue = dlc::inPlaceEpilogue(conv.getResult(0));
-    // The epilogue the tiles run (the flattened copy of it below).
-    linalg::GenericOp tileEpilogue = epilogue;
-    // One register tile: `pixels` output pixels from (row, col) on, along
-    // the row or, `down`, along the column, filters j..j+P of image
-    // `image`, written into `acc`.
-    auto tile = [&](OpBuilder &b, Value acc, Value image, Value j, Value row, Value col,
-                    int64_t pixels, bool down = false) -> Value {
-      // The run of pixels as 4-D sizes and strides: [1, C or P, 1, n] along
-      // a row, [1, C or P, n, 1] down a column.
-      auto run = [&](OpBuilder &b, int64_t channels, int64_t n, int64_t step) {
-        SmallVector<OpFoldResult> sizes = {attr(b, 1), attr(b, channels), attr(b, 1),
-                                           attr(b, 1)};
-        SmallVector<OpFoldResult> steps(4, attr(b, 1));
-        sizes[down ? 2 : 3] = attr(b, n);
-        steps[down ? 2 : 3] = attr(b, step);
-        return std::make_pair(sizes, steps);
-      };
-      auto tileType = RankedTensorType::get({pixels, kPanel}, f32);
-      Value zeros =
-          b.create<linalg::FillOp>(loc, zeroF,
-                                   b.create<tensor::EmptyOp>(loc, tileType.getShape(), f32)
-                                       .getResult())
-              .getResult(0);
-      Value panel = b.create<arith::DivUIOp>(loc, j, idx(b, kPanel));
-      Value inRow = b.create<arith::MulIOp>(loc, row, idx(b, strides[0]));
-      Value inCol = b.create<arith::MulIOp>(loc, col, idx(b, strides[1]));
-      auto taps = forLoop(b, 0, kh, 1, zeros, [&](OpBuilder &b, Value r, Value t) {
-        Value h = b.create<arith::AddIOp>(loc, inRow, r);
-        return forLoop(b, 0, kw, 1, t, [&](OpBuilder &b, Value s, Value t) {
-                 Value wcol = b.create<arith::AddIOp>(loc, inCol, s);
-                 auto [aSizes, aSteps] = run(b, c, pixels, strides[down ? 0 : 1]);
-                 SmallVector<OpFoldResult> aOffsets = {image, attr(b, 0), h, wcol};
-                 auto aType = RankedTensorType::get({c, pixels}, f32);
-                 // With one channel or one pixel, which unit dims a slice
-                 // rank-reduced to [C, n] drops is ambiguous: the canonicalizer
-                 // rebuilt a one-channel column as a run along the row, and
-                 // bufferization gave a strided one-pixel run the wrong stride.
-                 // Those take the whole 4-D slice, collapsed (a copy once
-                 // bufferized, so not the others).
-                 Value a;
-                 if (c == 1 || pixels == 1) {
-                   auto sliceType = RankedTensorType::get(
-                       {1, c, down ? pixels : 1, down ? 1 : pixels}, f32);
-                   a = b.create<tensor::CollapseShapeOp>(
-                       loc, aType,
-                       b.create<tensor::ExtractSliceOp>(loc, sliceType, input, aOffsets, aSizes,
-                                                        aSteps),
-                       ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
-                 } else {
-                   a = b.create<tensor::ExtractSliceOp>(loc, aType, input, aOffsets, aSizes,
-                                                        aSteps);
-                 }
-                 Value bPanel = b.create<tensor::ExtractSliceOp>(
-                     loc, RankedTensorType::get({c, kPanel}, f32), panels,
-                     ArrayRef<OpFoldResult>{panel, r, s, attr(b, 0), attr(b, 0)},
-                     ArrayRef<OpFoldResult>{attr(b, 1), attr(b, 1), attr(b, 1), attr(b, c),
-                                            attr(b, kPanel)},
-                     SmallVector<OpFoldResult>(5, attr(b, 1)));
-                 return b.create<linalg::MatmulTransposeAOp>(loc, TypeRange{tileType},
-                                                             ValueRange{a, bPanel},
-                                                             ValueRange{t})
-                     .getResult(0);
-               }).getResult(0);
-      });
-      SmallVector<OpFoldResult> offsets = {image, j, row, col};
-      SmallVector<OpFoldResult> sizes = run(b, kPanel, pixels, 1).first;
-      SmallVector<OpFoldResult> unit(4, attr(b, 1));
-      auto outType = RankedTensorType::get({kPanel, pixels}, f32);
-      Value dest = b.create<tensor::ExtractSliceOp>(loc, outType, acc, offsets, sizes, unit);
-      Value transposed =
-          b.create<linalg::TransposeOp>(loc, taps.getResult(0), dest, ArrayRef<int64_t>{1, 0})
-              .getResult()[0];
-      acc = b.create<tensor::InsertSliceOp>(loc, transposed, acc, offsets, sizes, unit);
-      if (!epilogue)
-        return acc;
-      // The epilogue on the tile just written, while it is in L1 (or, where
-      // TileAndVectorize can, columnEpilogue: on each column in registers
-      // before its store).
-      auto regionType = RankedTensorType::get(
-          {1, kPanel, down ? pixels : 1, down ? 1 : pixels}, f32);
-      Value region = b.create<tensor::ExtractSliceOp>(loc, regionType, acc, offsets, sizes, unit);
-      Value fused = dlc::epilogueOnRegion(b, loc, tileEpilogue, offsets, sizes, region);
-      return b.create<tensor::InsertSliceOp>(loc, fused, acc, offsets, sizes, unit);
-    };
-
-    // Few panels: the pool splits the rows instead.
-    bool panelsParallel = f / kPanel >= 4;
+    loops.epilogue = epilogue;
+    int64_t kPanel = loops.kPanel;
     // Under an epilogue the loops go where the epilogue was: its other
     // operands (a residual) may be computed after the convolution.
     if (epilogue)
@@ -743,79 +834,25 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // A pointwise convolution's pixels as a few long rows (flattenPointwise,
     // pointwiseRows).
     Value init = fill.getOutputs()[0];
-    bool flat = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 && oh > 1 &&
-                panelsParallel && input == ops->input && x[2] == oh && x[3] == ow &&
+    bool flat = kh == 1 && kw == 1 && loops.strides[0] == 1 && loops.strides[1] == 1 && oh > 1 &&
+                f / kPanel >= 4 && loops.input == ops->input && x[2] == oh && x[3] == ow &&
                 (!epilogue || planeEpilogueApplies(epilogue));
     if (flat) {
       int64_t rows = pointwiseRows(oh * ow, f / kPanel, kPixels, kSteadyPixels);
       if (linalg::GenericOp flatEpilogue =
-              flattenPointwise(rewriter, loc, input, init, epilogue, rows))
-        tileEpilogue = flatEpilogue;
+              flattenPointwise(rewriter, loc, loops.input, init, epilogue, rows))
+        loops.epilogue = flatEpilogue;
       ow = oh * ow / rows;
       oh = rows;
     }
-    // The last ow % T columns as tiles down each column where that takes
-    // fewer steps (cpu::tailColumns: 7x7 and 14x14 outputs with 6-pixel
-    // tiles); the rows then end at the last whole tile.
-    bool columns = panelsParallel && dlc::cpu::tailColumns(oh, ow, kPixels, kSteadyPixels);
-    dlc::cpu::RowSplit split = columns ? dlc::cpu::RowSplit{ow / kPixels, {0, 0}}
-                                       : dlc::cpu::splitRow(ow, kPixels, kSteadyPixels);
-    dlc::cpu::RowSplit columnSplit = dlc::cpu::splitRow(oh, kPixels, kSteadyPixels);
-    int64_t full = split.full * kPixels;
-    // A loop over few panels also splits the rows into chunks, one piece of
-    // the pool's loop each (parallelPieces).
-    int64_t chunks = panelsParallel && !columns ? parallelRowChunks(f / kPanel, oh) : 1;
-    int64_t chunkRows = (oh + chunks - 1) / chunks;
-    auto images = forLoop(rewriter, 0, n, 1, init,
-                          [&](OpBuilder &b, Value image, Value acc) {
-      int64_t pieces = chunks > 1 ? f / kPanel * chunks : f;
-      auto panelLoop = forLoop(b, 0, pieces, chunks > 1 ? 1 : kPanel, acc,
-                               [&](OpBuilder &b, Value piece, Value acc) {
-        // The panel's first filter, and its rows [firstRow, endRow).
-        Value j = piece, firstRow = idx(b, 0), endRow = idx(b, oh);
-        if (chunks > 1) {
-          j = b.create<arith::MulIOp>(loc, b.create<arith::DivUIOp>(loc, piece, idx(b, chunks)),
-                                      idx(b, kPanel));
-          firstRow = b.create<arith::MulIOp>(
-              loc, b.create<arith::RemUIOp>(loc, piece, idx(b, chunks)), idx(b, chunkRows));
-          endRow = b.create<arith::MinUIOp>(
-              loc, b.create<arith::AddIOp>(loc, firstRow, idx(b, chunkRows)), endRow);
-        }
-        auto rows = b.create<scf::ForOp>(
-            loc, firstRow, endRow, idx(b, 1), ValueRange{acc},
-            [&](OpBuilder &b, Location, Value row, ValueRange args) {
-          Value acc = args[0];
-          if (full > 0)
-            acc = forLoop(b, 0, full, kPixels, acc, [&](OpBuilder &b, Value col, Value acc) {
-                    return tile(b, acc, image, j, row, col, kPixels);
-                  }).getResult(0);
-          int64_t at = full;
-          for (int64_t tail : split.tails)
-            if (tail > 0) {
-              acc = tile(b, acc, image, j, row, idx(b, at), tail);
-              at += tail;
-            }
-          b.create<scf::YieldOp>(loc, acc);
-        });
-        if (!panelsParallel && oh >= 2)
-          rows->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
-        acc = rows.getResult(0);
-        for (int64_t col = full; columns && col < ow; ++col) {
-          int64_t fullRows = columnSplit.full * kPixels;
-          if (fullRows > 0)
-            acc = forLoop(b, 0, fullRows, kPixels, acc, [&](OpBuilder &b, Value row, Value acc) {
-                    return tile(b, acc, image, j, row, idx(b, col), kPixels, /*down=*/true);
-                  }).getResult(0);
-          int64_t at = fullRows;
-          for (int64_t tail : columnSplit.tails)
-            if (tail > 0) {
-              acc = tile(b, acc, image, j, idx(b, at), idx(b, col), tail, /*down=*/true);
-              at += tail;
-            }
-        }
-        return acc;
-      });
-      if (panelsParallel)
+    Layout l = layout(oh, ow, f / kPanel);
+    auto images = loops.forLoop(rewriter, 0, n, 1, init, [&](OpBuilder &b, Value image, Value acc) {
+      int64_t pieces = l.chunks > 1 ? f / kPanel * l.chunks : f;
+      auto panelLoop = loops.forLoop(b, 0, pieces, l.chunks > 1 ? 1 : kPanel, acc,
+                                     [&](OpBuilder &b, Value p, Value acc) {
+                                       return piece(b, loops, l, acc, image, p);
+                                     });
+      if (l.panelsParallel)
         panelLoop->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
       return panelLoop.getResult(0);
     });
@@ -824,8 +861,8 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
       result = unflatRows(rewriter, loc, result, ops->yType);
     replaceConvolution(rewriter, conv, epilogue, result);
     // The flattened epilogue was a template for the tiles' regions.
-    if (tileEpilogue != epilogue)
-      rewriter.eraseOp(tileEpilogue);
+    if (loops.epilogue != epilogue)
+      rewriter.eraseOp(loops.epilogue);
     return success();
   }
 };
