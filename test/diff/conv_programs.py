@@ -34,7 +34,7 @@ TILES = ["", "", "", "--kernel-tiles=5x16", "--kernel-tiles=4x16", "--kernel-til
 MAX_WEIGHTS = 24000  # values in the weight constant (the .mlir text stays small)
 
 
-def draw(seed):
+def draw(seed, cpu="znver3"):
     """One case: the .mlir text, the compile flags, the run flags, a short description."""
     r = random.Random(seed)
     while True:
@@ -86,7 +86,7 @@ def draw(seed):
         last = "%2"
     lines += ["  return %s : %s" % (last, y), "}"]
     tile = r.choice(TILES)
-    flags = ["--cpu=znver3"] + ([tile] if tile else [])
+    flags = ["--cpu=" + cpu] + ([tile] if tile else [])
     threads = "--threads=%d" % r.choice([1, 2])
     what = ("depthwise " if groups > 1 else "") + "n%d c%d f%d %dx%d s%d pads %s %dx%d -> %dx%d%s%s%s %s %s" % (
         n, c, f, kh, kw, stride, pads, h, w, oh, ow, " bias" if bias else "",
@@ -95,8 +95,8 @@ def draw(seed):
 
 
 def run_case(job):
-    seed, work = job
-    text, flags, run_flags, what = draw(seed)
+    seed, work, cpu = job
+    text, flags, run_flags, what = draw(seed, cpu)
     folder = os.path.join(work, "case%d" % seed)
     os.makedirs(folder, exist_ok=True)
     model = os.path.join(folder, "conv.mlir")
@@ -125,9 +125,12 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--work", default="conv-programs-work")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--cpu", default="znver3",
+                    help="the --cpu to compile for (one this machine runs: x86-64-v3 has no FMA timing, "
+                         "so its row splits differ; native)")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    jobs = [(seed, args.work) for seed in range(args.seed, args.seed + args.cases)]
+    jobs = [(seed, args.work, args.cpu) for seed in range(args.seed, args.seed + args.cases)]
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(run_case, jobs)
     failed = [(seed, what, why) for seed, what, why in results if why]
