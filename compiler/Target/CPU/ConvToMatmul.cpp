@@ -535,11 +535,21 @@ linalg::GenericOp flattenPointwise(OpBuilder &b, Location loc, Value &input, Val
 /// of the weight over several rows.
 constexpr int64_t kParallelPieces = 32;
 
+/// The fewest panels whose loop is the parallel one (with fewer, the rows'
+/// loop is) and whose pointwise convolutions are flattened.
+constexpr int64_t kParallelPanels = 4;
+
+/// How many chunks each of `panels` panels should split into for the panels'
+/// loop to have about kParallelPieces pieces.
+int64_t chunksWanted(int64_t panels) {
+  return (kParallelPieces + panels - 1) / std::max<int64_t>(panels, 1);
+}
+
 /// The chunks of rows each of `panels` panels is split into (1: none), so
 /// that the panels' loop has about kParallelPieces pieces. 3x3 64 -> 64
 /// filters at 56x56 (4 panels of 16 filters with AVX2): 8 chunks of 7 rows.
 int64_t parallelRowChunks(int64_t panels, int64_t rows) {
-  int64_t chunks = std::min(rows, (kParallelPieces + panels - 1) / std::max<int64_t>(panels, 1));
+  int64_t chunks = std::min(rows, chunksWanted(panels));
   if (chunks <= 1)
     return 1;
   // As many chunks as rows of the even split need.
@@ -556,7 +566,7 @@ int64_t parallelRowChunks(int64_t panels, int64_t rows) {
 /// 49 pixels stay one row.
 int64_t pointwiseRows(int64_t pixels, int64_t panels, int64_t tile, int64_t steady) {
   using dlc::cpu::splitRow, dlc::cpu::splitSteps;
-  int64_t wanted = (kParallelPieces + panels - 1) / std::max<int64_t>(panels, 1);
+  int64_t wanted = chunksWanted(panels);
   int64_t oneRow = splitSteps(splitRow(pixels, tile, steady), tile, steady);
   for (int64_t rows = std::min(wanted, pixels); rows > 1; --rows)
     if (pixels % rows == 0 && pixels / rows >= 8 * tile &&
@@ -588,15 +598,18 @@ public:
                                 });
   }
 
-  /// A run of `n` pixels as 4-D sizes and strides (`step` apart): [1, channels,
-  /// 1, n] along a row, [1, channels, n, 1] down a column.
+  /// A run of `n` pixels as a 4-D shape: [1, channels, 1, n] along a row,
+  /// [1, channels, n, 1] down a column.
+  static SmallVector<int64_t> runShape(int64_t channels, int64_t n, bool down) {
+    return {1, channels, down ? n : 1, down ? 1 : n};
+  }
+
+  /// The run's sizes and strides as slice operands (`step` apart).
   std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>
   run(OpBuilder &b, int64_t channels, int64_t n, int64_t step, bool down) const {
-    SmallVector<OpFoldResult> sizes = {attr(b, 1), attr(b, channels), attr(b, 1), attr(b, 1)};
     SmallVector<OpFoldResult> steps(4, attr(b, 1));
-    sizes[down ? 2 : 3] = attr(b, n);
     steps[down ? 2 : 3] = attr(b, step);
-    return {sizes, steps};
+    return {getAsIndexOpFoldResult(b.getContext(), runShape(channels, n, down)), steps};
   }
 
   /// The image's [C, n] run that tap (h, w) of a tile reads.
@@ -612,7 +625,7 @@ public:
     // collapsed (a copy once bufferized, so not the others).
     if (c != 1 && pixels != 1)
       return b.create<tensor::ExtractSliceOp>(loc, type, input, offsets, sizes, steps);
-    auto sliceType = RankedTensorType::get({1, c, down ? pixels : 1, down ? 1 : pixels}, f32);
+    auto sliceType = RankedTensorType::get(runShape(c, pixels, down), f32);
     return b.create<tensor::CollapseShapeOp>(
         loc, type, b.create<tensor::ExtractSliceOp>(loc, sliceType, input, offsets, sizes, steps),
         ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
@@ -662,16 +675,15 @@ public:
     // The epilogue on the tile just written, while it is in L1 (or, where
     // TileAndVectorize can, columnEpilogue: on each column in registers
     // before its store).
-    auto regionType =
-        RankedTensorType::get({1, kPanel, down ? pixels : 1, down ? 1 : pixels}, f32);
+    auto regionType = RankedTensorType::get(runShape(kPanel, pixels, down), f32);
     Value region = b.create<tensor::ExtractSliceOp>(loc, regionType, acc, offsets, sizes, unit);
     Value fused = dlc::epilogueOnRegion(b, loc, epilogue, offsets, sizes, region);
     return b.create<tensor::InsertSliceOp>(loc, fused, acc, offsets, sizes, unit);
   }
 
-  /// The tiles of one run of `split`: the full ones in a loop over `along`
-  /// (the column, or down a column the row), then the tails; `tileAt(b, acc,
-  /// at, pixels)` makes the tile that starts at `at`.
+  /// The tiles of one row (or column) cut as `split`: the full ones in a
+  /// loop, then the tails; `tileAt(b, acc, at, pixels)` makes the tile that
+  /// starts at pixel `at` of the row (or column).
   Value splitTiles(OpBuilder &b, Value acc, dlc::cpu::RowSplit split, int64_t tilePixels,
                    function_ref<Value(OpBuilder &, Value, Value, int64_t)> tileAt) const {
     int64_t full = split.full * tilePixels;
@@ -730,7 +742,7 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   };
 
   Layout layout(int64_t oh, int64_t ow, int64_t panels) const {
-    Layout l{oh, ow, /*panelsParallel=*/panels >= 4, false, {}, {}, 1, oh};
+    Layout l{oh, ow, /*panelsParallel=*/panels >= kParallelPanels, false, {}, {}, 1, oh};
     // The last ow % T columns as tiles down each column where that takes
     // fewer steps (cpu::tailColumns: 7x7 outputs with 6-pixel tiles); the
     // rows then end at the last whole tile.
@@ -835,7 +847,7 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
     // pointwiseRows).
     Value init = fill.getOutputs()[0];
     bool flat = kh == 1 && kw == 1 && loops.strides[0] == 1 && loops.strides[1] == 1 && oh > 1 &&
-                f / kPanel >= 4 && loops.input == ops->input && x[2] == oh && x[3] == ow &&
+                f / kPanel >= kParallelPanels && loops.input == ops->input && x[2] == oh && x[3] == ow &&
                 (!epilogue || planeEpilogueApplies(epilogue));
     if (flat) {
       int64_t rows = pointwiseRows(oh * ow, f / kPanel, kPixels, kSteadyPixels);
