@@ -188,7 +188,8 @@ int targetCommand(int argc, char **argv) {
                << tiles.pixelRow.filters << " (latency-bound below "
                << tiles.pixelRow.steadyPixels << " pixels), panel prefetch "
                << tiles.prefetchAheadBytes / 1024 << " KiB ahead, window taps shifted in "
-               << "registers on rows up to " << tiles.shiftedRowFloats << " floats\n";
+               << "registers on rows up to " << tiles.shiftedRowFloats << " floats, blocked "
+               << "matmuls pack B " << tiles.blockBytes / 1024 << " KiB at a time\n";
   return 0;
 }
 

@@ -5,6 +5,9 @@
 // RUN: %check-e2e %s matmul_batched %t
 // RUN: %check-e2e %s matmul_batched_ragged %t
 // RUN: %check-e2e %s matmul_f16 %t
+// RUN: %check-e2e %s matmul_blocked %t --cpu=znver3
+// RUN: %check-e2e %s matmul_blocked %t/blocked_2 --cpu=znver3 --threads=2
+// RUN: %check-e2e %s matmul_blocked %t/blocked_native
 // RUN: %check-e2e %s linear %t
 // RUN: %check-e2e %s linear_no_bias_gelu %t
 // RUN: %check-e2e %s conv %t
@@ -51,6 +54,17 @@ func.func @matmul_batched_ragged(%a: tensor<2x3x5x16xf32>, %b: tensor<2x3x16x40x
   %2 = dlc.matmul %c, %d : (tensor<3x21x16xf32>, tensor<3x16x40xf32>) -> tensor<3x21x40xf32>
   %3 = dlc.relu %2 : tensor<3x21x40xf32>
   return %1, %3 : tensor<2x3x5x40xf32>, tensor<3x21x40xf32>
+}
+
+// A short K and many rows take TileAndVectorize's blocked panels: for Zen 3
+// (blocks of 128 KiB of B: 256 columns), two blocks and 88 columns left over,
+// 16 rows of 6x16 tiles and 4 rows left over, the residual add and ReLU on
+// each tile.
+func.func @matmul_blocked(%a: tensor<100x128xf32>, %b: tensor<128x600xf32>, %r: tensor<100x600xf32>) -> tensor<100x600xf32> {
+  %0 = dlc.matmul %a, %b : (tensor<100x128xf32>, tensor<128x600xf32>) -> tensor<100x600xf32>
+  %1 = dlc.add %0, %r : tensor<100x600xf32>
+  %2 = dlc.relu %1 : tensor<100x600xf32>
+  return %2 : tensor<100x600xf32>
 }
 
 func.func @matmul_f16(%a: tensor<7x40xf16>, %b: tensor<40x9xf16>) -> tensor<7x9xf16> {

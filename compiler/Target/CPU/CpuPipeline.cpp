@@ -293,7 +293,8 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   tuned.addPass(dlc::createConvToMatmul({tiles.pixelRow.pixels, tiles.pixelRow.steadyPixels}));
   tuned.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
-  tuned.addPass(dlc::createTileAndVectorize({tiles.matmul.rows, tiles.matmul.columns}));
+  tuned.addPass(dlc::createTileAndVectorize(
+      {tiles.matmul.rows, tiles.matmul.columns, tiles.blockBytes}));
   // The rest of the kernel's loop nests: short NCHW rows flattened, then
   // split into chunks for the pool.
   tuned.addPass(dlc::createCollapseShortRows());

@@ -259,8 +259,11 @@ cpu::KernelTiles dlc::cpuKernelTiles(const CpuTargetOptions &options) {
   if (options.tiles)
     return *options.tiles;
   const CpuTarget &target = describeCpuTarget(options);
-  return cpu::kernelTilesFor(target.vectorBits, target.vectorRegisters, target.l1dBytes,
-                             {target.fmaLatencyCycles, target.fmasPerCycle});
+  cpu::KernelTiles tiles = cpu::kernelTilesFor(target.vectorBits, target.vectorRegisters,
+                                               target.l1dBytes,
+                                               {target.fmaLatencyCycles, target.fmasPerCycle});
+  tiles.blockBytes = std::max<int64_t>(target.l2Bytes / 8, 16 << 10);
+  return tiles;
 }
 
 std::optional<cpu::KernelTiles> dlc::parseKernelTiles(llvm::StringRef spec, cpu::KernelTiles base,

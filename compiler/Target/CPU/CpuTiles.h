@@ -143,12 +143,17 @@ struct KernelTiles {
   /// 28x28 depthwise on Zen 3, one thread: 168 -> 109 us with the copy) and
   /// 14 and 7 ran as fast either way.
   int64_t shiftedRowFloats = 64;
+  /// The bytes of B a blocked matmul packs per block of columns
+  /// (TileAndVectorize.cpp, blockedPanels): an eighth of L2, so that the
+  /// block stays there while every row of register tiles reads it.
+  int64_t blockBytes = 64 << 10;
   /// The vector width the tiles are made of: a row of the matmul tile is
   /// two vectors of f32.
   constexpr int64_t vectorBits() const { return matmul.columns / 2 * 32; }
   constexpr bool operator==(const KernelTiles &o) const {
     return matmul == o.matmul && pixelRow == o.pixelRow &&
-           prefetchAheadBytes == o.prefetchAheadBytes && shiftedRowFloats == o.shiftedRowFloats;
+           prefetchAheadBytes == o.prefetchAheadBytes && shiftedRowFloats == o.shiftedRowFloats &&
+           blockBytes == o.blockBytes;
   }
 };
 

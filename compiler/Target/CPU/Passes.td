@@ -74,6 +74,8 @@ def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
     Option<"tileRows", "tile-rows", "int64_t", "8", "rows of C per register tile">,
     Option<"tileColumns", "tile-columns", "int64_t", "32",
            "f32 columns of C per register tile (and of a packed B panel)">,
+    Option<"blockBytes", "block-bytes", "int64_t", "65536",
+           "bytes of B a blocked matmul packs per block of columns (an eighth of L2)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::affine::AffineDialect"];

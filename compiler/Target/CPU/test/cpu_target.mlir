@@ -24,7 +24,8 @@
 // V4-SAME: (assumed)
 // The peak is lanes x 2 x FMAs per cycle x the clock (assumed for a named CPU).
 // V4-SAME: ; 3.00 GHz (assumed), f32 peak 192 GFLOP/s per core
-// V4: tiles: matmul 8x32, pixel-row convolution 8x32 (latency-bound below 4 pixels), panel prefetch 8 KiB ahead, window taps shifted in registers on rows up to 64 floats
+// Blocked matmuls pack an eighth of L2 (1 MiB assumed for a named CPU).
+// V4: tiles: matmul 8x32, pixel-row convolution 8x32 (latency-bound below 4 pixels), panel prefetch 8 KiB ahead, window taps shifted in registers on rows up to 64 floats, blocked matmuls pack B 128 KiB at a time
 // V3: cpu: x86-64-v3 (x86_64): 16 x 256-bit vector registers, {{.*}}avx2 fma
 // V3-NOT: avx512f
 // V3: tiles: matmul 6x16, pixel-row convolution 6x16 (latency-bound below 5 pixels){{.*}} rows up to 16 floats
