@@ -12,7 +12,9 @@ to land on those paths: filters mostly a multiple of 16 (16-128), 1-64 channels,
 and non-square windows of 1-7, strides 1-2, random pads, images of 1-30 (7, 11, 13, 14
 and 28 among them), a batch of 1-2, and an epilogue (bias, ReLU, a residual add) or not;
 a quarter are depthwise (8-64 channels, images of 1-40: VectorizeRows' rows shifted in
-registers or read from a padded copy).
+registers or read from a padded copy), and 8% each are pointwise over 264-768 channels
+on images of 1-8 (the pixel rows' blocks of channels) or over 64 channels on 32-40
+(the matmul's blocks of columns).
 It is compiled for AVX2 with Zen 3's FMA timing (`--cpu=znver3`, which both CPU classes
 this project runs on execute) and a random register tile (`--kernel-tiles`: the
 derived 6x16 or 2..8 rows of 16 or 32 columns), run at 1 or 2 threads, and compared with
@@ -50,13 +52,27 @@ def draw(seed, cpu="znver3"):
         # A depthwise convolution (rows up to 40: shifted in registers or
         # read from a padded copy, VectorizeRows.cpp) a quarter of the time.
         groups = 1
-        if r.random() < 0.25:
+        limit = MAX_WEIGHTS
+        draw_kind = r.random()
+        if draw_kind < 0.25:
             groups = c = f = r.choice([8, 16, 24, 32, 48, 64])
             h, w = r.randint(1, 40), r.randint(1, 40)
+        elif draw_kind < 0.33:
+            # A pointwise convolution over many channels on a small image:
+            # its filter panels go in blocks of channels (channelBlock in
+            # ConvToMatmul.cpp: 2 or 3 blocks of 16 KiB).
+            c, f, kh, kw = r.choice([264, 320, 528, 768]), 64, 1, 1
+            h, w, limit = r.randint(1, 8), r.randint(1, 8), 50000
+        elif draw_kind < 0.41:
+            # A pointwise convolution with a short K on a large image: a
+            # matmul in blocks of columns (blockedPanels in
+            # TileAndVectorize.cpp: 512 columns for Zen 3's assumed L2).
+            c, f, kh, kw, stride = 64, r.choice([48, 64, 96]), 1, 1, 1
+            h = w = r.choice([32, 36, 40])
         pads = [r.randint(0, kh - 1), r.randint(0, kw - 1), r.randint(0, kh - 1), r.randint(0, kw - 1)]
         oh = (h + pads[0] + pads[2] - kh) // stride + 1
         ow = (w + pads[1] + pads[3] - kw) // stride + 1
-        if oh >= 1 and ow >= 1 and f * c // groups * kh * kw <= MAX_WEIGHTS:
+        if oh >= 1 and ow >= 1 and f * c // groups * kh * kw <= limit:
             break
     def nested(shape):
         if len(shape) == 1:

@@ -290,7 +290,8 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   // The tiling and vectorising passes bake every size into the code; a
   // kernel sized at run time skips them (SizeLoopsAtRunTime.cpp).
   OpPassManager tuned(func::FuncOp::getOperationName());
-  tuned.addPass(dlc::createConvToMatmul({tiles.pixelRow.pixels, tiles.pixelRow.steadyPixels}));
+  tuned.addPass(dlc::createConvToMatmul(
+      {tiles.pixelRow.pixels, tiles.pixelRow.steadyPixels, tiles.channelBlockBytes}));
   tuned.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
   tuned.addPass(dlc::createTileAndVectorize(

@@ -147,13 +147,17 @@ struct KernelTiles {
   /// (TileAndVectorize.cpp, blockedPanels): an eighth of L2, so that the
   /// block stays there while every row of register tiles reads it.
   int64_t blockBytes = 64 << 10;
+  /// The most bytes of a filter panel a pixel-row tile reads per block of
+  /// channels (ConvToMatmul.cpp, channelBlock): half of L1d, so that the
+  /// block stays there while every tile of a piece reads it.
+  int64_t channelBlockBytes = 16 << 10;
   /// The vector width the tiles are made of: a row of the matmul tile is
   /// two vectors of f32.
   constexpr int64_t vectorBits() const { return matmul.columns / 2 * 32; }
   constexpr bool operator==(const KernelTiles &o) const {
     return matmul == o.matmul && pixelRow == o.pixelRow &&
            prefetchAheadBytes == o.prefetchAheadBytes && shiftedRowFloats == o.shiftedRowFloats &&
-           blockBytes == o.blockBytes;
+           blockBytes == o.blockBytes && channelBlockBytes == o.channelBlockBytes;
   }
 };
 
@@ -195,7 +199,7 @@ constexpr KernelTiles kernelTilesFor(int vectorBits, int vectorRegisters, int64_
   int64_t ahead = l1dBytes / 4 < 1024 ? 1024 : l1dBytes / 4;
   int64_t shifted = lanes * (vectorRegisters / 8 > 1 ? vectorRegisters / 8 : 1);
   return KernelTiles{MatmulTile{rows, columns}, PixelRowTile{rows, columns, steady}, ahead,
-                     shifted};
+                     shifted, 64 << 10, l1dBytes / 2};
 }
 
 inline constexpr KernelTiles kAvx512Tiles = kernelTilesFor(512, 32, 32 << 10, {4, 1}),

@@ -150,6 +150,8 @@ def ConvToMatmul : Pass<"dlc-conv-to-matmul", "mlir::func::FuncOp"> {
            "output pixels per pixel-row register tile (its filters: the packed panel's width)">,
     Option<"steadyPixels", "steady-pixels", "int64_t", "1",
            "the fewest pixels that keep the FMA units busy (cpu::splitRow: how rows are cut into tiles)">,
+    Option<"channelBlockBytes", "channel-block-bytes", "int64_t", "0",
+           "the most bytes of a filter panel a pixel-row tile reads per block of channels (0: all channels at once)">,
   ];
 }
 
