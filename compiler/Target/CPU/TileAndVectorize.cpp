@@ -206,38 +206,105 @@ Value copyRows(OpBuilder &b, Location loc, Value slice) {
   return loop.getResult(0);
 }
 
+/// A matmul cut into column ranges (packBPanels, blockedPanels): its
+/// operands, the in-place epilogue each range runs (null: none), and C
+/// before its fill (`fillValue`: what the fill wrote, moved into each range).
+struct ColumnRanges {
+  linalg::MatmulOp matmul;
+  Value a, b, c, fillValue;
+  linalg::GenericOp epilogue;
+  int64_t m, k, n;
+
+  explicit ColumnRanges(linalg::MatmulOp op)
+      : matmul(op), a(op.getInputs()[0]), b(op.getInputs()[1]), c(op.getOutputs()[0]),
+        epilogue(dlc::inPlaceEpilogue(op.getResult(0))) {
+    if (auto fill = c.getDefiningOp<linalg::FillOp>()) {
+      fillValue = fill.getInputs()[0];
+      c = fill.getOutputs()[0];
+    }
+    m = cast<RankedTensorType>(c.getType()).getDimSize(0);
+    n = cast<RankedTensorType>(c.getType()).getDimSize(1);
+    k = cast<RankedTensorType>(a.getType()).getDimSize(1);
+  }
+
+  /// Where the new loops go: where the epilogue was, under one (its
+  /// operands may come later).
+  Operation *insertionPoint() {
+    return epilogue ? epilogue.getOperation() : matmul.getOperation();
+  }
+
+  /// Rows [row, row + rows) of columns [column, column + width) of `cIn`
+  /// (`aRows`: those rows of A, `bColumns`: those columns of B): filled,
+  /// multiplied, the epilogue run on them, written back. Sets `product`
+  /// to the new matmul.
+  Value range(OpBuilder &b, Location loc, Value cIn, OpFoldResult row, OpFoldResult column,
+              int64_t rows, int64_t width, Value aRows, Value bColumns,
+              linalg::MatmulOp *product = nullptr) {
+    auto type = RankedTensorType::get({rows, width}, b.getF32Type());
+    SmallVector<OpFoldResult> at{row, column}, size{b.getIndexAttr(rows), b.getIndexAttr(width)},
+        ones{b.getIndexAttr(1), b.getIndexAttr(1)};
+    Value slice = b.create<tensor::ExtractSliceOp>(loc, type, cIn, at, size, ones);
+    if (fillValue)
+      slice = b.create<linalg::FillOp>(loc, fillValue, slice).getResult(0);
+    auto mm = b.create<linalg::MatmulOp>(loc, TypeRange{type}, ValueRange{aRows, bColumns},
+                                         ValueRange{slice});
+    if (product)
+      *product = mm;
+    Value done = mm.getResult(0);
+    if (epilogue)
+      done = dlc::epilogueOnRegion(b, loc, epilogue, at, size, done);
+    return b.create<tensor::InsertSliceOp>(loc, done, cIn, at, size, ones);
+  }
+
+  /// Columns [from, n) of `result`, B read in place: the matmul it made is
+  /// appended to `matmuls`.
+  Value restColumns(OpBuilder &b, Location loc, Value result, int64_t from,
+                    SmallVectorImpl<linalg::MatmulOp> &matmuls) {
+    if (from >= n)
+      return result;
+    Value bRest = b.create<tensor::ExtractSliceOp>(
+        loc, RankedTensorType::get({k, n - from}, b.getF32Type()), this->b,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(from)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(k), b.getIndexAttr(n - from)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    linalg::MatmulOp last;
+    result = range(b, loc, result, b.getIndexAttr(0), b.getIndexAttr(from), m, n - from, a, bRest,
+                   &last);
+    matmuls.push_back(last);
+    return result;
+  }
+
+  /// `result` replaces the epilogue (the matmul goes) or the matmul.
+  void replaceWith(RewriterBase &rewriter, Value result) const {
+    if (epilogue) {
+      rewriter.replaceOp(epilogue, result);
+      rewriter.eraseOp(matmul);
+    } else {
+      rewriter.replaceOp(matmul, result);
+    }
+  }
+};
+
 /// The panel loop's matmul, and the ragged last panel's when N % 32 != 0.
 SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::MatmulOp matmul,
                                           MatmulTile tile) {
   const int64_t kPanel = tile.columns;
   Location loc = matmul.getLoc();
-  Value a = matmul.getInputs()[0], b = matmul.getInputs()[1];
-  Value c = matmul.getOutputs()[0];
-  auto cType = cast<RankedTensorType>(c.getType());
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1), full = n / kPanel * kPanel;
-  int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
-  Type f32 = cType.getElementType();
   // A zero fill of C moves into each panel, where tiling fuses it into the
-  // register tiles (C is then never read).
-  Value prepacked = prepackedPanels(b, tile);
-  // An in-place epilogue follows each panel (where tileAndPeel then fuses it
-  // into the register tiles).
-  linalg::GenericOp epilogue = dlc::inPlaceEpilogue(matmul.getResult(0));
-  Value fillValue;
-  if (auto fill = c.getDefiningOp<linalg::FillOp>()) {
-    fillValue = fill.getInputs()[0];
-    c = fill.getOutputs()[0];
-  }
-  // (Where the epilogue was, under one: its operands may come later.)
-  rewriter.setInsertionPoint(epilogue ? epilogue.getOperation() : matmul.getOperation());
+  // register tiles (C is then never read); an in-place epilogue follows
+  // each panel (where tileAndPeel then fuses it into the register tiles).
+  ColumnRanges ranges(matmul);
+  int64_t m = ranges.m, k = ranges.k, full = ranges.n / kPanel * kPanel;
+  Type f32 = rewriter.getF32Type();
+  Value prepacked = prepackedPanels(ranges.b, tile);
+  rewriter.setInsertionPoint(ranges.insertionPoint());
   auto idx = [&](int64_t v) -> Value {
     return rewriter.create<arith::ConstantIndexOp>(loc, v);
   };
   auto panelType = RankedTensorType::get({k, kPanel}, f32);
-  auto columnsType = RankedTensorType::get({m, kPanel}, f32);
   linalg::MatmulOp inner;
   auto loop = rewriter.create<scf::ForOp>(
-      loc, idx(0), idx(full), idx(kPanel), ValueRange{c},
+      loc, idx(0), idx(full), idx(kPanel), ValueRange{ranges.c},
       [&](OpBuilder &bld, Location l, Value j, ValueRange args) {
         auto one = bld.getIndexAttr(1), zero = bld.getIndexAttr(0);
         Value panel;
@@ -250,63 +317,19 @@ SmallVector<linalg::MatmulOp> packBPanels(RewriterBase &rewriter, linalg::Matmul
               ArrayRef<OpFoldResult>{one, one, one});
         } else {
           Value slice = bld.create<tensor::ExtractSliceOp>(
-              l, panelType, b, ArrayRef<OpFoldResult>{zero, j},
+              l, panelType, ranges.b, ArrayRef<OpFoldResult>{zero, j},
               ArrayRef<OpFoldResult>{bld.getIndexAttr(k), bld.getIndexAttr(kPanel)},
               ArrayRef<OpFoldResult>{one, one});
           panel = copyRows(bld, l, slice);
         }
-        Value columns = bld.create<tensor::ExtractSliceOp>(
-            l, columnsType, args[0], ArrayRef<OpFoldResult>{zero, j},
-            ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kPanel)},
-            ArrayRef<OpFoldResult>{one, one});
-        if (fillValue)
-          columns = bld.create<linalg::FillOp>(l, fillValue, columns).getResult(0);
-        inner = bld.create<linalg::MatmulOp>(l, TypeRange{columnsType},
-                                             ValueRange{a, panel}, ValueRange{columns});
-        Value done = inner.getResult(0);
-        if (epilogue)
-          done = dlc::epilogueOnRegion(bld, l, epilogue, {zero, j},
-                                       {bld.getIndexAttr(m), bld.getIndexAttr(kPanel)}, done);
-        Value updated = bld.create<tensor::InsertSliceOp>(
-            l, done, args[0], ArrayRef<OpFoldResult>{zero, j},
-            ArrayRef<OpFoldResult>{bld.getIndexAttr(m), bld.getIndexAttr(kPanel)},
-            ArrayRef<OpFoldResult>{one, one});
-        bld.create<scf::YieldOp>(l, updated);
+        bld.create<scf::YieldOp>(
+            l, ranges.range(bld, l, args[0], zero, j, m, kPanel, ranges.a, panel, &inner));
       });
   loop->setAttr(dlc::kParallelLoopAttr, rewriter.getUnitAttr());
   SmallVector<linalg::MatmulOp> matmuls{inner};
-  Value result = loop.getResult(0);
-  if (full < n) {
-    // The last n - full columns, B read in place.
-    auto one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
-    auto at = rewriter.getIndexAttr(full), rest = rewriter.getIndexAttr(n - full);
-    Value bRest = rewriter.create<tensor::ExtractSliceOp>(
-        loc, RankedTensorType::get({k, n - full}, f32), b,
-        ArrayRef<OpFoldResult>{zero, at}, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(k), rest},
-        ArrayRef<OpFoldResult>{one, one});
-    auto restType = RankedTensorType::get({m, n - full}, f32);
-    Value cRest = rewriter.create<tensor::ExtractSliceOp>(
-        loc, restType, result, ArrayRef<OpFoldResult>{zero, at},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(m), rest}, ArrayRef<OpFoldResult>{one, one});
-    if (fillValue)
-      cRest = rewriter.create<linalg::FillOp>(loc, fillValue, cRest).getResult(0);
-    auto last = rewriter.create<linalg::MatmulOp>(loc, TypeRange{restType}, ValueRange{a, bRest},
-                                                  ValueRange{cRest});
-    matmuls.push_back(last);
-    Value done = last.getResult(0);
-    if (epilogue)
-      done = dlc::epilogueOnRegion(rewriter, loc, epilogue, {zero, at},
-                                   {rewriter.getIndexAttr(m), rest}, done);
-    result = rewriter.create<tensor::InsertSliceOp>(
-        loc, done, result, ArrayRef<OpFoldResult>{zero, at},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(m), rest}, ArrayRef<OpFoldResult>{one, one});
-  }
-  if (epilogue) {
-    rewriter.replaceOp(epilogue, result);
-    rewriter.eraseOp(matmul);
-  } else {
-    rewriter.replaceOp(matmul, result);
-  }
+  // The last n - full columns, B read in place.
+  Value result = ranges.restColumns(rewriter, loc, loop.getResult(0), full, matmuls);
+  ranges.replaceWith(rewriter, result);
   return matmuls;
 }
 
@@ -351,123 +374,75 @@ int64_t blockColumns(linalg::MatmulOp matmul, MatmulTile tile, int64_t blockByte
 SmallVector<linalg::MatmulOp> blockedPanels(RewriterBase &rewriter, linalg::MatmulOp matmul,
                                             MatmulTile tile, int64_t blockWidth) {
   Location loc = matmul.getLoc();
-  Value a = matmul.getInputs()[0], b = matmul.getInputs()[1];
-  Value c = matmul.getOutputs()[0];
-  auto cType = cast<RankedTensorType>(c.getType());
-  Type f32 = cType.getElementType();
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t k = cast<RankedTensorType>(a.getType()).getDimSize(1);
-  int64_t p = tile.columns, blocks = n / blockWidth, panels = blockWidth / p;
-  linalg::GenericOp epilogue = dlc::inPlaceEpilogue(matmul.getResult(0));
-  Value fillValue;
-  if (auto fill = c.getDefiningOp<linalg::FillOp>()) {
-    fillValue = fill.getInputs()[0];
-    c = fill.getOutputs()[0];
-  }
-  rewriter.setInsertionPoint(epilogue ? epilogue.getOperation() : matmul.getOperation());
+  ColumnRanges ranges(matmul);
+  int64_t m = ranges.m, k = ranges.k, p = tile.columns;
+  int64_t blocks = ranges.n / blockWidth, panels = blockWidth / p;
+  Type f32 = rewriter.getF32Type();
+  rewriter.setInsertionPoint(ranges.insertionPoint());
   auto attr = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
   auto idx = [&](OpBuilder &bld, int64_t v) -> Value {
     return bld.create<arith::ConstantIndexOp>(loc, v);
   };
-  // One R x P tile of C at (row, column): C's slice filled, the matmul, the
-  // epilogue, written back.
-  auto tileAt = [&](OpBuilder &bld, Value cIn, Value row, Value column, Value panel,
-                    int64_t rows) {
-    auto tileType = RankedTensorType::get({rows, p}, f32);
-    Value aRows = bld.create<tensor::ExtractSliceOp>(
-        loc, RankedTensorType::get({rows, k}, f32), a, ArrayRef<OpFoldResult>{row, attr(0)},
-        ArrayRef<OpFoldResult>{attr(rows), attr(k)}, ArrayRef<OpFoldResult>{attr(1), attr(1)});
-    SmallVector<OpFoldResult> at{row, column}, size{attr(rows), attr(p)},
-        ones{attr(1), attr(1)};
-    Value cTile = bld.create<tensor::ExtractSliceOp>(loc, tileType, cIn, at, size, ones);
-    if (fillValue)
-      cTile = bld.create<linalg::FillOp>(loc, fillValue, cTile).getResult(0);
-    Value done = bld.create<linalg::MatmulOp>(loc, TypeRange{tileType}, ValueRange{aRows, panel},
-                                              ValueRange{cTile})
-                     .getResult(0);
-    if (epilogue)
-      done = dlc::epilogueOnRegion(bld, loc, epilogue, at, size, done);
-    return bld.create<tensor::InsertSliceOp>(loc, done, cIn, at, size, ones).getResult();
+  auto panelType = RankedTensorType::get({k, p}, f32);
+  // Panel q's first column of C in the block from jb.
+  auto columnOf = [&](OpBuilder &bld, Value jb, Value q) -> Value {
+    return bld.create<arith::AddIOp>(loc, jb, bld.create<arith::MulIOp>(loc, q, idx(bld, p)));
+  };
+  // Rows [from, to) of the block from jb, `rows` at a time, panel by panel.
+  auto rowsOfTiles = [&](OpBuilder &rb, Value cIn, Value jb, Value packed, int64_t from,
+                         int64_t to, int64_t rows) {
+    auto rowLoop = rb.create<scf::ForOp>(
+        loc, idx(rb, from), idx(rb, to), idx(rb, rows), ValueRange{cIn},
+        [&](OpBuilder &ib, Location, Value row, ValueRange rowArgs) {
+          Value aRows = ib.create<tensor::ExtractSliceOp>(
+              loc, RankedTensorType::get({rows, k}, f32), ranges.a,
+              ArrayRef<OpFoldResult>{row, attr(0)}, ArrayRef<OpFoldResult>{attr(rows), attr(k)},
+              ArrayRef<OpFoldResult>{attr(1), attr(1)});
+          auto panelLoop = ib.create<scf::ForOp>(
+              loc, idx(ib, 0), idx(ib, panels), idx(ib, 1), ValueRange{rowArgs[0]},
+              [&](OpBuilder &tb, Location, Value q, ValueRange tileArgs) {
+                Value panel = tb.create<tensor::ExtractSliceOp>(
+                    loc, panelType, packed, ArrayRef<OpFoldResult>{q, attr(0), attr(0)},
+                    ArrayRef<OpFoldResult>{attr(1), attr(k), attr(p)},
+                    ArrayRef<OpFoldResult>{attr(1), attr(1), attr(1)});
+                tb.create<scf::YieldOp>(loc, ranges.range(tb, loc, tileArgs[0], row,
+                                                          columnOf(tb, jb, q), rows, p, aRows,
+                                                          panel));
+              });
+          ib.create<scf::YieldOp>(loc, panelLoop.getResult(0));
+        });
+    return rowLoop.getResult(0);
   };
   auto blockLoop = rewriter.create<scf::ForOp>(
       loc, idx(rewriter, 0), idx(rewriter, blocks * blockWidth), idx(rewriter, blockWidth),
-      ValueRange{c}, [&](OpBuilder &bld, Location, Value jb, ValueRange blockArgs) {
+      ValueRange{ranges.c}, [&](OpBuilder &bld, Location, Value jb, ValueRange blockArgs) {
         // The block's panels, one K x P copy each.
-        auto panelsType = RankedTensorType::get({panels, k, p}, f32);
-        auto panelType = RankedTensorType::get({k, p}, f32);
-        Value packed = bld.create<tensor::EmptyOp>(loc, panelsType.getShape(), f32);
+        Value packed = bld.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{panels, k, p}, f32);
         auto packLoop = bld.create<scf::ForOp>(
             loc, idx(bld, 0), idx(bld, panels), idx(bld, 1), ValueRange{packed},
             [&](OpBuilder &pb, Location, Value q, ValueRange args) {
-              Value column = pb.create<arith::AddIOp>(
-                  loc, jb, pb.create<arith::MulIOp>(loc, q, idx(pb, p)));
               Value slice = pb.create<tensor::ExtractSliceOp>(
-                  loc, panelType, b, ArrayRef<OpFoldResult>{attr(0), column},
+                  loc, panelType, ranges.b, ArrayRef<OpFoldResult>{attr(0), columnOf(pb, jb, q)},
                   ArrayRef<OpFoldResult>{attr(k), attr(p)}, ArrayRef<OpFoldResult>{attr(1), attr(1)});
-              Value copy = copyRows(pb, loc, slice);
               Value into = pb.create<tensor::InsertSliceOp>(
-                  loc, copy, args[0], ArrayRef<OpFoldResult>{q, attr(0), attr(0)},
+                  loc, copyRows(pb, loc, slice), args[0],
+                  ArrayRef<OpFoldResult>{q, attr(0), attr(0)},
                   ArrayRef<OpFoldResult>{attr(1), attr(k), attr(p)},
                   ArrayRef<OpFoldResult>{attr(1), attr(1), attr(1)});
               pb.create<scf::YieldOp>(loc, into);
             });
         packed = packLoop.getResult(0);
-        // Rows of tiles [from, to) of `rows` rows each, panel by panel.
-        auto rowsOfTiles = [&](OpBuilder &rb, Value cIn, int64_t from, int64_t to, int64_t rows) {
-          auto rowLoop = rb.create<scf::ForOp>(
-              loc, idx(rb, from), idx(rb, to), idx(rb, rows), ValueRange{cIn},
-              [&](OpBuilder &ib, Location, Value row, ValueRange rowArgs) {
-                auto panelLoop = ib.create<scf::ForOp>(
-                    loc, idx(ib, 0), idx(ib, panels), idx(ib, 1), ValueRange{rowArgs[0]},
-                    [&](OpBuilder &tb, Location, Value q, ValueRange tileArgs) {
-                      Value panel = tb.create<tensor::ExtractSliceOp>(
-                          loc, panelType, packed, ArrayRef<OpFoldResult>{q, attr(0), attr(0)},
-                          ArrayRef<OpFoldResult>{attr(1), attr(k), attr(p)},
-                          ArrayRef<OpFoldResult>{attr(1), attr(1), attr(1)});
-                      Value column = tb.create<arith::AddIOp>(
-                          loc, jb, tb.create<arith::MulIOp>(loc, q, idx(tb, p)));
-                      tb.create<scf::YieldOp>(
-                          loc, tileAt(tb, tileArgs[0], row, column, panel, rows));
-                    });
-                ib.create<scf::YieldOp>(loc, panelLoop.getResult(0));
-              });
-          return rowLoop.getResult(0);
-        };
         int64_t fullRows = m / tile.rows * tile.rows;
-        Value done = rowsOfTiles(bld, blockArgs[0], 0, fullRows, tile.rows);
+        Value done = rowsOfTiles(bld, blockArgs[0], jb, packed, 0, fullRows, tile.rows);
         if (fullRows < m)
-          done = rowsOfTiles(bld, done, fullRows, m, m - fullRows);
+          done = rowsOfTiles(bld, done, jb, packed, fullRows, m, m - fullRows);
         bld.create<scf::YieldOp>(loc, done);
       });
   blockLoop->setAttr(dlc::kParallelLoopAttr, rewriter.getUnitAttr());
-  Value result = blockLoop.getResult(0);
+  // The last columns, tiled as any matmul.
   SmallVector<linalg::MatmulOp> rest;
-  if (blocks * blockWidth < n) {
-    // The last columns, tiled as any matmul.
-    int64_t from = blocks * blockWidth, width = n - from;
-    SmallVector<OpFoldResult> at{attr(0), attr(from)}, size{attr(m), attr(width)},
-        ones{attr(1), attr(1)};
-    auto restType = RankedTensorType::get({m, width}, f32);
-    Value bRest = rewriter.create<tensor::ExtractSliceOp>(
-        loc, RankedTensorType::get({k, width}, f32), b, ArrayRef<OpFoldResult>{attr(0), attr(from)},
-        ArrayRef<OpFoldResult>{attr(k), attr(width)}, ones);
-    Value cRest = rewriter.create<tensor::ExtractSliceOp>(loc, restType, result, at, size, ones);
-    if (fillValue)
-      cRest = rewriter.create<linalg::FillOp>(loc, fillValue, cRest).getResult(0);
-    auto last = rewriter.create<linalg::MatmulOp>(loc, TypeRange{restType}, ValueRange{a, bRest},
-                                                  ValueRange{cRest});
-    rest.push_back(last);
-    Value done = last.getResult(0);
-    if (epilogue)
-      done = dlc::epilogueOnRegion(rewriter, loc, epilogue, at, size, done);
-    result = rewriter.create<tensor::InsertSliceOp>(loc, done, result, at, size, ones);
-  }
-  if (epilogue) {
-    rewriter.replaceOp(epilogue, result);
-    rewriter.eraseOp(matmul);
-  } else {
-    rewriter.replaceOp(matmul, result);
-  }
+  Value result = ranges.restColumns(rewriter, loc, blockLoop.getResult(0), blocks * blockWidth, rest);
+  ranges.replaceWith(rewriter, result);
   return rest;
 }
 
