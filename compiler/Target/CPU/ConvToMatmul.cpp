@@ -861,10 +861,8 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   }
 
   /// One piece of the panels' loop: the panel's rows of its chunk, then (all
-  /// chunks at once, `columns`) its tail columns. With blocks of channels
-  /// (channelBlock), one sweep of the tiles per block: the first starts from
-  /// zeros, each keeps its partial sums in a scratch of the piece's rows
-  /// (in tile layout: no transposes), the last writes them back.
+  /// chunks at once, `columns`) its tail columns; in blocks of channels
+  /// where channelBlock says so.
   Value piece(OpBuilder &b, const PixelRowLoops &loops, const Layout &l, Value acc, Value image,
               Value piece) const {
     Location loc = loops.loc;
@@ -884,6 +882,16 @@ struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
                    [&](OpBuilder &b, Value acc, Value row, Value col, int64_t pixels, bool down) {
                      return loops.tile(b, acc, image, j, row, col, pixels, down);
                    });
+    return inChannelBlocks(b, loops, l, acc, image, j, firstRow, endRow);
+  }
+
+  /// The piece of panel `j`, rows [firstRow, endRow), in blocks of channels:
+  /// one sweep of its tiles per block; the first starts from zeros, each
+  /// keeps its partial sums in a scratch of the piece's rows (in tile layout:
+  /// no transposes), the last writes them back.
+  Value inChannelBlocks(OpBuilder &b, const PixelRowLoops &loops, const Layout &l, Value acc,
+                        Value image, Value j, Value firstRow, Value endRow) const {
+    Location loc = loops.loc;
     int64_t blocks = loops.c / loops.channels;
     Value scratch = b.create<tensor::EmptyOp>(
         loc, ArrayRef<int64_t>{l.chunks > 1 ? l.chunkRows : l.oh, l.ow, loops.kPanel},
