@@ -88,9 +88,10 @@ func.func @unchanged(%y: tensor<1x8x10xf32>, %z: tensor<1x8x67xf32>) -> (tensor<
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #ch = affine_map<(d0, d1, d2) -> (d1)>
 
-// A long row (a 14x14 plane flattened: 196) in equal pieces, the largest
-// from 16 to 64 that divides it (49; a multiple of 8 when one divides: 784
-// goes in 56s), each one vector, in a loop over the row.
+// A long row (a 14x14 plane flattened: 196) in equal pieces, each one
+// vector, in a loop over the row: the largest power of two from 16 to 64
+// that divides it (784 goes in 16s), else the largest piece from 16 to 64
+// (49 for 196; a multiple of 8 when one divides).
 // CHECK-LABEL: func.func @long_row
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c4 step
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c196 step %c49
@@ -98,8 +99,8 @@ func.func @unchanged(%y: tensor<1x8x10xf32>, %z: tensor<1x8x67xf32>) -> (tensor<
 // CHECK: arith.mulf {{.*}} : vector<1x1x49xf32>
 // CHECK: vector.transfer_write {{.*}} : vector<1x1x49xf32>, tensor<1x1x49xf32>
 // CHECK-LABEL: func.func @rows_of_784
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c784 step %c56
-// CHECK: vector<1x1x56xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c784 step %c16
+// CHECK: vector<1x1x16xf32>
 func.func @long_row(%x: tensor<1x4x196xf32>, %s: tensor<4xf32>) -> tensor<1x4x196xf32> {
   %e = tensor.empty() : tensor<1x4x196xf32>
   %0 = linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel"]}
