@@ -226,11 +226,16 @@ class Generator:
             "dlc.select %s : %s -> %s" % (", ".join(nm[o] for o in n.operands),
                                           ", ".join(ty(o) for o in n.operands), ty(n.results[0]))))
 
+    def columns(self):
+        """A matmul's N: mostly small; sometimes 10-40, whose last register
+        tile is ragged in every way the CPU tiler splits (raggedSplit)."""
+        return self.r.randint(1, 9) if self.r.random() < 0.8 else self.r.randint(10, 40)
+
     def gen_matmul(self):
         if self.r.random() < 0.5:
             a = self.pick(rank=2)
             m, k = self.p.shape(a)
-            n = self.r.randint(1, 9)
+            n = self.columns()
             b = self.constant((k, n)) if self.r.random() < 0.5 else self.new_arg((k, n))
             return self.emit_node("matmul", [a, b], [(m, n)])
         a = self.pick(rank=3)

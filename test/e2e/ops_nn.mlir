@@ -9,6 +9,8 @@
 // RUN: %check-e2e %s matmul_blocked %t/blocked_2 --cpu=znver3 --threads=2
 // RUN: %check-e2e %s matmul_blocked %t/blocked_native
 // RUN: %check-e2e %s linear %t
+// RUN: %check-e2e %s linear_ragged_columns %t --cpu=znver3
+// RUN: %check-e2e %s linear_ragged_columns %t/ragged_2 --cpu=znver3 --threads=2
 // RUN: %check-e2e %s linear_no_bias_gelu %t
 // RUN: %check-e2e %s conv %t
 // RUN: %check-e2e %s conv_grouped %t
@@ -75,6 +77,17 @@ func.func @matmul_f16(%a: tensor<7x40xf16>, %b: tensor<40x9xf16>) -> tensor<7x9x
 func.func @linear(%x: tensor<2x5x30xf32>, %w: tensor<17x30xf32>, %b: tensor<17xf32>) -> tensor<2x5x17xf32> {
   %0 = dlc.linear %x, %w, %b : (tensor<2x5x30xf32>, tensor<17x30xf32>, tensor<17xf32>) -> tensor<2x5x17xf32>
   return %0 : tensor<2x5x17xf32>
+}
+
+// 26 and 10 columns: with AVX2's 6x16 tiles, a ragged last column of
+// tiles 10 wide, split into 8 + 2 (TileAndVectorize.cpp, raggedSplit),
+// with the bias and ReLU on each part.
+func.func @linear_ragged_columns(%x: tensor<20x300xf32>, %w: tensor<300x26xf32>, %b: tensor<26xf32>, %w2: tensor<26x10xf32>) -> tensor<20x10xf32> {
+  %0 = dlc.matmul %x, %w : (tensor<20x300xf32>, tensor<300x26xf32>) -> tensor<20x26xf32>
+  %1 = dlc.add %0, %b : (tensor<20x26xf32>, tensor<26xf32>) -> tensor<20x26xf32>
+  %2 = dlc.relu %1 : tensor<20x26xf32>
+  %3 = dlc.matmul %2, %w2 : (tensor<20x26xf32>, tensor<26x10xf32>) -> tensor<20x10xf32>
+  return %3 : tensor<20x10xf32>
 }
 
 func.func @linear_no_bias_gelu(%x: tensor<9x31xf32>, %w: tensor<12x31xf32>) -> tensor<9x12xf32> {

@@ -295,7 +295,7 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   tuned.addPass(createCanonicalizerPass());
   // Matmuls to register tiles of vector code.
   tuned.addPass(dlc::createTileAndVectorize(
-      {tiles.matmul.rows, tiles.matmul.columns, tiles.blockBytes}));
+      {tiles.matmul.rows, tiles.matmul.columns, tiles.blockBytes, tiles.vectorBits()}));
   // The rest of the kernel's loop nests: short NCHW rows flattened, then
   // split into chunks for the pool.
   tuned.addPass(dlc::createCollapseShortRows());

@@ -76,6 +76,9 @@ def TileAndVectorize : Pass<"dlc-tile-and-vectorize", "mlir::func::FuncOp"> {
            "f32 columns of C per register tile (and of a packed B panel)">,
     Option<"blockBytes", "block-bytes", "int64_t", "65536",
            "bytes of B a blocked matmul packs per block of columns (an eighth of L2)">,
+    Option<"vectorBits", "vector-bits", "int64_t", "512",
+           "bits of one vector register: a ragged last column of tiles wider than one and "
+           "not a multiple of it is split off at a whole number of them">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::affine::AffineDialect"];
