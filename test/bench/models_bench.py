@@ -189,12 +189,13 @@ def time_ort(path, x, iterations, threads):
 
 
 def timed_rounds(args, artifact, folder, model, x, onnx_path, x_np, have_ort, iters, warmup, t):
-    """Medians over rounds (3; 1 with --quick), each round timing every side with a
-    third of the runs, the order reversed every other round: a burst of load on this
+    """Medians over rounds (--rounds, 7 by default; 1 with --quick), each round timing
+    every side with its share of the runs, the order reversed every other round: a
+    burst of load on this
     shared machine, or a peer's threads still spinning, then falls on one round of
     each side instead of on all of one side's runs. Returns dlc, torch and ORT
     medians, the last round's dlc op kinds and a note of the per-round figures."""
-    rounds = 1 if args.quick else 3
+    rounds = 1 if args.quick else args.rounds
     n = max(3, iters // rounds) if rounds > 1 else iters
     got = {"dlc": [], "torch": [], "ort": []}
     kinds = {}
@@ -335,6 +336,10 @@ def main():
     p.add_argument("--iterations", type=int, default=0,
                    help="timed runs per side (default: about 2 s of runs per model, 10..300)")
     p.add_argument("--quick", action="store_true", help="small inputs, 2 runs: checks that it all works")
+    p.add_argument("--rounds", type=int, default=7,
+                   help="alternated rounds per model and thread count; the figure is the median of "
+                        "the rounds' medians (on a noisy machine, more and shorter rounds let a slow "
+                        "spell fall on both sides alike)")
     p.add_argument("--no-conv", action="store_true", help="skip the conv2d microbench")
     p.add_argument("--convs", default="micro",
                    help="the microbench's layers: micro (four ResNet shapes) or comma-separated "
