@@ -313,6 +313,13 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   // The C tile's read and write leave the K loop: it lives in registers.
   pm.addPass(createLoopInvariantSubsetHoistingPass());
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  // Thin tiles' accumulators (a batch-1 classifier, a ragged last row of
+  // tiles) as several partial sums, so that their FMAs do not wait on each
+  // other's latency.
+  pm.addNestedPass<func::FuncOp>(dlc::createSplitAccumulatorChains(
+      {tiles.vectorBits(),
+       tiles.pixelRow.steadyPixels * (tiles.matmul.columns * 32 / tiles.vectorBits())}));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Results are written straight into the destination buffers. Kernels
   // share nothing before their parallel loops are outlined, so this and the
   // bufferization run per kernel: the analyses grow faster than the IR, and

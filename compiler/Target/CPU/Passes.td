@@ -120,6 +120,23 @@ def PadPerChunk : Pass<"dlc-pad-per-chunk", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def SplitAccumulatorChains : Pass<"dlc-split-accumulator-chains", "mlir::func::FuncOp"> {
+  let summary = "Gives a thin register tile's K loop several partial sums per accumulator";
+  let description = [{
+    A loop whose carried values are all vector.contract accumulators taking
+    fewer vector registers than the core keeps FMAs in flight (`in-flight`:
+    latency x FMAs per cycle) is unrolled 2-4 times with that many partial
+    sums per accumulator, added after it; the remaining steps run in the
+    original loop. See SplitAccumulatorChains.cpp.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", "512", "bits of one vector register">,
+    Option<"inFlight", "in-flight", "int64_t", "4",
+           "FMAs the core keeps in flight (latency x per cycle): fewer accumulator registers than this are split">,
+  ];
+}
+
 def VectorizeRows : Pass<"dlc-vectorize-rows", "mlir::func::FuncOp"> {
   let summary = "Vectorises elementwise nests with short rows one row at a time";
   let description = [{
