@@ -44,14 +44,14 @@ func.func @blocked(%a: tensor<68x32xf32>, %b: tensor<32x136xf32>, %bias: tensor<
 }
 
 // K = 256 (over 128: the work outweighs C's writes; blocks of 64 columns
-// with 64 KiB) or fewer than 8 rows of tiles: no blocks, no packed panels;
-// the columns of tiles are split.
+// with 64 KiB) or, with K over 32, fewer than 8 rows of tiles: no blocks, no
+// packed panels; the columns of tiles are split.
 // LONG-LABEL: func.func @long_k
 // LONG-NOT: tensor<{{[0-9]+}}x256x32xf32>
 // LONG: } {dlc.parallel}
 // LONG: return
 // CHECK-LABEL: func.func @few_rows
-// CHECK-NOT: tensor<{{[0-9]+}}x32x32xf32>
+// CHECK-NOT: tensor<{{[0-9]+}}x48x32xf32>
 // CHECK: } {dlc.parallel}
 // CHECK: return
 func.func @long_k(%a: tensor<68x256xf32>, %b: tensor<256x136xf32>) -> tensor<68x136xf32> {
@@ -62,10 +62,34 @@ func.func @long_k(%a: tensor<68x256xf32>, %b: tensor<256x136xf32>) -> tensor<68x
   return %mm : tensor<68x136xf32>
 }
 
-func.func @few_rows(%a: tensor<56x32xf32>, %b: tensor<32x136xf32>) -> tensor<56x136xf32> {
+func.func @few_rows(%a: tensor<56x48xf32>, %b: tensor<48x136xf32>) -> tensor<56x136xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<56x136xf32>
   %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<56x136xf32>) -> tensor<56x136xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<56x32xf32>, tensor<32x136xf32>) outs(%acc : tensor<56x136xf32>) -> tensor<56x136xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<56x48xf32>, tensor<48x136xf32>) outs(%acc : tensor<56x136xf32>) -> tensor<56x136xf32>
   return %mm : tensor<56x136xf32>
+}
+
+// K of at most 32: two rows of tiles are enough for blocks (MobileNetV2's
+// 32 -> 16 channel 1x1 convolution at 112x112), fewer are not.
+// CHECK-LABEL: func.func @short_k
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c128 step %c64 iter_args(%{{.*}}) -> (tensor<20x136xf32>)
+// CHECK: tensor<2x32x32xf32>
+// CHECK-LABEL: func.func @short_k_one_row
+// CHECK-NOT: tensor<{{[0-9]+}}x32x32xf32>
+// CHECK: return
+func.func @short_k(%a: tensor<20x32xf32>, %b: tensor<32x136xf32>) -> tensor<20x136xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x136xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<20x136xf32>) -> tensor<20x136xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<20x32xf32>, tensor<32x136xf32>) outs(%acc : tensor<20x136xf32>) -> tensor<20x136xf32>
+  return %mm : tensor<20x136xf32>
+}
+
+func.func @short_k_one_row(%a: tensor<12x32xf32>, %b: tensor<32x136xf32>) -> tensor<12x136xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<12x136xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<12x136xf32>) -> tensor<12x136xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<12x32xf32>, tensor<32x136xf32>) outs(%acc : tensor<12x136xf32>) -> tensor<12x136xf32>
+  return %mm : tensor<12x136xf32>
 }
