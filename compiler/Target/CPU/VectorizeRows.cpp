@@ -275,8 +275,31 @@ RowKind rowKind(linalg::GenericOp op, RowLimits limits) {
     return onlyElementwise && op.getNumDpsInits() == 1 && row >= 4 && row <= 2 * limits.strided
                ? RowKind::Strided
                : RowKind::None;
-  if (row >= 4 && row < kMaxRow)
+  if (row >= 4 && row < kMaxRow) {
+    // A window's row (3+ taps) of an odd width with operands broadcast along
+    // it (a depthwise convolution's weights), not cut into pieces, is computed in whole
+    // registers as the strided rows are: at its own width (28, 56) each
+    // broadcast became a vector LLVM widened and built lane by lane.
+    // (Every operand runs along the row as its last dim, or not at all; the
+    // output is not read: vectorizeStridedRow reads inputs only.)
+    AffineExpr rowExpr = getAffineDimExpr(rowDim, op.getContext());
+    bool broadcast = false, plain = true;
+    int64_t taps = 0;
+    for (AffineMap map : op.getIndexingMapsArray()) {
+      if (map.getNumResults() > 0 && map.getResults().back() == rowExpr) {
+        ++taps;
+        continue;
+      }
+      broadcast = true;
+      plain = plain && !llvm::is_contained(map.getResults(), rowExpr);
+    }
+    if (broadcast && plain && taps > 3 && !llvm::isPowerOf2_64(row) && onlyElementwise &&
+        op.getNumDpsInits() == 1 && !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) &&
+        row <= 2 * limits.strided &&
+        unitPiece(op, limits.strided / 4) == 0)
+      return RowKind::Strided;
     return RowKind::Unit;
+  }
   return rowPiece(row) ? RowKind::LongUnit : RowKind::None;
 }
 

@@ -8,7 +8,8 @@
 // with its weights and a ReLU6: as whole rows they would take 70 AVX2
 // registers, so each row goes in pieces of one register (8 floats), the
 // weights broadcast to one register each. With AVX-512 (16 floats) 56 is
-// not a whole number of registers: whole rows, as before.
+// not a whole number of registers: the whole row in whole registers (64
+// floats, masked at the end), below.
 // CHECK-LABEL: func.func @nine_taps
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c56 step %c8
 // CHECK-COUNT-9: vector.transfer_read {{.*}} : tensor<1x1x8xf32>, vector<1x1x8xf32>
@@ -16,7 +17,7 @@
 // CHECK-NOT: vector<1x1x56xf32>
 // AVX512-LABEL: func.func @nine_taps
 // AVX512-NOT: step %c8
-// AVX512: arith.minimumf {{.*}} : vector<1x1x56xf32>
+// AVX512: arith.minimumf {{.*}} : vector<64xf32>
 func.func @nine_taps(%t0: tensor<1x4x56xf32>, %t1: tensor<1x4x56xf32>, %t2: tensor<1x4x56xf32>,
                      %t3: tensor<1x4x56xf32>, %t4: tensor<1x4x56xf32>, %t5: tensor<1x4x56xf32>,
                      %t6: tensor<1x4x56xf32>, %t7: tensor<1x4x56xf32>, %t8: tensor<1x4x56xf32>,
@@ -78,4 +79,45 @@ func.func @nine_taps_exp(%t0: tensor<1x4x56xf32>, %t1: tensor<1x4x56xf32>, %t2: 
     linalg.yield %x : f32
   } -> tensor<1x4x56xf32>
   return %0 : tensor<1x4x56xf32>
+}
+
+// -----
+
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#chan = affine_map<(d0, d1, d2) -> (d1)>
+
+// A window's rows of 28 (three taps; not a whole number of AVX2 registers)
+// with a weight broadcast along them and an exponential (no pieces): computed in whole registers,
+// 32 floats, the last four lanes never stored; at their own width the
+// broadcast became a vector LLVM built lane by lane. A power-of-two row (32)
+// keeps linalg's vectoriser.
+// CHECK-LABEL: func.func @odd_row_broadcast
+// CHECK: vector.broadcast %{{.*}} : f32 to vector<32xf32>
+// CHECK: math.exp {{.*}} : vector<32xf32>
+// CHECK-NOT: vector<1x1x28xf32>
+// CHECK-LABEL: func.func @even_row_broadcast
+// CHECK: math.exp {{.*}} : vector<1x1x32xf32>
+func.func @odd_row_broadcast(%t0: tensor<1x4x28xf32>, %t1: tensor<1x4x28xf32>, %t2: tensor<1x4x28xf32>, %w: tensor<4xf32>) -> tensor<1x4x28xf32> {
+  %e = tensor.empty() : tensor<1x4x28xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id, #id, #chan, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t0, %t1, %t2, %w : tensor<1x4x28xf32>, tensor<1x4x28xf32>, tensor<1x4x28xf32>, tensor<4xf32>) outs(%e : tensor<1x4x28xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %k: f32, %o: f32):
+    %t = math.fma %a, %k, %b : f32
+    %s = arith.addf %t, %c : f32
+    %x = math.exp %s : f32
+    linalg.yield %x : f32
+  } -> tensor<1x4x28xf32>
+  return %0 : tensor<1x4x28xf32>
+}
+func.func @even_row_broadcast(%t0: tensor<1x4x32xf32>, %t1: tensor<1x4x32xf32>, %t2: tensor<1x4x32xf32>, %w: tensor<4xf32>) -> tensor<1x4x32xf32> {
+  %e = tensor.empty() : tensor<1x4x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id, #id, #chan, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t0, %t1, %t2, %w : tensor<1x4x32xf32>, tensor<1x4x32xf32>, tensor<1x4x32xf32>, tensor<4xf32>) outs(%e : tensor<1x4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %k: f32, %o: f32):
+    %t = math.fma %a, %k, %b : f32
+    %s = arith.addf %t, %c : f32
+    %x = math.exp %s : f32
+    linalg.yield %x : f32
+  } -> tensor<1x4x32xf32>
+  return %0 : tensor<1x4x32xf32>
 }
