@@ -275,15 +275,7 @@ struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
               rows.push_back(sum);
             }
             // Pairwise, so the additions are a tree too.
-            while (rows.size() > 1) {
-              SmallVector<Value> next;
-              for (size_t r = 0; r + 1 < rows.size(); r += 2)
-                next.push_back(b.create<arith::AddFOp>(l, rows[r], rows[r + 1]));
-              if (rows.size() % 2)
-                next.push_back(rows.back());
-              rows = std::move(next);
-            }
-            return rows.front();
+            return dlc::addPairwise(b, l, rows);
           });
     } else if (groups == 1) {
       acc = filledTensor(rewriter, loc, out, accElem, 0.0);

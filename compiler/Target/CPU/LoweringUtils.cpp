@@ -208,6 +208,18 @@ Value epilogueOnRegion(OpBuilder &b, Location loc, linalg::GenericOp epilogue,
 /// first, and at 114x114 per channel (a stride-2 depthwise input) that buffer
 /// no longer fits L1, so the fill doubled the stores through L2 (96 of a
 /// 217 us layer).
+Value addPairwise(OpBuilder &b, Location loc, SmallVector<Value> values) {
+  while (values.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i + 1 < values.size(); i += 2)
+      next.push_back(b.create<arith::AddFOp>(loc, values[i], values[i + 1]));
+    if (values.size() % 2)
+      next.push_back(values.back());
+    values = std::move(next);
+  }
+  return values.front();
+}
+
 tensor::PadOp spatialConstantPad(Value v) {
   auto pad = v.getDefiningOp<tensor::PadOp>();
   if (!pad || pad.getResultType().getRank() != 4 || !pad.getResultType().hasStaticShape() ||

@@ -89,6 +89,11 @@ inline int64_t normalizedAxis(int64_t axis, int64_t rank) {
 /// (what padSpatial makes); null otherwise.
 mlir::tensor::PadOp spatialConstantPad(mlir::Value v);
 
+/// The sum of `values` (at least one) added pairwise, as a tree: a chain of
+/// additions would wait on each one's latency.
+mlir::Value addPairwise(mlir::OpBuilder &b, mlir::Location loc,
+                        llvm::SmallVector<mlir::Value> values);
+
 /// `planes` ([N, C, H, W]) padded by `low`/`high` in dims 2 and 3 to
 /// `paddedType` with `value`: the four borders filled and the interior
 /// copied (a tensor.pad fills the whole buffer first). With

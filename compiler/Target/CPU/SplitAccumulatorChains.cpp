@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/Target/CPU/LoweringUtils.h"
 #include "compiler/Target/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -129,15 +130,7 @@ void splitChains(scf::ForOp loop, int64_t split) {
   for (unsigned i = 0; i < carried; ++i) {
     SmallVector<Value> parts(main.getResults().begin() + i * split,
                              main.getResults().begin() + (i + 1) * split);
-    while (parts.size() > 1) {
-      SmallVector<Value> pairs;
-      for (size_t p = 0; p + 1 < parts.size(); p += 2)
-        pairs.push_back(b.create<arith::AddFOp>(loc, parts[p], parts[p + 1]));
-      if (parts.size() % 2)
-        pairs.push_back(parts.back());
-      parts = pairs;
-    }
-    sums.push_back(parts.front());
+    sums.push_back(dlc::addPairwise(b, loc, parts));
   }
   loop.getLowerBoundMutable().assign(b.create<arith::ConstantIndexOp>(loc, mainEnd));
   loop.getInitArgsMutable().assign(sums);

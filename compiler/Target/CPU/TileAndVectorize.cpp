@@ -256,17 +256,22 @@ struct ColumnRanges {
     return b.create<tensor::InsertSliceOp>(loc, done, cIn, at, size, ones);
   }
 
+  /// Columns [from, from + width) of B, read in place.
+  Value bColumns(OpBuilder &b, Location loc, int64_t from, int64_t width) const {
+    return b.create<tensor::ExtractSliceOp>(
+        loc, RankedTensorType::get({k, width}, b.getF32Type()), this->b,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(from)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(k), b.getIndexAttr(width)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  }
+
   /// Columns [from, n) of `result`, B read in place: the matmul it made is
   /// appended to `matmuls`.
   Value restColumns(OpBuilder &b, Location loc, Value result, int64_t from,
                     SmallVectorImpl<linalg::MatmulOp> &matmuls) {
     if (from >= n)
       return result;
-    Value bRest = b.create<tensor::ExtractSliceOp>(
-        loc, RankedTensorType::get({k, n - from}, b.getF32Type()), this->b,
-        ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(from)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(k), b.getIndexAttr(n - from)},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    Value bRest = bColumns(b, loc, from, n - from);
     linalg::MatmulOp last;
     result = range(b, loc, result, b.getIndexAttr(0), b.getIndexAttr(from), m, n - from, a, bRest,
                    &last);
@@ -478,14 +483,10 @@ SmallVector<linalg::MatmulOp> splitColumns(RewriterBase &rewriter, linalg::Matmu
   Location loc = matmul.getLoc();
   ColumnRanges ranges(matmul);
   rewriter.setInsertionPoint(ranges.insertionPoint());
-  auto attr = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
-  Value bFirst = rewriter.create<tensor::ExtractSliceOp>(
-      loc, RankedTensorType::get({ranges.k, split}, rewriter.getF32Type()), ranges.b,
-      ArrayRef<OpFoldResult>{attr(0), attr(0)}, ArrayRef<OpFoldResult>{attr(ranges.k), attr(split)},
-      ArrayRef<OpFoldResult>{attr(1), attr(1)});
+  OpFoldResult zero = rewriter.getIndexAttr(0);
   linalg::MatmulOp first;
-  Value result = ranges.range(rewriter, loc, ranges.c, attr(0), attr(0), ranges.m, split,
-                              ranges.a, bFirst, &first);
+  Value result = ranges.range(rewriter, loc, ranges.c, zero, zero, ranges.m, split, ranges.a,
+                              ranges.bColumns(rewriter, loc, 0, split), &first);
   SmallVector<linalg::MatmulOp> matmuls{first};
   result = ranges.restColumns(rewriter, loc, result, split, matmuls);
   ranges.replaceWith(rewriter, result);

@@ -109,6 +109,13 @@ int64_t rowPiece(int64_t row) {
   return 0;
 }
 
+/// Whether `map` (of `op`) runs along the row: its last result is the
+/// nest's innermost dim.
+bool alongRow(linalg::GenericOp op, AffineMap map) {
+  return map.getNumResults() > 0 &&
+         map.getResults().back() == getAffineDimExpr(op.getNumLoops() - 1, op.getContext());
+}
+
 /// The piece a unit-stride row under 64 elements is vectorised in, or 0 for
 /// the whole row: when the operands that vary along it would take more than
 /// twice the 16 registers of AVX2 as whole rows (a stride-2 window's nine
@@ -128,15 +135,12 @@ int64_t unitPiece(linalg::GenericOp op, int64_t vectorFloats) {
   if (longLatency)
     return 0;
   int64_t row = op.getStaticLoopRanges().back();
-  unsigned rowDim = op.getNumLoops() - 1;
-  int64_t alongRow = llvm::count_if(op->getOpOperands(), [&](OpOperand &operand) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    return map.getNumResults() > 0 &&
-           map.getResults().back() == getAffineDimExpr(rowDim, op.getContext());
-  });
-  if (row % vectorFloats != 0 || alongRow * (row / vectorFloats) <= 32)
+  int64_t rowOperands = llvm::count_if(op.getIndexingMapsArray(),
+                                       [&](AffineMap map) { return alongRow(op, map); });
+  if (row % vectorFloats != 0 || rowOperands * (row / vectorFloats) <= 32)
     return 0;
-  return row % (2 * vectorFloats) == 0 && alongRow * 2 <= 16 ? 2 * vectorFloats : vectorFloats;
+  return row % (2 * vectorFloats) == 0 && rowOperands * 2 <= 16 ? 2 * vectorFloats
+                                                                  : vectorFloats;
 }
 
 /// The f32 sum (or maximum) of each row of a tensor: a generic whose last
@@ -286,7 +290,7 @@ RowKind rowKind(linalg::GenericOp op, RowLimits limits) {
     bool broadcast = false, plain = true;
     int64_t taps = 0;
     for (AffineMap map : op.getIndexingMapsArray()) {
-      if (map.getNumResults() > 0 && map.getResults().back() == rowExpr) {
+      if (alongRow(op, map)) {
         ++taps;
         continue;
       }
@@ -414,7 +418,6 @@ void vectorizeStridedRow(RewriterBase &rewriter, linalg::GenericOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   int64_t row = op.getStaticLoopRanges().back();
-  unsigned rowDim = op.getNumLoops() - 1;
   Value zero = rewriter.create<arith::ConstantIndexOp>(loc, 0);
   IRMapping mapping;
   Block *body = op.getBody();
@@ -433,9 +436,7 @@ void vectorizeStridedRow(RewriterBase &rewriter, linalg::GenericOp op) {
     AffineMap map = op.getMatchingIndexingMap(in);
     Type elem = type.getElementType();
     Value vec;
-    bool alongRow = map.getNumResults() > 0 &&
-                    map.getResults().back() == getAffineDimExpr(rowDim, op.getContext());
-    if (!alongRow) {
+    if (!alongRow(op, map)) {
       // Constant along the row: its single element, broadcast.
       SmallVector<Value> indices(type.getRank(), zero);
       Value scalar = rewriter.create<tensor::ExtractOp>(loc, v, indices);
