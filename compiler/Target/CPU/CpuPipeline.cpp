@@ -302,6 +302,8 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   tuned.addPass(dlc::createParallelizeLoopNests());
   // Transposes that move the innermost dim: 8x16 blocks in registers.
   tuned.addPass(dlc::createVectorizeTransposes());
+  // Stride-2 windows read the image's even and odd columns, split once.
+  tuned.addPass(dlc::createDeinterleaveStridedTaps());
   // Nests with short rows: one vector per row (not LLVM's gathers); stride-2
   // window taps read straight from the unpadded image.
   tuned.addPass(dlc::createVectorizeRows({tiles.vectorBits(), tiles.shiftedRowFloats}));

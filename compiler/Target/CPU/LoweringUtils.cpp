@@ -230,18 +230,10 @@ tensor::PadOp spatialConstantPad(Value v) {
   return low[0] || low[1] || high[0] || high[1] ? tensor::PadOp() : pad;
 }
 
-Value padByBorderFills(OpBuilder &b, Location loc, Value planes, RankedTensorType paddedType,
-                       ArrayRef<int64_t> low, ArrayRef<int64_t> high, Value value,
-                       Block *bordersAtStartOf) {
+Value fillBorders(OpBuilder &b, Location loc, RankedTensorType paddedType, ArrayRef<int64_t> low,
+                  ArrayRef<int64_t> high, Value value) {
   ArrayRef<int64_t> shape = paddedType.getShape();
   int64_t h = shape[2] - low[2] - high[2], w = shape[3] - low[3] - high[3];
-  OpBuilder::InsertPoint copyAt = b.saveInsertionPoint();
-  if (bordersAtStartOf) {
-    b.setInsertionPointToStart(bordersAtStartOf);
-    TypedAttr constant;
-    if (matchPattern(value, m_Constant(&constant)))
-      value = b.create<arith::ConstantOp>(loc, constant);
-  }
   Value result = b.create<tensor::EmptyOp>(loc, shape, paddedType.getElementType());
   auto fillRegion = [&](int64_t row, int64_t rows, int64_t col, int64_t cols) {
     if (rows == 0 || cols == 0)
@@ -259,6 +251,22 @@ Value padByBorderFills(OpBuilder &b, Location loc, Value planes, RankedTensorTyp
   fillRegion(low[2] + h, high[2], 0, shape[3]);       // bottom rows
   fillRegion(low[2], h, 0, low[3]);                   // left columns
   fillRegion(low[2], h, low[3] + w, high[3]);         // right columns
+  return result;
+}
+
+Value padByBorderFills(OpBuilder &b, Location loc, Value planes, RankedTensorType paddedType,
+                       ArrayRef<int64_t> low, ArrayRef<int64_t> high, Value value,
+                       Block *bordersAtStartOf) {
+  ArrayRef<int64_t> shape = paddedType.getShape();
+  int64_t h = shape[2] - low[2] - high[2], w = shape[3] - low[3] - high[3];
+  OpBuilder::InsertPoint copyAt = b.saveInsertionPoint();
+  if (bordersAtStartOf) {
+    b.setInsertionPointToStart(bordersAtStartOf);
+    TypedAttr constant;
+    if (matchPattern(value, m_Constant(&constant)))
+      value = b.create<arith::ConstantOp>(loc, constant);
+  }
+  Value result = fillBorders(b, loc, paddedType, low, high, value);
   b.restoreInsertionPoint(copyAt);
   return b.create<tensor::InsertSliceOp>(
       loc, planes, result,

@@ -94,6 +94,13 @@ mlir::tensor::PadOp spatialConstantPad(mlir::Value v);
 mlir::Value addPairwise(mlir::OpBuilder &b, mlir::Location loc,
                         llvm::SmallVector<mlir::Value> values);
 
+/// An empty `paddedType` ([N, C, H, W]) with its borders (`low`/`high` in
+/// dims 2 and 3) filled with `value` and its interior left for the caller
+/// to write.
+mlir::Value fillBorders(mlir::OpBuilder &b, mlir::Location loc, mlir::RankedTensorType paddedType,
+                        llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
+                        mlir::Value value);
+
 /// `planes` ([N, C, H, W]) padded by `low`/`high` in dims 2 and 3 to
 /// `paddedType` with `value`: the four borders filled and the interior
 /// copied (a tensor.pad fills the whole buffer first). With

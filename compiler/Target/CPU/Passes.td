@@ -137,6 +137,19 @@ def SplitAccumulatorChains : Pass<"dlc-split-accumulator-chains", "mlir::func::F
   ];
 }
 
+def DeinterleaveStridedTaps : Pass<"dlc-deinterleave-strided-taps", "mlir::func::FuncOp"> {
+  let summary = "Reads stride-2 window taps from copies of the image's even and odd columns";
+  let description = [{
+    A rank-4 linalg.generic whose taps (slices of one image with a row
+    stride of 2: a stride-2 pool or depthwise convolution) are at least 25,
+    or read rows of at least 56 outputs, gets the image split once into its
+    even and odd columns, and its taps read those with unit stride, instead
+    of shuffling every tap's lanes out of the image. See
+    DeinterleaveStridedTaps.cpp.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def VectorizeRows : Pass<"dlc-vectorize-rows", "mlir::func::FuncOp"> {
   let summary = "Vectorises elementwise nests with short rows one row at a time";
   let description = [{

@@ -57,3 +57,18 @@ func.func @conv_half(%x: tensor<1x4x6x5xf16>, %w: tensor<6x2x3x3xf16>, %b: tenso
   %1 = dlc.conv2d %x2, %w : (tensor<1x2x6x5xf16>, tensor<6x2x3x3xf16>) -> tensor<1x6x4x3xf16>
   return %0, %1 : tensor<1x6x6x5xf16>, tensor<1x6x4x3xf16>
 }
+
+// -----
+
+// Stride-2 depthwise windows whose taps read the image's even and odd
+// columns, split once (DeinterleaveStridedTaps.cpp: 25 taps, or rows of 56
+// outputs and more): a 5x5 window with asymmetric padding on an odd image,
+// with SiLU after it; a 3x3 one on rows of 60 outputs.
+// CHECK: OK conv_split_columns:
+func.func @conv_split_columns(%x: tensor<1x4x13x11xf32>, %w: tensor<4x1x5x5xf32>, %b: tensor<4xf32>, %x2: tensor<1x2x6x120xf32>, %w2: tensor<2x1x3x3xf32>) -> (tensor<1x4x6x5xf32>, tensor<1x2x3x60xf32>) {
+  %0 = dlc.conv2d %x, %w, %b {groups = 4 : i64, strides = array<i64: 2, 2>, pads = array<i64: 2, 1, 1, 2>} : (tensor<1x4x13x11xf32>, tensor<4x1x5x5xf32>, tensor<4xf32>) -> tensor<1x4x6x5xf32>
+  %s = dlc.sigmoid %0 : tensor<1x4x6x5xf32>
+  %1 = dlc.mul %0, %s : (tensor<1x4x6x5xf32>, tensor<1x4x6x5xf32>) -> tensor<1x4x6x5xf32>
+  %2 = dlc.conv2d %x2, %w2 {groups = 2 : i64, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x6x120xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x3x60xf32>
+  return %1, %2 : tensor<1x4x6x5xf32>, tensor<1x2x3x60xf32>
+}

@@ -88,3 +88,21 @@ func.func @reductions(%x: tensor<3x4x5xf32>, %i: tensor<3x4xi32>, %h: tensor<6x5
   %8 = dlc.reduce_sum %h {axes = array<i64: 1>} : tensor<6x5xf16> -> tensor<6xf16>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<3x5xf32>, tensor<1x4x1xf32>, tensor<f32>, tensor<3x4x1xf32>, tensor<4xi32>, tensor<3x1xi32>, tensor<i32>, tensor<5xf16>, tensor<6xf16>
 }
+
+// -----
+
+// Stride-2 windows whose taps read the image's even and odd columns, split
+// once (DeinterleaveStridedTaps.cpp: 25 taps, or rows of 56 outputs and
+// more): a 3x3 max pool on rows of 58 outputs with NaNs in it (sqrt of the
+// inputs below zero), 5x5 max and average pools with asymmetric padding on
+// an odd image, and a 5x5 max pool without padding.
+// CHECK: OK pooling_split_columns:
+// RANGE: %x -0.3 1.0
+func.func @pooling_split_columns(%x: tensor<1x2x9x115xf32>, %y: tensor<2x3x11x13xf32>) -> (tensor<1x2x5x58xf32>, tensor<2x3x5x6xf32>, tensor<2x3x5x6xf32>, tensor<2x3x4x5xf32>) {
+  %s = dlc.sqrt %x : tensor<1x2x9x115xf32>
+  %0 = dlc.max_pool2d %s {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>} : tensor<1x2x9x115xf32> -> tensor<1x2x5x58xf32>
+  %1 = dlc.max_pool2d %y {kernel_shape = array<i64: 5, 5>, strides = array<i64: 2, 2>, pads = array<i64: 2, 1, 1, 2>} : tensor<2x3x11x13xf32> -> tensor<2x3x5x6xf32>
+  %2 = dlc.avg_pool2d %y {kernel_shape = array<i64: 5, 5>, strides = array<i64: 2, 2>, pads = array<i64: 1, 2, 2, 1>} : tensor<2x3x11x13xf32> -> tensor<2x3x5x6xf32>
+  %3 = dlc.max_pool2d %y {kernel_shape = array<i64: 5, 5>, strides = array<i64: 2, 2>} : tensor<2x3x11x13xf32> -> tensor<2x3x4x5xf32>
+  return %0, %1, %2, %3 : tensor<1x2x5x58xf32>, tensor<2x3x5x6xf32>, tensor<2x3x5x6xf32>, tensor<2x3x4x5xf32>
+}
