@@ -18,6 +18,8 @@
 // RUN: %check-e2e %S/Inputs/conv_pixel_rows.mlir main %t/pixel_rows
 // RUN: %check-e2e %S/Inputs/conv_pixel_rows.mlir main %t/pixel_rows_2 --threads=2
 // RUN: %check-e2e %S/Inputs/conv_pixel_tiling.mlir main %t/pixel_tiling --cpu=znver3
+// RUN: %check-e2e %S/Inputs/conv_pixel_major.mlir main %t/pixel_major --cpu=znver3
+// RUN: %check-e2e %S/Inputs/conv_pixel_major.mlir main %t/pixel_major_2 --cpu=znver3 --threads=2
 // RUN: %check-e2e %S/Inputs/conv_pixel_tiling.mlir main %t/pixel_tiling_2 --cpu=znver3 --threads=2
 // RUN: %check-e2e %S/Inputs/conv_pixel_edges.mlir main %t/pixel_edges --cpu=znver3
 // RUN: %check-e2e %S/Inputs/conv_chain.mlir main %t/conv_chain

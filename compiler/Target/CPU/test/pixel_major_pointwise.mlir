@@ -1,0 +1,61 @@
+// A pointwise convolution on a 7x7 output with 16 filter panels or more
+// reads its image transposed to pixel-major ([N, 1, 49, C]: readsPixelMajor
+// in ConvToMatmul.cpp), each tile a [pixels, C] slice of it times the panel
+// (linalg.matmul, not matmul_transpose_a on the image as stored). With fewer
+// panels, and on larger images, the image is read as stored.
+// RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-conv-to-matmul{tile-pixels=6 steady-pixels=4}),canonicalize)' | FileCheck %s
+
+// CHECK-LABEL: func.func @many_panels
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x32x7x7xf32>
+// CHECK: %[[PM:.*]] = linalg.transpose ins(%{{.*}} : tensor<2x32x1x49xf32>) outs(%{{.*}} : tensor<2x1x49x32xf32>) permutation = [0, 2, 3, 1]
+// CHECK: scf.for %[[N:[^ ]+]] = %c0 to %c2
+// CHECK:   scf.for %{{.*}} = %c0 to %c256 step %c16
+// CHECK:     tensor.extract_slice %[[PM]][%[[N]], 0, %{{.*}}, 0] [1, 1, 6, 32] [1, 1, 1, 1] : tensor<2x1x49x32xf32> to tensor<6x32xf32>
+// CHECK:     linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<6x32xf32>, tensor<32x16xf32>)
+// CHECK-NOT: linalg.matmul_transpose_a
+// CHECK: return
+func.func @many_panels(%x: tensor<2x32x7x7xf32>, %panels: tensor<16x1x1x32x16xf32>) -> tensor<2x256x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<16x16x32x1x1xf32>
+  %t = linalg.transpose ins(%panels : tensor<16x1x1x32x16xf32>) outs(%e0 : tensor<16x16x32x1x1xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<16x16x32x1x1xf32> into tensor<256x32x1x1xf32>
+  %e = tensor.empty() : tensor<2x256x7x7xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x256x7x7xf32>) -> tensor<2x256x7x7xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x32x7x7xf32>, tensor<256x32x1x1xf32>) outs(%acc : tensor<2x256x7x7xf32>) -> tensor<2x256x7x7xf32>
+  return %y : tensor<2x256x7x7xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @few_panels
+// CHECK-NOT: permutation = [0, 2, 3, 1]
+// CHECK: linalg.matmul_transpose_a
+func.func @few_panels(%x: tensor<1x32x7x7xf32>, %panels: tensor<8x1x1x32x16xf32>) -> tensor<1x128x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<8x16x32x1x1xf32>
+  %t = linalg.transpose ins(%panels : tensor<8x1x1x32x16xf32>) outs(%e0 : tensor<8x16x32x1x1xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<8x16x32x1x1xf32> into tensor<128x32x1x1xf32>
+  %e = tensor.empty() : tensor<1x128x7x7xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x128x7x7xf32>) -> tensor<1x128x7x7xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x32x7x7xf32>, tensor<128x32x1x1xf32>) outs(%acc : tensor<1x128x7x7xf32>) -> tensor<1x128x7x7xf32>
+  return %y : tensor<1x128x7x7xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @large_image
+// CHECK-NOT: permutation = [0, 2, 3, 1]
+// CHECK: linalg.matmul_transpose_a
+func.func @large_image(%x: tensor<1x32x14x14xf32>, %panels: tensor<16x1x1x32x16xf32>) -> tensor<1x256x14x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<16x16x32x1x1xf32>
+  %t = linalg.transpose ins(%panels : tensor<16x1x1x32x16xf32>) outs(%e0 : tensor<16x16x32x1x1xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<16x16x32x1x1xf32> into tensor<256x32x1x1xf32>
+  %e = tensor.empty() : tensor<1x256x14x14xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x256x14x14xf32>) -> tensor<1x256x14x14xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x32x14x14xf32>, tensor<256x32x1x1xf32>) outs(%acc : tensor<1x256x14x14xf32>) -> tensor<1x256x14x14xf32>
+  return %y : tensor<1x256x14x14xf32>
+}
