@@ -12,9 +12,12 @@ to land on those paths: filters mostly a multiple of 16 (16-128), 1-64 channels,
 and non-square windows of 1-7, strides 1-2, random pads, images of 1-30 (7, 11, 13, 14
 and 28 among them), a batch of 1-2, and an epilogue (bias, ReLU, a residual add) or not;
 a quarter are depthwise (8-64 channels, images of 1-40: VectorizeRows' rows shifted in
-registers or read from a padded copy), and 8% each are pointwise over 264-768 channels
+registers or read from a padded copy), 8% each are pointwise over 264-768 channels
 on images of 1-8 (the pixel rows' blocks of channels) or over 64 channels on 32-40
-(the matmul's blocks of columns).
+(the matmul's blocks of columns), 4% pointwise with 256-320 filters on images of 1-8
+(the image read pixel-major) and 8% windows of 3 or 5 over 64-72 channels with 64
+filters (the padded image read pixel-major, a 7x7 output's last column down the
+column).
 It is compiled for AVX2 with Zen 3's FMA timing (`--cpu=znver3`, which both CPU classes
 this project runs on execute) and a random register tile (`--kernel-tiles`: the
 derived 6x16 or 2..8 rows of 16 or 32 columns), run at 1 or 2 threads, and compared with
@@ -63,7 +66,21 @@ def draw(seed, cpu="znver3"):
             # ConvToMatmul.cpp: 2 or 3 blocks of 16 KiB).
             c, f, kh, kw = r.choice([264, 320, 528, 768]), 64, 1, 1
             h, w, limit = r.randint(1, 8), r.randint(1, 8), 50000
-        elif draw_kind < 0.41:
+        elif draw_kind < 0.37:
+            # A pointwise convolution with 16 filter panels or more on at
+            # most 64 pixels: its image read pixel-major (readsPixelMajor in
+            # ConvToMatmul.cpp), in blocks of channels or not.
+            c, f, kh, kw, stride = r.choice([32, 40, 64, 264]), r.choice([256, 320]), 1, 1, 1
+            h, w, limit = r.randint(1, 8), r.randint(1, 8), 90000
+        elif draw_kind < 0.45:
+            # A window over 64 channels or more with 4 panels or more: the
+            # padded image read pixel-major (windowReadsPixelMajor), a 7x7
+            # output's last column down the column.
+            c, f = r.choice([64, 72]), 64
+            kh = kw = r.choice([3, 3, 5])
+            h = w = r.choice([7, 7, 9, 14, r.randint(2, 16)])
+            limit = 120000
+        elif draw_kind < 0.49:
             # A pointwise convolution with a short K on a large image: a
             # matmul in blocks of columns (blockedPanels in
             # TileAndVectorize.cpp: 512 columns for Zen 3's assumed L2).
