@@ -15,9 +15,9 @@ a quarter are depthwise (8-64 channels, images of 1-40: VectorizeRows' rows shif
 registers or read from a padded copy), 8% each are pointwise over 264-768 channels
 on images of 1-8 (the pixel rows' blocks of channels) or over 64 channels on 32-40
 (the matmul's blocks of columns), 4% pointwise with 256-320 filters on images of 1-8
-(the image read pixel-major) and 8% windows of 3 or 5 over 64-72 channels with 64
-filters (the padded image read pixel-major, a 7x7 output's last column down the
-column).
+(the image read pixel-major) and 8% windows of 1, 3 or 5 over 64-72 channels with 64
+filters (the padded image, or a strided 1x1's subsampled pixels, read pixel-major, a 7x7
+output's last column down the column).
 It is compiled for AVX2 with Zen 3's FMA timing (`--cpu=znver3`, which both CPU classes
 this project runs on execute) and a random register tile (`--kernel-tiles`: the
 derived 6x16 or 2..8 rows of 16 or 32 columns), run at 1 or 2 threads, and compared with
@@ -77,7 +77,7 @@ def draw(seed, cpu="znver3"):
             # padded image read pixel-major (windowReadsPixelMajor), a 7x7
             # output's last column down the column.
             c, f = r.choice([64, 72]), 64
-            kh = kw = r.choice([3, 3, 5])
+            kh = kw = r.choice([1, 3, 3, 5])
             h = w = r.choice([7, 7, 9, 14, r.randint(2, 16)])
             limit = 120000
         elif draw_kind < 0.49:

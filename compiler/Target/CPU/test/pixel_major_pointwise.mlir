@@ -2,7 +2,8 @@
 // reads its image transposed to pixel-major ([N, 1, 49, C]: readsPixelMajor
 // in ConvToMatmul.cpp), each tile a [pixels, C] slice of it times the panel
 // (linalg.matmul, not matmul_transpose_a on the image as stored). With fewer
-// panels, and on larger images, the image is read as stored.
+// panels, and on larger images, the image is read as stored. A strided one
+// over 64 channels or more transposes the pixels it reads.
 // RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-conv-to-matmul{tile-pixels=6 steady-pixels=4}),canonicalize)' | FileCheck %s
 
 // CHECK-LABEL: func.func @many_panels
@@ -58,4 +59,26 @@ func.func @large_image(%x: tensor<1x32x14x14xf32>, %panels: tensor<16x1x1x32x16x
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x32x14x14xf32>, tensor<256x32x1x1xf32>) outs(%acc : tensor<1x256x14x14xf32>) -> tensor<1x256x14x14xf32>
   return %y : tensor<1x256x14x14xf32>
+}
+
+// -----
+
+// A strided 1x1 convolution over 64 channels transposes only the pixels it
+// reads ([1, 7, 7, 64] of the 14x14 image) and reads them at unit stride.
+// CHECK-LABEL: func.func @strided
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<1x64x14x14xf32>
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 64, 7, 7] [1, 1, 2, 2]
+// CHECK: %[[PM:.*]] = linalg.transpose ins(%[[S]] : tensor<1x64x7x7xf32>) outs(%{{.*}} : tensor<1x7x7x64xf32>) permutation = [0, 2, 3, 1]
+// CHECK: tensor.extract_slice %[[PM]][0, %{{.*}}, 0, 0] [1, 1, 6, 64] [1, 1, 1, 1] : tensor<1x7x7x64xf32> to tensor<6x64xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<6x64xf32>, tensor<64x16xf32>)
+func.func @strided(%x: tensor<1x64x14x14xf32>, %panels: tensor<4x1x1x64x16xf32>) -> tensor<1x64x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x16x64x1x1xf32>
+  %t = linalg.transpose ins(%panels : tensor<4x1x1x64x16xf32>) outs(%e0 : tensor<4x16x64x1x1xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<4x16x64x1x1xf32> into tensor<64x64x1x1xf32>
+  %e = tensor.empty() : tensor<1x64x7x7xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x7x7xf32>) -> tensor<1x64x7x7xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x64x14x14xf32>, tensor<64x64x1x1xf32>) outs(%acc : tensor<1x64x7x7xf32>) -> tensor<1x64x7x7xf32>
+  return %y : tensor<1x64x7x7xf32>
 }
