@@ -66,3 +66,20 @@ func.func @panels(%x: tensor<4x8xf32>, %b: tensor<64xf32>) -> tensor<4x64xf32> {
   %y = dlc.linear %x, %w, %b : (tensor<4x8xf32>, tensor<64x8xf32>, tensor<64xf32>) -> tensor<4x64xf32>
   return %y : tensor<4x64xf32>
 }
+
+// -----
+
+// N = 72, not a multiple of 32: three panels, the last padded with 24 zero
+// columns; the [4, 96] product is sliced back to [4, 72] before the bias.
+// CHECK-LABEL: func.func @padded_panels
+// CHECK: %[[P:.*]] = dlc.constant dense_resource<w.panels> : tensor<3x8x32xf32>
+// CHECK: %[[T:.*]] = dlc.transpose %[[P]] {perm = array<i64: 1, 0, 2>} : tensor<3x8x32xf32> -> tensor<8x3x32xf32>
+// CHECK: %[[W:.*]] = dlc.reshape %[[T]] : tensor<8x3x32xf32> -> tensor<8x96xf32>
+// CHECK: %[[M:.*]] = dlc.matmul %{{.*}}, %[[W]] : (tensor<4x8xf32>, tensor<8x96xf32>) -> tensor<4x96xf32>
+// CHECK: %[[S:.*]] = dlc.slice %[[M]] {ends = array<i64: 4, 72>, starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<4x96xf32> -> tensor<4x72xf32>
+// CHECK: dlc.add %[[S]], %{{.*}} : (tensor<4x72xf32>, tensor<72xf32>) -> tensor<4x72xf32>
+func.func @padded_panels(%x: tensor<4x8xf32>, %b: tensor<72xf32>) -> tensor<4x72xf32> {
+  %w = dlc.constant dense<0.25> : tensor<72x8xf32> loc("w")
+  %y = dlc.linear %x, %w, %b : (tensor<4x8xf32>, tensor<72x8xf32>, tensor<72xf32>) -> tensor<4x72xf32>
+  return %y : tensor<4x72xf32>
+}
