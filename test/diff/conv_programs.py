@@ -78,7 +78,7 @@ def draw(seed, cpu="znver3"):
             # output's last column down the column.
             c, f = r.choice([64, 72]), 64
             kh = kw = r.choice([1, 3, 3, 5])
-            h = w = r.choice([7, 7, 9, 14, r.randint(2, 16)])
+            h = w = r.choice([7, 7, 9, 14, 28, r.randint(2, 16)])
             limit = 120000
         elif draw_kind < 0.49:
             # A pointwise convolution with a short K on a large image: a

@@ -590,10 +590,13 @@ constexpr int64_t kChannelBlockPixels = 64;
 /// on an AMD EPYC Zen 3 (AVX2, 16-filter panels), one thread, minimum kernel
 /// times, 1x1 convolutions with ReLU at 7x7: 512 -> 2048 1.605 -> 1.150 ms,
 /// 2048 -> 512 1.748 -> 1.342, 320 -> 1280 0.603 -> 0.470, 160 -> 960 0.303
-/// -> 0.226; with 10 panels (960 -> 160) the transpose cost more than it
-/// saved (0.234 -> 0.271), and at 14x14 and above it was no faster (576 ->
-/// 96 1.08x, 384 -> 64 1.37x, 1024 -> 256 0.96x, 28x28 and 56x56 0.98-1.02x).
-constexpr int64_t kPixelMajorPanels = 16;
+/// -> 0.226, and, once the transpose went in 8x16 register blocks, 960 -> 160
+/// (10 panels) 0.251 -> 0.188 (with LLVM's gathers it was 1.16x slower). At
+/// 14x14 and above it was no faster (576 -> 96 1.08x, 1024 -> 256 0.96x,
+/// 28x28 and 56x56 0.98-1.02x). From 8 panels: the models' 7x7 layers have
+/// 10 or more; 4 (the fewest that run on one flattened row) were not
+/// measured.
+constexpr int64_t kPixelMajorPanels = 8;
 bool readsPixelMajor(int64_t pixels, int64_t panels) {
   return pixels <= kChannelBlockPixels && panels >= kPixelMajorPanels;
 }
@@ -613,14 +616,64 @@ bool readsPixelMajor(int64_t pixels, int64_t panels) {
 constexpr int64_t kPixelMajorWindowChannels = 64;
 bool windowReadsPixelMajor(int64_t channels) { return channels >= kPixelMajorWindowChannels; }
 
-/// `input` ([N, C, R, W]) transposed to [N, R, W, C].
+/// `input` ([N, C, R, W]) transposed to [N, R, W, C]: as [N, C, R*W] ->
+/// [N, R*W, C], in chunks of channels that are pieces of the pool's loop
+/// (whole 8 x 16 register blocks each, VectorizeTransposes.cpp) when C is a
+/// multiple of 8. (As one transpose, the pool's chunks ran along R*W, each
+/// a column of the image, which LLVM gathered float by float.)
 Value transposeToPixelMajor(OpBuilder &b, Location loc, Value input) {
   auto type = cast<RankedTensorType>(input.getType());
   ArrayRef<int64_t> shape = type.getShape();
-  Value empty = b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{shape[0], shape[2], shape[3], shape[1]},
-                                          type.getElementType());
-  return b.create<linalg::TransposeOp>(loc, input, empty, ArrayRef<int64_t>{0, 2, 3, 1})
-      .getResult()[0];
+  int64_t n = shape[0], c = shape[1], pixels = shape[2] * shape[3];
+  Type f32 = type.getElementType();
+  Value flat = b.create<tensor::CollapseShapeOp>(
+      loc, RankedTensorType::get({n, c, pixels}, f32), input,
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  Value result = b.create<tensor::EmptyOp>(loc, ArrayRef<int64_t>{n, pixels, c}, f32);
+  auto transpose = [&](OpBuilder &b, Value from, Value into) {
+    return b.create<linalg::TransposeOp>(loc, from, into, ArrayRef<int64_t>{0, 2, 1}).getResult()[0];
+  };
+  // (Under 32K floats, ParallelizeLoopNests' threshold, one transpose: the
+  // pool's overhead would outweigh the chunks.)
+  constexpr int64_t kChunkChannels = 8, kMaxChunks = 64, kMinFloats = 32 * 1024;
+  int64_t chunk = kChunkChannels;
+  while (c / chunk > kMaxChunks && c % (2 * chunk) == 0)
+    chunk *= 2;
+  if (c % kChunkChannels != 0 || c / chunk < 2 || n * c * pixels < kMinFloats) {
+    result = transpose(b, flat, result);
+  } else {
+    auto one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+    auto loop = b.create<scf::ForOp>(
+        loc, b.create<arith::ConstantIndexOp>(loc, 0), b.create<arith::ConstantIndexOp>(loc, c),
+        b.create<arith::ConstantIndexOp>(loc, chunk), ValueRange{result},
+        [&](OpBuilder &lb, Location, Value c0, ValueRange args) {
+          Value from = lb.create<tensor::ExtractSliceOp>(
+              loc, RankedTensorType::get({n, chunk, pixels}, f32), flat,
+              ArrayRef<OpFoldResult>{zero, c0, zero},
+              ArrayRef<OpFoldResult>{lb.getIndexAttr(n), lb.getIndexAttr(chunk),
+                                     lb.getIndexAttr(pixels)},
+              ArrayRef<OpFoldResult>{one, one, one});
+          Value into = lb.create<tensor::ExtractSliceOp>(
+              loc, RankedTensorType::get({n, pixels, chunk}, f32), args[0],
+              ArrayRef<OpFoldResult>{zero, zero, c0},
+              ArrayRef<OpFoldResult>{lb.getIndexAttr(n), lb.getIndexAttr(pixels),
+                                     lb.getIndexAttr(chunk)},
+              ArrayRef<OpFoldResult>{one, one, one});
+          Value moved = transpose(lb, from, into);
+          lb.create<scf::YieldOp>(
+              loc, lb.create<tensor::InsertSliceOp>(
+                       loc, moved, args[0], ArrayRef<OpFoldResult>{zero, zero, c0},
+                       ArrayRef<OpFoldResult>{lb.getIndexAttr(n), lb.getIndexAttr(pixels),
+                                              lb.getIndexAttr(chunk)},
+                       ArrayRef<OpFoldResult>{one, one, one})
+                       .getResult());
+        });
+    loop->setAttr(dlc::kParallelLoopAttr, b.getUnitAttr());
+    result = loop.getResult(0);
+  }
+  return b.create<tensor::ExpandShapeOp>(
+      loc, RankedTensorType::get({n, shape[2], shape[3], c}, f32), result,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}});
 }
 
 /// The channels a pixel-row tile reads per sweep (ConvOnPixelRows): all `c`

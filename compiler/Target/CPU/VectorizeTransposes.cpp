@@ -19,8 +19,9 @@
 //     %blk = vector.transfer_read %x[.., %r, .., %c] : vector<8x16xf32>
 //     16 x vector.transfer_write (column k of %blk), %y[.., %c + k, %r] : vector<8xf32>
 //
-// The two dims must be multiples of 8 (the one read down) and 16 (the one
-// read along); other transposes stay as they are.
+// The dim read down must be a multiple of 8; the one read along at least 16
+// (a ragged one ends with a block flush with its end, which rewrites a few
+// columns of the block before it); other transposes stay as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,8 +57,8 @@ bool vectorizeTranspose(RewriterBase &rewriter, linalg::TransposeOp op) {
   // lands on output dim `along`.
   int64_t down = perm[last];
   int64_t along = std::find(perm.begin(), perm.end(), last) - perm.begin();
-  if (down == last || in.getDimSize(down) % kBlockRows != 0 ||
-      in.getDimSize(last) % kBlockCols != 0)
+  int64_t width = in.getDimSize(last);
+  if (down == last || in.getDimSize(down) % kBlockRows != 0 || width < kBlockCols)
     return false;
 
   Location loc = op.getLoc();
@@ -91,13 +92,20 @@ bool vectorizeTranspose(RewriterBase &rewriter, linalg::TransposeOp op) {
       }
       return acc;
     }
+    // A ragged innermost dim ends with a block flush with its end, over
+    // columns the one before it wrote too (the same values again).
+    int64_t size = in.getDimSize(d), whole = size - size % steps[d];
     auto loop = b.create<scf::ForOp>(
-        loc, idx(b, 0), idx(b, in.getDimSize(d)), idx(b, steps[d]), ValueRange{acc},
+        loc, idx(b, 0), idx(b, whole), idx(b, steps[d]), ValueRange{acc},
         [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
           at[d] = iv;
           lb.create<scf::YieldOp>(loc, nest(lb, d + 1, args[0]));
         });
-    return loop.getResult(0);
+    acc = loop.getResult(0);
+    if (whole == size)
+      return acc;
+    at[d] = idx(b, size - steps[d]);
+    return nest(b, d + 1, acc);
   };
   rewriter.setInsertionPoint(op);
   Value result = nest(rewriter, 0, op.getInit());

@@ -1,14 +1,15 @@
-// A pointwise convolution on a 7x7 output with 16 filter panels or more
+// A pointwise convolution on a 7x7 output (8 filter panels or more)
 // reads its image transposed to pixel-major ([N, 1, 49, C]: readsPixelMajor
 // in ConvToMatmul.cpp), each tile a [pixels, C] slice of it times the panel
-// (linalg.matmul, not matmul_transpose_a on the image as stored). With fewer
-// panels, and on larger images, the image is read as stored. A strided one
+// (linalg.matmul, not matmul_transpose_a on the image as stored). On larger
+// images the image is read as stored. A strided one
 // over 64 channels or more transposes the pixels it reads.
 // RUN: dlc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dlc-conv-to-matmul{tile-pixels=6 steady-pixels=4}),canonicalize)' | FileCheck %s
 
 // CHECK-LABEL: func.func @many_panels
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<2x32x7x7xf32>
-// CHECK: %[[PM:.*]] = linalg.transpose ins(%{{.*}} : tensor<2x32x1x49xf32>) outs(%{{.*}} : tensor<2x1x49x32xf32>) permutation = [0, 2, 3, 1]
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<2x32x49xf32>) outs(%{{.*}} : tensor<2x49x32xf32>) permutation = [0, 2, 1]
+// CHECK: %[[PM:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2], [3]] {{.*}} : tensor<2x49x32xf32> into tensor<2x1x49x32xf32>
 // CHECK: scf.for %[[N:[^ ]+]] = %c0 to %c2
 // CHECK:   scf.for %{{.*}} = %c0 to %c256 step %c16
 // CHECK:     tensor.extract_slice %[[PM]][%[[N]], 0, %{{.*}}, 0] [1, 1, 6, 32] [1, 1, 1, 1] : tensor<2x1x49x32xf32> to tensor<6x32xf32>
@@ -29,25 +30,8 @@ func.func @many_panels(%x: tensor<2x32x7x7xf32>, %panels: tensor<16x1x1x32x16xf3
 
 // -----
 
-// CHECK-LABEL: func.func @few_panels
-// CHECK-NOT: permutation = [0, 2, 3, 1]
-// CHECK: linalg.matmul_transpose_a
-func.func @few_panels(%x: tensor<1x32x7x7xf32>, %panels: tensor<8x1x1x32x16xf32>) -> tensor<1x128x7x7xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e0 = tensor.empty() : tensor<8x16x32x1x1xf32>
-  %t = linalg.transpose ins(%panels : tensor<8x1x1x32x16xf32>) outs(%e0 : tensor<8x16x32x1x1xf32>) permutation = [0, 4, 3, 1, 2]
-  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<8x16x32x1x1xf32> into tensor<128x32x1x1xf32>
-  %e = tensor.empty() : tensor<1x128x7x7xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x128x7x7xf32>) -> tensor<1x128x7x7xf32>
-  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<1x32x7x7xf32>, tensor<128x32x1x1xf32>) outs(%acc : tensor<1x128x7x7xf32>) -> tensor<1x128x7x7xf32>
-  return %y : tensor<1x128x7x7xf32>
-}
-
-// -----
-
 // CHECK-LABEL: func.func @large_image
-// CHECK-NOT: permutation = [0, 2, 3, 1]
+// CHECK-NOT: permutation = [0, 2, 1]
 // CHECK: linalg.matmul_transpose_a
 func.func @large_image(%x: tensor<1x32x14x14xf32>, %panels: tensor<16x1x1x32x16xf32>) -> tensor<1x256x14x14xf32> {
   %zero = arith.constant 0.0 : f32
@@ -68,7 +52,9 @@ func.func @large_image(%x: tensor<1x32x14x14xf32>, %panels: tensor<16x1x1x32x16x
 // CHECK-LABEL: func.func @strided
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<1x64x14x14xf32>
 // CHECK: %[[S:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 64, 7, 7] [1, 1, 2, 2]
-// CHECK: %[[PM:.*]] = linalg.transpose ins(%[[S]] : tensor<1x64x7x7xf32>) outs(%{{.*}} : tensor<1x7x7x64xf32>) permutation = [0, 2, 3, 1]
+// CHECK: tensor.collapse_shape %[[S]]
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x64x49xf32>) outs(%{{.*}} : tensor<1x49x64xf32>) permutation = [0, 2, 1]
+// CHECK: %[[PM:.*]] = tensor.expand_shape %{{.*}} : tensor<1x49x64xf32> into tensor<1x7x7x64xf32>
 // CHECK: tensor.extract_slice %[[PM]][0, %{{.*}}, 0, 0] [1, 1, 6, 64] [1, 1, 1, 1] : tensor<1x7x7x64xf32> to tensor<6x64xf32>
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<6x64xf32>, tensor<64x16xf32>)
 func.func @strided(%x: tensor<1x64x14x14xf32>, %panels: tensor<4x1x1x64x16xf32>) -> tensor<1x64x7x7xf32> {
@@ -81,4 +67,31 @@ func.func @strided(%x: tensor<1x64x14x14xf32>, %panels: tensor<4x1x1x64x16xf32>)
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
       ins(%x, %w : tensor<1x64x14x14xf32>, tensor<64x64x1x1xf32>) outs(%acc : tensor<1x64x7x7xf32>) -> tensor<1x64x7x7xf32>
   return %y : tensor<1x64x7x7xf32>
+}
+
+// -----
+
+// A 3x3 window over 64 channels on a 28x28 image: its padded image (57,600
+// floats, over the 32K of one chunk) transposed in chunks of 8 channels, a
+// loop for the pool, each chunk a [1, 8, 900] -> [1, 900, 8] transpose.
+// CHECK-LABEL: func.func @window_chunks
+// CHECK: scf.for %[[C:[^ ]+]] = %c0 to %c64 step %c8
+// CHECK:   tensor.extract_slice %{{.*}}[0, %[[C]], 0] [1, 8, 900] [1, 1, 1] : tensor<1x64x900xf32> to tensor<1x8x900xf32>
+// CHECK:   linalg.transpose ins(%{{.*}} : tensor<1x8x900xf32>) outs(%{{.*}} : tensor<1x900x8xf32>) permutation = [0, 2, 1]
+// CHECK: } {dlc.parallel}
+// CHECK: tensor.expand_shape %{{.*}} : tensor<1x900x64xf32> into tensor<1x30x30x64xf32>
+func.func @window_chunks(%x: tensor<1x64x28x28xf32>, %panels: tensor<4x3x3x64x16xf32>) -> tensor<1x64x28x28xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x64x28x28xf32> to tensor<1x64x30x30xf32>
+  %e0 = tensor.empty() : tensor<4x16x64x3x3xf32>
+  %t = linalg.transpose ins(%panels : tensor<4x3x3x64x16xf32>) outs(%e0 : tensor<4x16x64x3x3xf32>) permutation = [0, 4, 3, 1, 2]
+  %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<4x16x64x3x3xf32> into tensor<64x64x3x3xf32>
+  %e = tensor.empty() : tensor<1x64x28x28xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x28x28xf32>) -> tensor<1x64x28x28xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x64x30x30xf32>, tensor<64x64x3x3xf32>) outs(%acc : tensor<1x64x28x28xf32>) -> tensor<1x64x28x28xf32>
+  return %y : tensor<1x64x28x28xf32>
 }
