@@ -3,7 +3,9 @@
 
     kernels_vs_ort.py DIR [--threads N] [--rounds R] [--runs K]
 
-DIR is a model folder that models_bench.py leaves (model.onnx, model.dlcm, x.npy).
+DIR is a model folder that models_bench.py leaves (model.onnx, model.dlcm, x.npy);
+model.dlcm is compiled again first when it is older than the dlc binary or the model
+(an artifact from an earlier compiler would time that compiler's kernels).
 Alternates R rounds of K runs per side: `dlc run --profile` (the kernels' Chrome
 trace) and an ORT session with enable_profiling (its `_kernel_time` events), ORT set
 as models_bench.py sets it. Prints one line per dlc kernel with its minimum, the
@@ -17,6 +19,7 @@ import collections
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -68,6 +71,12 @@ def main():
     session = ort.InferenceSession(os.path.join(args.folder, "model.onnx"), options,
                                    providers=["CPUExecutionProvider"])
     feed = {session.get_inputs()[0].name: np.load(os.path.join(args.folder, "x.npy"))}
+    artifact, onnx_model = os.path.join(args.folder, "model.dlcm"), os.path.join(args.folder, "model.onnx")
+    dlc_binary = shutil.which(args.dlc) or args.dlc
+    if not os.path.exists(artifact) or os.path.getmtime(artifact) < max(
+            os.path.getmtime(dlc_binary), os.path.getmtime(onnx_model)):
+        print("compiling %s with %s" % (artifact, dlc_binary), file=sys.stderr)
+        subprocess.run([args.dlc, "compile", onnx_model, "-o", artifact], check=True)
     dlc_min = collections.defaultdict(lambda: float("inf"))
     trace = os.path.join(work, "dlc.json")
     for _ in range(args.rounds):
