@@ -711,9 +711,9 @@ public:
   /// The channels a tile's taps read at a time (c: all of them;
   /// channelBlock below).
   int64_t channels = 0;
-  /// The image transposed to [N, rows, W, C] (null: read as stored): a
-  /// pointwise convolution's tiles then read each pixel's channels as one
-  /// sequential run.
+  /// The (padded) image transposed to [N, rows, W, C] (null: read as
+  /// stored; readsPixelMajor, windowReadsPixelMajor): a tile's taps then
+  /// read each pixel's channels as one sequential run.
   Value pixelMajor;
   /// Whether `pixelMajor` holds only the pixels a strided 1x1 convolution
   /// reads ([N, OH, OW, C]): its runs are then at output coordinates.
