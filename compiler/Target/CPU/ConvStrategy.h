@@ -52,14 +52,18 @@ inline bool convRunsOnPixelRows(int64_t channels, int64_t filters, int64_t kh, i
   // 1.07 -> 0.95 ms, 256ch 14x14 1.08 -> 0.93, 512ch 7x7 1.29 -> 0.99.
   if (kh * kw > 1)
     return true;
-  // A strided 1x1 convolution over 256 or more channels and 196 or more
-  // output pixels (ResNet-50's downsampling shortcuts) runs faster as the
-  // subsampled image copied out (its im2col) and one matmul: a pixel-row
-  // tile reads one value from each of C planes a whole image apart. Measured
-  // on an AVX-512 Xeon, one thread: 256->512 at 56x56 2.62 -> 1.46 ms,
-  // 512->1024 at 28x28 1.75 -> 1.42 ms (two threads 1.75 -> 0.92, 1.02 ->
-  // 0.91); at 7x7 output (1024->2048) and with 64-128 channels no faster.
-  if (!unitStrides && channels >= 256 && outPixels >= 196)
+  // A strided 1x1 convolution over 64 or more channels and 784 or more
+  // output pixels (28x28: ResNet-18's first shortcut, ResNet-50's first two)
+  // runs faster as the subsampled image copied out (its im2col) and one
+  // matmul. Measured on an AMD EPYC Zen 3 (AVX2), kernel minimums in the
+  // models: 64->128 to 28x28 0.267 -> 0.225 ms (two threads 0.185 -> 0.163),
+  // 256->512 to 28x28 as fast at one thread and 2.13 -> 1.72 ms at two. With
+  // fewer pixels the pixel rows win since they read the subsampled image
+  // pixel-major (ConvToMatmul.cpp): 512->1024 to 14x14 3.55 -> 2.92 ms (two
+  // threads 2.13 -> 1.91), 128->256 to 14x14 0.294 -> 0.229. (Before that
+  // transpose, an AVX-512 Xeon had im2col faster from 196 pixels and 256
+  // channels: 512->1024 to 14x14 1.75 -> 1.42 ms; not measured there since.)
+  if (!unitStrides && channels >= 64 && outPixels >= 784)
     return false;
   // A 1x1 stride-1 convolution is a plain matmul on the image as stored,
   // unless its OH*OW columns are ragged (7x7, 14x14: widened with zeros to a

@@ -74,20 +74,24 @@ func.func @pointwise(%x: tensor<1x32x7x7xf32>, %x4: tensor<1x32x4x4xf32>, %x16: 
 
 // -----
 
-// A strided 1x1 convolution over 256 channels and 196 output pixels is left
-// to im2col and one matmul (ConvStrategy.h); with 49 output pixels it is
-// packed.
+// A strided 1x1 convolution over 64 channels and 784 output pixels is left
+// to im2col and one matmul (ConvStrategy.h); with 196 output pixels, or 32
+// channels, it is packed.
 // CHECK-LABEL: func.func @strided_pointwise_wide
-// CHECK: dlc.constant dense<5.000000e-01> : tensor<32x256x1x1xf32>
-// CHECK-NEXT: dlc.conv2d {{.*}} -> tensor<1x32x14x14xf32>
+// CHECK: dlc.constant dense<5.000000e-01> : tensor<32x64x1x1xf32>
+// CHECK-NEXT: dlc.conv2d {{.*}} -> tensor<1x32x28x28xf32>
 // CHECK: dlc.constant dense<5.000000e-01> : tensor<1x1x1x256x32xf32>
-// CHECK: dlc.conv2d {{.*}} -> tensor<1x32x7x7xf32>
-func.func @strided_pointwise_wide(%x: tensor<1x256x28x28xf32>, %x14: tensor<1x256x14x14xf32>) -> (tensor<1x32x14x14xf32>, tensor<1x32x7x7xf32>) {
-  %w = dlc.constant dense<0.5> : tensor<32x256x1x1xf32>
-  %0 = dlc.conv2d %x, %w {strides = array<i64: 2, 2>} : (tensor<1x256x28x28xf32>, tensor<32x256x1x1xf32>) -> tensor<1x32x14x14xf32>
+// CHECK: dlc.conv2d {{.*}} -> tensor<1x32x14x14xf32>
+// CHECK: dlc.constant dense<5.000000e-01> : tensor<1x1x1x32x32xf32>
+// CHECK: dlc.conv2d {{.*}} -> tensor<1x32x28x28xf32>
+func.func @strided_pointwise_wide(%x: tensor<1x64x56x56xf32>, %x28: tensor<1x256x28x28xf32>, %x32: tensor<1x32x56x56xf32>) -> (tensor<1x32x28x28xf32>, tensor<1x32x14x14xf32>, tensor<1x32x28x28xf32>) {
+  %w = dlc.constant dense<0.5> : tensor<32x64x1x1xf32>
+  %0 = dlc.conv2d %x, %w {strides = array<i64: 2, 2>} : (tensor<1x64x56x56xf32>, tensor<32x64x1x1xf32>) -> tensor<1x32x28x28xf32>
   %w2 = dlc.constant dense<0.5> : tensor<32x256x1x1xf32>
-  %1 = dlc.conv2d %x14, %w2 {strides = array<i64: 2, 2>} : (tensor<1x256x14x14xf32>, tensor<32x256x1x1xf32>) -> tensor<1x32x7x7xf32>
-  return %0, %1 : tensor<1x32x14x14xf32>, tensor<1x32x7x7xf32>
+  %1 = dlc.conv2d %x28, %w2 {strides = array<i64: 2, 2>} : (tensor<1x256x28x28xf32>, tensor<32x256x1x1xf32>) -> tensor<1x32x14x14xf32>
+  %w3 = dlc.constant dense<0.5> : tensor<32x32x1x1xf32>
+  %2 = dlc.conv2d %x32, %w3 {strides = array<i64: 2, 2>} : (tensor<1x32x56x56xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x28x28xf32>
+  return %0, %1, %2 : tensor<1x32x28x28xf32>, tensor<1x32x14x14xf32>, tensor<1x32x28x28xf32>
 }
 
 // -----
