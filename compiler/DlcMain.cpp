@@ -189,7 +189,8 @@ int targetCommand(int argc, char **argv) {
                << tiles.pixelRow.steadyPixels << " pixels), panel prefetch "
                << tiles.prefetchAheadBytes / 1024 << " KiB ahead, window taps shifted in "
                << "registers on rows up to " << tiles.shiftedRowFloats << " floats, blocked "
-               << "matmuls pack B " << tiles.blockBytes / 1024 << " KiB at a time\n";
+               << "matmuls pack B " << tiles.blockBytes / 1024 << " KiB at a time, tile K loops "
+               << tiles.tileLoopUnroll << " steps a turn\n";
   return 0;
 }
 

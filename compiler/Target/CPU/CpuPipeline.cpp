@@ -359,6 +359,9 @@ LogicalResult dlc::lowerCpuKernelsToLLVMDialect(ModuleOp module, const cpu::Kern
   pm.addNestedPass<func::FuncOp>(dlc::createHoistVectorTransfers());
   pm.addNestedPass<func::FuncOp>(createCSEPass());
   pm.addNestedPass<func::FuncOp>(dlc::createPrefetchPanelRows({tiles.prefetchAheadBytes}));
+  // Register tiles' K loops several steps a turn (after the prefetches, so
+  // that each step keeps its own).
+  pm.addNestedPass<func::FuncOp>(dlc::createUnrollTileLoops({tiles.tileLoopUnroll}));
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   if (failed(pm.run(module)) || failed(inlineDeallocationHelper(module)))
     return failure();

@@ -151,13 +151,20 @@ struct KernelTiles {
   /// channels (ConvToMatmul.cpp, channelBlock): half of L1d, so that the
   /// block stays there while every tile of a piece reads it.
   int64_t channelBlockBytes = 16 << 10;
+  /// The steps per turn of a register tile's K loop (UnrollTileLoops.cpp):
+  /// with one step a turn, the loop's bookkeeping took a sixth of the
+  /// macro-ops, dispatch slots the FMAs lacked on a core shared with
+  /// another thread (Zen 3, AVX2; 4 measured best there, 2 gained half as
+  /// much). AVX-512's 8x32 tile has 32 FMAs a step: not measured there.
+  int64_t tileLoopUnroll = 4;
   /// The vector width the tiles are made of: a row of the matmul tile is
   /// two vectors of f32.
   constexpr int64_t vectorBits() const { return matmul.columns / 2 * 32; }
   constexpr bool operator==(const KernelTiles &o) const {
     return matmul == o.matmul && pixelRow == o.pixelRow &&
            prefetchAheadBytes == o.prefetchAheadBytes && shiftedRowFloats == o.shiftedRowFloats &&
-           blockBytes == o.blockBytes && channelBlockBytes == o.channelBlockBytes;
+           blockBytes == o.blockBytes && channelBlockBytes == o.channelBlockBytes &&
+           tileLoopUnroll == o.tileLoopUnroll;
   }
 };
 

@@ -225,6 +225,23 @@ def PrefetchPanelRows : Pass<"dlc-prefetch-panel-rows", "mlir::func::FuncOp"> {
   ];
 }
 
+def UnrollTileLoops : Pass<"dlc-unroll-tile-loops", "mlir::func::FuncOp"> {
+  let summary = "Runs each register tile's K loop several steps per turn";
+  let description = [{
+    An scf.for of constant bounds whose body holds exactly one
+    vector.contract (a register tile's K loop) and no nested region, with at
+    least 2 * `factor` steps, is unrolled by `factor` (the steps left over
+    in a loop after it): the loop's bookkeeping no longer takes dispatch
+    slots from the FMAs on a core shared with another thread. The sums keep
+    their order. See UnrollTileLoops.cpp.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"factor", "factor", "int64_t", "4",
+           "steps per turn (the target's KernelTiles::tileLoopUnroll); 1 leaves the loops alone">,
+  ];
+}
+
 def LowerStridedFills : Pass<"dlc-lower-strided-fills", "mlir::func::FuncOp"> {
   let summary = "Fills of short rows that are not contiguous become kept loops of row stores";
   let description = [{
