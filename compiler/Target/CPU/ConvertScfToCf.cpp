@@ -4,7 +4,10 @@
 // (LowerStridedFills) gets `llvm.loop` metadata on its back edge telling
 // LLVM to neither unroll nor vectorise it: loops whose bodies are a store or
 // two and whose unrolled, vectorised form costs more compile time and code
-// than it saves. (MLIR 19's own lowering drops a for's attributes.)
+// than it saves. One marked dlc.run_time_loop (SizeLoopsAtRunTime) is not
+// unrolled or interleaved; one marked dlc.unroll_count (UnrollTileLoops) is
+// unrolled that many times. (MLIR 19's own lowering drops a for's
+// attributes.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,15 +46,38 @@ LLVM::LoopAnnotationAttr dlc::runTimeLoopAnnotation(MLIRContext *ctx) {
       /*parallelAccesses=*/{});
 }
 
+LLVM::LoopAnnotationAttr dlc::unrollCountAnnotation(MLIRContext *ctx, int64_t count) {
+  auto unroll = LLVM::LoopUnrollAttr::get(ctx, /*disable=*/{},
+                                          IntegerAttr::get(IntegerType::get(ctx, 32), count), {},
+                                          {}, {}, {}, {});
+  return LLVM::LoopAnnotationAttr::get(
+      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{}, unroll,
+      /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{}, /*peeled=*/{},
+      /*unswitch=*/{}, /*mustProgress=*/{}, /*isVectorized=*/{}, /*startLoc=*/{},
+      /*endLoc=*/{}, /*parallelAccesses=*/{});
+}
+
 namespace {
+
+/// The `llvm.loop` metadata `loop` asks for (null: none).
+LLVM::LoopAnnotationAttr annotationOf(scf::ForOp loop) {
+  MLIRContext *ctx = loop.getContext();
+  if (loop->hasAttr(dlc::kKeptLoopAttr))
+    return dlc::keptLoopAnnotation(ctx);
+  if (loop->hasAttr(dlc::kRunTimeLoopAttr))
+    return dlc::runTimeLoopAnnotation(ctx);
+  if (auto count = loop->getAttrOfType<IntegerAttr>(dlc::kUnrollCountAttr))
+    return dlc::unrollCountAnnotation(ctx, count.getInt());
+  return nullptr;
+}
 
 /// Upstream's ForLowering (header block with the bound check, body, back
 /// edge), for kept loops, with the annotation on the back edge.
 struct KeptForLowering : OpRewritePattern<scf::ForOp> {
   KeptForLowering(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(scf::ForOp loop, PatternRewriter &rewriter) const override {
-    bool kept = loop->hasAttr(dlc::kKeptLoopAttr);
-    if (!kept && !loop->hasAttr(dlc::kRunTimeLoopAttr))
+    LLVM::LoopAnnotationAttr annotation = annotationOf(loop);
+    if (!annotation)
       return failure();
     Location loc = loop.getLoc();
     Block *init = rewriter.getInsertionBlock();
@@ -67,8 +93,7 @@ struct KeptForLowering : OpRewritePattern<scf::ForOp> {
     SmallVector<Value> carried = {rewriter.create<arith::AddIOp>(loc, iv, loop.getStep())};
     carried.append(yield->operand_begin(), yield->operand_end());
     auto backEdge = rewriter.create<cf::BranchOp>(loc, header, carried);
-    backEdge->setAttr("loop_annotation", kept ? dlc::keptLoopAnnotation(rewriter.getContext())
-                                              : dlc::runTimeLoopAnnotation(rewriter.getContext()));
+    backEdge->setAttr("loop_annotation", annotation);
     rewriter.eraseOp(yield);
 
     rewriter.setInsertionPointToEnd(init);

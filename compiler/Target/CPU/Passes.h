@@ -36,6 +36,11 @@ mlir::LLVM::LoopAnnotationAttr keptLoopAnnotation(mlir::MLIRContext *ctx);
 /// unrolled copies and remainders doubled the compile's machine code.
 inline constexpr llvm::StringLiteral kRunTimeLoopAttr = "dlc.run_time_loop";
 mlir::LLVM::LoopAnnotationAttr runTimeLoopAnnotation(mlir::MLIRContext *ctx);
+/// Marks an scf.for LLVM should unroll by the attribute's count (an i64: a
+/// register tile's K loop, UnrollTileLoops.cpp); ConvertScfToCf makes it
+/// `llvm.loop.unroll.count`.
+inline constexpr llvm::StringLiteral kUnrollCountAttr = "dlc.unroll_count";
+mlir::LLVM::LoopAnnotationAttr unrollCountAnnotation(mlir::MLIRContext *ctx, int64_t count);
 
 /// Kernels sized at run time (SizeLoopsAtRunTime.cpp): their loops over
 /// the symbol's extent run to the run's size; `inner` (the tiling and

@@ -230,10 +230,11 @@ def UnrollTileLoops : Pass<"dlc-unroll-tile-loops", "mlir::func::FuncOp"> {
   let description = [{
     An scf.for of constant bounds whose body holds exactly one
     vector.contract (a register tile's K loop) and no nested region, with at
-    least 2 * `factor` steps, is unrolled by `factor` (the steps left over
-    in a loop after it): the loop's bookkeeping no longer takes dispatch
-    slots from the FMAs on a core shared with another thread. The sums keep
-    their order. See UnrollTileLoops.cpp.
+    least 2 * `factor` steps, is marked `dlc.unroll_count = factor`, which
+    ConvertScfToCf makes LLVM loop metadata: LLVM unrolls it, so that the
+    loop's bookkeeping no longer takes dispatch slots from the FMAs on a
+    core shared with another thread. The sums keep their order. See
+    UnrollTileLoops.cpp.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
   let options = [

@@ -8,6 +8,8 @@
 // CHECK-DAG: #[[INTERLEAVE:.*]] = #llvm.loop_interleave<count = 1 : i32>
 // CHECK-DAG: #[[KEPT:.*]] = #llvm.loop_annotation<vectorize = #[[VECTORIZE]], unroll = #[[UNROLL]]>
 // CHECK-DAG: #[[RUNTIME:.*]] = #llvm.loop_annotation<interleave = #[[INTERLEAVE]], unroll = #[[UNROLL]]>
+// CHECK-DAG: #[[FOUR:.*]] = #llvm.loop_unroll<count = 4 : i32>
+// CHECK-DAG: #[[TILE:.*]] = #llvm.loop_annotation<unroll = #[[FOUR]]>
 // CHECK-LABEL: func.func @loops
 // CHECK: ^[[HEAD:.*]](%[[I:.*]]: index):
 // CHECK: cf.cond_br
@@ -45,5 +47,19 @@ func.func @run_time_loop(%m: memref<128xf32>, %n: index) {
   scf.for %i = %c0 to %n step %c1 {
     memref.store %z, %m[%i] : memref<128xf32>
   } {dlc.run_time_loop}
+  return
+}
+
+// A register tile's K loop (UnrollTileLoops.cpp): unrolled 4 times by LLVM.
+// CHECK-LABEL: func.func @tile_loop
+// CHECK: cf.br ^{{.*}}(%{{.*}} : index) {loop_annotation = #[[TILE]]}
+func.func @tile_loop(%m: memref<128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %z = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c128 step %c1 {
+    memref.store %z, %m[%i] : memref<128xf32>
+  } {dlc.unroll_count = 4 : i64}
   return
 }

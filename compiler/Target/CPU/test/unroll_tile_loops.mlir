@@ -8,28 +8,17 @@
 #b = affine_map<(m, n, k) -> (k, n)>
 #c = affine_map<(m, n, k) -> (m, n)>
 
-// A register tile's K loop over a panel (with its row's prefetch): 4 steps
-// a turn over the first 8 of 10 steps, each step's contract feeding the
-// next, prefetch and all, then the 2 left in a loop of their own.
+// A register tile's K loop over a panel (with its row's prefetch) is marked
+// to run 4 steps a turn (ConvertScfToCf makes that LLVM loop metadata;
+// convert_scf_to_cf.mlir): its body is left as it is.
 // CHECK-LABEL: func.func @tile
-// CHECK: %[[MAIN:.*]] = scf.for %[[K:.*]] = %c0 to %c8 step %c4 iter_args(%[[ACC:.*]] = %{{.*}})
-// CHECK: memref.prefetch %{{.*}}[%[[K]]
-// CHECK: %[[R0:.*]] = vector.contract {{.*}} %[[ACC]]
-// CHECK: memref.prefetch
-// CHECK: %[[R1:.*]] = vector.contract {{.*}} %[[R0]]
-// CHECK: memref.prefetch
-// CHECK: %[[R2:.*]] = vector.contract {{.*}} %[[R1]]
-// CHECK: memref.prefetch
-// CHECK: %[[R3:.*]] = vector.contract {{.*}} %[[R2]]
-// CHECK: scf.yield %[[R3]]
-// CHECK: scf.for %{{.*}} = %c8 to %c10 step %c1 iter_args(%{{.*}} = %[[MAIN]])
+// CHECK: scf.for %{{.*}} = %c0 to %c10 step %c1
 // CHECK-COUNT-1: vector.contract
 // CHECK-NOT: vector.contract
+// CHECK: } {dlc.unroll_count = 4 : i64}
 // CHECK: return
 // ONE-LABEL: func.func @tile
-// ONE: scf.for %{{.*}} = %c0 to %c10 step %c1
-// ONE-COUNT-1: vector.contract
-// ONE-NOT: vector.contract
+// ONE-NOT: dlc.unroll_count
 // ONE: return
 func.func @tile(%a: memref<6x10xf32>, %b: memref<10x16xf32>, %init: vector<6x16xf32>) -> vector<6x16xf32> {
   %c0 = arith.constant 0 : index
@@ -54,13 +43,23 @@ func.func @tile(%a: memref<6x10xf32>, %b: memref<10x16xf32>, %init: vector<6x16x
 
 // Left alone: a K loop of 7 steps (under 2 x 4), a loop with two contracts
 // (SplitAccumulatorChains' partial sums), a loop around another loop (the
-// inner one, a K loop, is unrolled), and a loop without a contract.
+// inner one, a K loop, is marked), and a loop without a contract.
 // CHECK-LABEL: func.func @unchanged
 // CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NOT: dlc.unroll_count
 // CHECK: scf.for %{{.*}} = %c0 to %c16 step %c2
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NOT: dlc.unroll_count
 // CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1
-// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c4
-// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 {
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1
+// CHECK: } {dlc.unroll_count = 4 : i64}
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NOT: dlc.unroll_count
+// CHECK: return
 func.func @unchanged(%a: memref<1x16xf32>, %b: memref<16x16xf32>, %init: vector<1x16xf32>, %out: memref<16xf32>) -> (vector<1x16xf32>, vector<1x16xf32>, vector<1x16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
