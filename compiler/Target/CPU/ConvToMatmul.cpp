@@ -747,21 +747,31 @@ public:
   /// tile reads.
   Value imageRun(OpBuilder &b, Value image, OpFoldResult c0, Value h, Value w, int64_t pixels,
                  bool down) const {
+    SmallVector<OpFoldResult> steps = run(b, channels, pixels, strides[down ? 0 : 1], down).second;
+    return twoDimSlice(b, input, {image, c0, h, w}, runShape(channels, pixels, down), steps,
+                       {channels, pixels}, {{0, 1}, {2, 3}});
+  }
+
+  /// The 4-D slice of `source` at `offsets` of `shape`, `steps` apart, as
+  /// `[rows, cols]` (`reassociation` groups `shape`'s dims into those two).
+  /// With one row or one column, which unit dims a rank-reduced slice drops
+  /// is ambiguous: the canonicalizer rebuilt a one-channel column as a run
+  /// along the row, and bufferization gave a strided one-pixel run the wrong
+  /// stride. Those take the whole 4-D slice, collapsed (a copy once
+  /// bufferized, so not the others).
+  Value twoDimSlice(OpBuilder &b, Value source, SmallVector<OpFoldResult> offsets,
+                    ArrayRef<int64_t> shape, ArrayRef<OpFoldResult> steps,
+                    ArrayRef<int64_t> rowsCols,
+                    ArrayRef<ReassociationIndices> reassociation) const {
     Type f32 = b.getF32Type();
-    auto [sizes, steps] = run(b, channels, pixels, strides[down ? 0 : 1], down);
-    SmallVector<OpFoldResult> offsets = {image, c0, h, w};
-    auto type = RankedTensorType::get({channels, pixels}, f32);
-    // With one channel or one pixel, which unit dims a slice rank-reduced
-    // to [C, n] drops is ambiguous: the canonicalizer rebuilt a one-channel
-    // column as a run along the row, and bufferization gave a strided
-    // one-pixel run the wrong stride. Those take the whole 4-D slice,
-    // collapsed (a copy once bufferized, so not the others).
-    if (channels != 1 && pixels != 1)
-      return b.create<tensor::ExtractSliceOp>(loc, type, input, offsets, sizes, steps);
-    auto sliceType = RankedTensorType::get(runShape(channels, pixels, down), f32);
+    auto type = RankedTensorType::get(rowsCols, f32);
+    auto sizes = getAsIndexOpFoldResult(b.getContext(), shape);
+    if (rowsCols[0] != 1 && rowsCols[1] != 1)
+      return b.create<tensor::ExtractSliceOp>(loc, type, source, offsets, sizes, steps);
+    auto sliceType = RankedTensorType::get(shape, f32);
     return b.create<tensor::CollapseShapeOp>(
-        loc, type, b.create<tensor::ExtractSliceOp>(loc, sliceType, input, offsets, sizes, steps),
-        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+        loc, type, b.create<tensor::ExtractSliceOp>(loc, sliceType, source, offsets, sizes, steps),
+        reassociation);
   }
 
   /// The pixel-major image's [n, channels] run from channel c0 that tap
@@ -769,21 +779,12 @@ public:
   /// column), a stride apart.
   Value pixelRun(OpBuilder &b, Value image, OpFoldResult c0, Value h, Value w, int64_t pixels,
                  bool down) const {
-    Type f32 = b.getF32Type();
-    SmallVector<int64_t> shape = {1, down ? pixels : 1, down ? 1 : pixels, channels};
     SmallVector<OpFoldResult> steps(4, attr(b, 1));
     if (!pixelMajorSubsampled)
       steps[down ? 1 : 2] = attr(b, strides[down ? 0 : 1]);
-    SmallVector<OpFoldResult> offsets = {image, h, w, c0};
-    auto sizes = getAsIndexOpFoldResult(b.getContext(), shape);
-    auto type = RankedTensorType::get({pixels, channels}, f32);
-    if (channels != 1 && pixels != 1)
-      return b.create<tensor::ExtractSliceOp>(loc, type, pixelMajor, offsets, sizes, steps);
-    // As imageRun: a unit dim makes the rank reduction ambiguous.
-    auto sliceType = RankedTensorType::get(shape, f32);
-    return b.create<tensor::CollapseShapeOp>(
-        loc, type, b.create<tensor::ExtractSliceOp>(loc, sliceType, pixelMajor, offsets, sizes, steps),
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+    return twoDimSlice(b, pixelMajor, {image, h, w, c0},
+                       {1, down ? pixels : 1, down ? 1 : pixels, channels}, steps,
+                       {pixels, channels}, {{0, 1, 2}, {3}});
   }
 
   /// A zero register tile of `pixels` pixels by P filters.

@@ -24,37 +24,40 @@ namespace dlc {
 
 using namespace mlir;
 
-LLVM::LoopAnnotationAttr dlc::keptLoopAnnotation(MLIRContext *ctx) {
-  auto disabled = BoolAttr::get(ctx, true);
-  auto unroll = LLVM::LoopUnrollAttr::get(ctx, /*disable=*/disabled, {}, {}, {}, {}, {}, {});
-  auto vectorize = LLVM::LoopVectorizeAttr::get(ctx, /*disable=*/disabled, {}, {}, {}, {}, {}, {});
+namespace {
+/// `llvm.loop` metadata with only these hints (null: not set).
+LLVM::LoopAnnotationAttr annotation(MLIRContext *ctx, LLVM::LoopVectorizeAttr vectorize,
+                                    LLVM::LoopInterleaveAttr interleave,
+                                    LLVM::LoopUnrollAttr unroll) {
   return LLVM::LoopAnnotationAttr::get(
-      ctx, /*disableNonforced=*/{}, vectorize, /*interleave=*/{}, unroll, /*unrollAndJam=*/{},
+      ctx, /*disableNonforced=*/{}, vectorize, interleave, unroll, /*unrollAndJam=*/{},
       /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{},
       /*mustProgress=*/{}, /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
       /*parallelAccesses=*/{});
 }
 
+LLVM::LoopUnrollAttr unrollDisabled(MLIRContext *ctx) {
+  return LLVM::LoopUnrollAttr::get(ctx, /*disable=*/BoolAttr::get(ctx, true), {}, {}, {}, {}, {},
+                                   {});
+}
+} // namespace
+
+LLVM::LoopAnnotationAttr dlc::keptLoopAnnotation(MLIRContext *ctx) {
+  auto vectorize =
+      LLVM::LoopVectorizeAttr::get(ctx, /*disable=*/BoolAttr::get(ctx, true), {}, {}, {}, {}, {}, {});
+  return annotation(ctx, vectorize, {}, unrollDisabled(ctx));
+}
+
 LLVM::LoopAnnotationAttr dlc::runTimeLoopAnnotation(MLIRContext *ctx) {
-  auto disabled = BoolAttr::get(ctx, true);
-  auto unroll = LLVM::LoopUnrollAttr::get(ctx, /*disable=*/disabled, {}, {}, {}, {}, {}, {});
   auto interleave = LLVM::LoopInterleaveAttr::get(ctx, IntegerAttr::get(IntegerType::get(ctx, 32), 1));
-  return LLVM::LoopAnnotationAttr::get(
-      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, interleave, unroll, /*unrollAndJam=*/{},
-      /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{},
-      /*mustProgress=*/{}, /*isVectorized=*/{}, /*startLoc=*/{}, /*endLoc=*/{},
-      /*parallelAccesses=*/{});
+  return annotation(ctx, {}, interleave, unrollDisabled(ctx));
 }
 
 LLVM::LoopAnnotationAttr dlc::unrollCountAnnotation(MLIRContext *ctx, int64_t count) {
   auto unroll = LLVM::LoopUnrollAttr::get(ctx, /*disable=*/{},
                                           IntegerAttr::get(IntegerType::get(ctx, 32), count), {},
                                           {}, {}, {}, {});
-  return LLVM::LoopAnnotationAttr::get(
-      ctx, /*disableNonforced=*/{}, /*vectorize=*/{}, /*interleave=*/{}, unroll,
-      /*unrollAndJam=*/{}, /*licm=*/{}, /*distribute=*/{}, /*pipeline=*/{}, /*peeled=*/{},
-      /*unswitch=*/{}, /*mustProgress=*/{}, /*isVectorized=*/{}, /*startLoc=*/{},
-      /*endLoc=*/{}, /*parallelAccesses=*/{});
+  return annotation(ctx, {}, {}, unroll);
 }
 
 namespace {
