@@ -58,6 +58,19 @@ func.func @gelu_range(%x: tensor<16x257xf32>) -> tensor<16x257xf32> {
 
 // -----
 
+// Sigmoid and SiLU on a dense range past exp's clamp (-x beyond [-87, 88]):
+// exp's n rounded by the 1.5 * 2^23 shift and the division by a reciprocal
+// estimate with one Newton step (rcp14 on AVX-512, rcpps on AVX2).
+// CHECK: OK sigmoid_range:
+// RANGE: %x -100.0 100.0
+func.func @sigmoid_range(%x: tensor<16x257xf32>) -> (tensor<16x257xf32>, tensor<16x257xf32>) {
+  %0 = dlc.sigmoid %x : tensor<16x257xf32>
+  %1 = dlc.mul %x, %0 : (tensor<16x257xf32>, tensor<16x257xf32>) -> tensor<16x257xf32>
+  return %0, %1 : tensor<16x257xf32>, tensor<16x257xf32>
+}
+
+// -----
+
 // f16 computes in f32 and rounds once: (x / 3) * 3 rounds twice, per op.
 // CHECK: OK half:
 func.func @half(%x: tensor<2x9xf16>, %y: tensor<9xf16>) -> (tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>, tensor<2x9xf16>) {
