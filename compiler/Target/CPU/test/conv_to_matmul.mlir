@@ -120,12 +120,20 @@ func.func @shifted(%x: tensor<2x16x6x6xf32>, %w: tensor<8x16x3x3xf32>) -> tensor
 // register tiles (then the 3 left over of 11), each reduced over both taps
 // loops by a C x T (strided: stride 2 reads every other column) by C x 32
 // matmul_transpose_a, and written back transposed into the NCHW output.
+// With 2 panels the pool's loop runs over pieces (chunk of rows, panel),
+// rows-major: here 5 chunks of one row times 2 panels.
 // CHECK-LABEL: func.func @pixel_rows
 // CHECK-SAME: (%[[X:.*]]: tensor<1x3x11x23xf32>, %[[P:.*]]: tensor<2x3x3x3x32xf32>)
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C10:.*]] = arith.constant 10 : index
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<1x64x5x11xf32>
 // CHECK: scf.for %[[N:.*]] = {{.*}} iter_args(%[[A0:.*]] = %[[E]])
-// CHECK:   scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A1:.*]] = %[[A0]])
-// CHECK:     scf.for %[[OH:.*]] = {{.*}} iter_args(%[[A2:.*]] = %[[A1]])
+// CHECK:   scf.for %[[PC:.*]] = %{{.*}} to %[[C10]] step %{{.*}} iter_args(%[[A1:.*]] = %[[A0]])
+// CHECK:     %[[PANEL:.*]] = arith.remui %[[PC]], %[[C2]]
+// CHECK:     %[[CHUNK:.*]] = arith.divui %[[PC]], %[[C2]]
+// CHECK:     %[[J:.*]] = arith.muli %[[PANEL]], %[[C32]]
+// CHECK:     scf.for %[[OH:.*]] = %[[CHUNK]] to %{{.*}} step %{{.*}} iter_args(%[[A2:.*]] = %[[A1]])
 // CHECK:       scf.for %[[OW:.*]] = {{.*}} iter_args(%[[A3:.*]] = %[[A2]])
 // CHECK:         %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8x32xf32>)
 // CHECK:         scf.for %[[KH:.*]] = {{.*}} iter_args(%[[T0:.*]] = %[[Z]])

@@ -72,12 +72,15 @@ func.func @strided(%x: tensor<1x64x14x14xf32>, %panels: tensor<4x1x1x64x16xf32>)
 // -----
 
 // A 3x3 window over 64 channels on a 28x28 image: its padded image (57,600
-// floats, over the 32K of one chunk) transposed in chunks of 8 channels, a
-// loop for the pool, each chunk a [1, 8, 900] -> [1, 900, 8] transpose.
+// floats, over the 32K of one chunk) transposed in chunks of 30 pixels (the
+// smallest divisor of 900 from 900 / 32 up), a loop for the pool, each chunk
+// a [1, 64, 30] -> [1, 30, 64] transpose, so that each thread moves pixels
+// it then reads.
 // CHECK-LABEL: func.func @window_chunks
-// CHECK: scf.for %[[C:[^ ]+]] = %c0 to %c64 step %c8
-// CHECK:   tensor.extract_slice %{{.*}}[0, %[[C]], 0] [1, 8, 900] [1, 1, 1] : tensor<1x64x900xf32> to tensor<1x8x900xf32>
-// CHECK:   linalg.transpose ins(%{{.*}} : tensor<1x8x900xf32>) outs(%{{.*}} : tensor<1x900x8xf32>) permutation = [0, 2, 1]
+// CHECK: scf.for %[[P:[^ ]+]] = %c0 to %c900 step %c30
+// CHECK:   tensor.extract_slice %{{.*}}[0, 0, %[[P]]] [1, 64, 30] [1, 1, 1] : tensor<1x64x900xf32> to tensor<1x64x30xf32>
+// CHECK:   tensor.extract_slice %{{.*}}[0, %[[P]], 0] [1, 30, 64] [1, 1, 1] : tensor<1x900x64xf32> to tensor<1x30x64xf32>
+// CHECK:   linalg.transpose ins(%{{.*}} : tensor<1x64x30xf32>) outs(%{{.*}} : tensor<1x30x64xf32>) permutation = [0, 2, 1]
 // CHECK: } {dlc.parallel}
 // CHECK: tensor.expand_shape %{{.*}} : tensor<1x900x64xf32> into tensor<1x30x30x64xf32>
 func.func @window_chunks(%x: tensor<1x64x28x28xf32>, %panels: tensor<4x3x3x64x16xf32>) -> tensor<1x64x28x28xf32> {

@@ -13,8 +13,8 @@
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK: scf.for %[[PIECE:.*]] = %{{.*}} to %[[C32]] step %{{.*}} iter_args
 // CHECK: %[[PANEL:.*]] = arith.divui %[[PIECE]], %[[C8]]
-// CHECK: %[[J:.*]] = arith.muli %[[PANEL]], %[[C16]]
 // CHECK: %[[CHUNK:.*]] = arith.remui %[[PIECE]], %[[C8]]
+// CHECK: %[[J:.*]] = arith.muli %[[PANEL]], %[[C16]]
 // CHECK: %[[FIRST:.*]] = arith.muli %[[CHUNK]], %[[C2]]
 // CHECK: %[[PAST:.*]] = arith.addi %[[FIRST]], %[[C2]]
 // CHECK: %[[END:.*]] = arith.minui %[[PAST]], %[[C16]]
