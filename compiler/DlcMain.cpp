@@ -190,7 +190,8 @@ int targetCommand(int argc, char **argv) {
                << tiles.prefetchAheadBytes / 1024 << " KiB ahead, window taps shifted in "
                << "registers on rows up to " << tiles.shiftedRowFloats << " floats, blocked "
                << "matmuls pack B " << tiles.blockBytes / 1024 << " KiB at a time, tile K loops "
-               << tiles.tileLoopUnroll << " steps a turn\n";
+               << tiles.tileLoopUnroll << " steps a turn, strided 1x1 convolutions as im2col from "
+               << tiles.stridedIm2colPixels << " output pixels\n";
   return 0;
 }
 

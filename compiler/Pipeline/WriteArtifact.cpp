@@ -131,7 +131,7 @@ LogicalResult ArtifactTranslator::readFunction() {
     return failure();
   batch = std::move(*symbolic);
   if (batch)
-    for (auto [i, result] : llvm::enumerate(func.getBody().front().getTerminator()->getOperands()))
+    for (auto [i, result] : llvm::enumerate(func.getBody().front().getTerminator()->getOperands())) {
       if (batch->sized.dims.lookup(result).size() > 1 && !batch->unitRows.count(result))
         return func.emitError() << "symbolic batch '" << batch->name << "': output " << i
                                 << " has the symbol on " << batch->sized.dims.lookup(result).size()
@@ -141,6 +141,7 @@ LogicalResult ArtifactTranslator::readFunction() {
                                 << " carries the batch on dim " << batch->moved.lookup(result).dim
                                 << ", not dim 0; the runtime takes and returns a batch on dim 0 "
                                    "(transpose it back in the model)";
+    }
   FailureOr<Schedule> read = readSchedule(func, /*needPlan=*/true);
   if (failed(read))
     return failure();

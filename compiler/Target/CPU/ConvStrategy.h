@@ -42,10 +42,12 @@ inline bool convRunsAsShiftedMatmuls(int64_t channels, int64_t filters, int64_t 
 }
 
 /// `panelFilters`: the filters' panel width in the pixel-rows layout (the
-/// register tile's N, cpu::PixelRowTile::filters).
+/// register tile's N, cpu::PixelRowTile::filters); `stridedIm2colPixels`:
+/// cpu::KernelTiles::stridedIm2colPixels.
 inline bool convRunsOnPixelRows(int64_t channels, int64_t filters, int64_t kh, int64_t kw,
                                 bool unitStrides, bool unitDilations, int64_t groups,
-                                int64_t outPixels, int64_t panelFilters) {
+                                int64_t outPixels, int64_t panelFilters,
+                                int64_t stridedIm2colPixels = 784) {
   if (groups != 1 || !unitDilations || panelFilters < 1 || filters % panelFilters != 0)
     return false;
   // Measured against the shifted matmuls at stride 1 too: 3x3 64ch 56x56
@@ -53,7 +55,8 @@ inline bool convRunsOnPixelRows(int64_t channels, int64_t filters, int64_t kh, i
   if (kh * kw > 1)
     return true;
   // A strided 1x1 convolution over 64 or more channels and 784 or more
-  // output pixels (28x28: ResNet-18's first shortcut, ResNet-50's first two)
+  // output pixels on AVX2 (28x28: ResNet-18's first shortcut, ResNet-50's
+  // first two), any number on AVX-512 (stridedIm2colPixels, CpuTiles.h),
   // runs faster as the subsampled image copied out (its im2col) and one
   // matmul. Measured on an AMD EPYC Zen 3 (AVX2), kernel minimums in the
   // models: 64->128 to 28x28 0.267 -> 0.225 ms (two threads 0.185 -> 0.163),
@@ -62,8 +65,9 @@ inline bool convRunsOnPixelRows(int64_t channels, int64_t filters, int64_t kh, i
   // pixel-major (ConvToMatmul.cpp): 512->1024 to 14x14 3.55 -> 2.92 ms (two
   // threads 2.13 -> 1.91), 128->256 to 14x14 0.294 -> 0.229. (Before that
   // transpose, an AVX-512 Xeon had im2col faster from 196 pixels and 256
-  // channels: 512->1024 to 14x14 1.75 -> 1.42 ms; not measured there since.)
-  if (!unitStrides && channels >= 64 && outPixels >= 784)
+  // channels: 512->1024 to 14x14 1.75 -> 1.42 ms; after it, im2col still at
+  // every size there.)
+  if (!unitStrides && channels >= 64 && outPixels >= stridedIm2colPixels)
     return false;
   // A 1x1 stride-1 convolution is a plain matmul on the image as stored,
   // unless its OH*OW columns are ragged (7x7, 14x14: widened with zeros to a

@@ -130,7 +130,7 @@ public:
     pm.addNestedPass<func::FuncOp>(createLinearToMatmul({tiles.matmul.columns}));
     pm.addNestedPass<func::FuncOp>(createSinkReshapes());
     pm.addNestedPass<func::FuncOp>(createFoldBatchNorm());
-    pm.addNestedPass<func::FuncOp>(createPackConvWeights({tiles.pixelRow.filters}));
+    pm.addNestedPass<func::FuncOp>(createPackConvWeights({tiles.pixelRow.filters, tiles.stridedIm2colPixels}));
   }
 };
 } // namespace

@@ -157,6 +157,15 @@ struct KernelTiles {
   /// another thread (Zen 3, AVX2; 4 measured best there, 2 gained half as
   /// much). AVX-512's 8x32 tile has 32 FMAs a step: not measured there.
   int64_t tileLoopUnroll = 4;
+  /// The fewest output pixels from which a strided 1x1 convolution over 64
+  /// or more channels runs as an im2col and one matmul instead of on pixel
+  /// rows (ConvStrategy.h, convRunsOnPixelRows). AVX2 (Zen 3): 784, below
+  /// which the pixel rows won (512 -> 1024 channels to 14x14 3.55 -> 2.92
+  /// ms). AVX-512 (Intel Xeon): im2col at every size; the pixel rows' serial
+  /// subsampling and transpose left the second thread waiting (ResNet-18's
+  /// 256 -> 512 to 7x7 with its residual add: 136 -> 123 us at one thread,
+  /// 190 -> 86 at two).
+  int64_t stridedIm2colPixels = 784;
   /// The vector width the tiles are made of: a row of the matmul tile is
   /// two vectors of f32.
   constexpr int64_t vectorBits() const { return matmul.columns / 2 * 32; }
@@ -164,7 +173,7 @@ struct KernelTiles {
     return matmul == o.matmul && pixelRow == o.pixelRow &&
            prefetchAheadBytes == o.prefetchAheadBytes && shiftedRowFloats == o.shiftedRowFloats &&
            blockBytes == o.blockBytes && channelBlockBytes == o.channelBlockBytes &&
-           tileLoopUnroll == o.tileLoopUnroll;
+           tileLoopUnroll == o.tileLoopUnroll && stridedIm2colPixels == o.stridedIm2colPixels;
   }
 };
 
@@ -205,8 +214,14 @@ constexpr KernelTiles kernelTilesFor(int vectorBits, int vectorRegisters, int64_
   }
   int64_t ahead = l1dBytes / 4 < 1024 ? 1024 : l1dBytes / 4;
   int64_t shifted = lanes * (vectorRegisters / 8 > 1 ? vectorRegisters / 8 : 1);
-  return KernelTiles{MatmulTile{rows, columns}, PixelRowTile{rows, columns, steady}, ahead,
-                     shifted, 64 << 10, l1dBytes / 2};
+  return KernelTiles{MatmulTile{rows, columns},
+                     PixelRowTile{rows, columns, steady},
+                     ahead,
+                     shifted,
+                     64 << 10,
+                     l1dBytes / 2,
+                     /*tileLoopUnroll=*/4,
+                     /*stridedIm2colPixels=*/vectorBits >= 512 ? 0 : 784};
 }
 
 inline constexpr KernelTiles kAvx512Tiles = kernelTilesFor(512, 32, 32 << 10, {4, 1}),

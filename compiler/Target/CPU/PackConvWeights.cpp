@@ -86,7 +86,7 @@ struct PackConvWeightsPass : dlc::impl::PackConvWeightsBase<PackConvWeightsPass>
       if (convRunsOnPixelRows(w[1], w[0], w[2], w[3], allOnes(strides),
                               allOnes(conv.getDilations()),
                               static_cast<int64_t>(conv.getGroups()), y[2] * y[3],
-                              kPixelRowPanel)) {
+                              kPixelRowPanel, stridedIm2colPixels)) {
         // [F, C, KH, KW] viewed as [F/P, P, C, KH, KW], stored [F/P, KH, KW, C, P].
         int64_t panels = w[0] / kPixelRowPanel;
         FailureOr<ElementsAttr> packed =

@@ -26,9 +26,13 @@
 // V4-SAME: ; 3.00 GHz (assumed), f32 peak 192 GFLOP/s per core
 // Blocked matmuls pack an eighth of L2 (1 MiB assumed for a named CPU).
 // V4: tiles: matmul 8x32, pixel-row convolution 8x32 (latency-bound below 4 pixels), panel prefetch 8 KiB ahead, window taps shifted in registers on rows up to 64 floats, blocked matmuls pack B 128 KiB at a time
+// V4-SAME: strided 1x1 convolutions as im2col from 0 output pixels
 // V3: cpu: x86-64-v3 (x86_64): 16 x 256-bit vector registers, {{.*}}avx2 fma
 // V3-NOT: avx512f
 // V3: tiles: matmul 6x16, pixel-row convolution 6x16 (latency-bound below 5 pixels){{.*}} rows up to 16 floats
+// Strided 1x1 convolutions take im2col from 784 output pixels on AVX2, at
+// every size on AVX-512 (KernelTiles::stridedIm2colPixels).
+// V3-SAME: strided 1x1 convolutions as im2col from 784 output pixels
 // ZEN1: FMA latency 5, 1/cycle
 // ZEN1: tiles: matmul 5x16, pixel-row convolution 5x16 (latency-bound below 3 pixels)
 // SSE: cpu: x86-64 (x86_64): 16 x 128-bit vector registers; FMA timing unknown

@@ -1,5 +1,7 @@
 // RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-pack-conv-weights))' --split-input-file --mlir-print-debuginfo | FileCheck %s
 // RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-pack-conv-weights,dlc-partition-kernels))' --split-input-file | FileCheck %s --check-prefix=KERNEL
+// AVX-512's threshold (KernelTiles::stridedIm2colPixels): im2col at every size.
+// RUN: dlc-opt %s --pass-pipeline='builtin.module(func.func(dlc-pack-conv-weights{strided-im2col-pixels=0}))' --split-input-file | FileCheck %s --check-prefix=ANY
 
 // A stride-1 3x3 convolution with 16 channels and 8 filters on the CPU: its
 // constant weight is packed [KH, KW, F, C] and transposed back in front of
@@ -84,6 +86,12 @@ func.func @pointwise(%x: tensor<1x32x7x7xf32>, %x4: tensor<1x32x4x4xf32>, %x16: 
 // CHECK: dlc.conv2d {{.*}} -> tensor<1x32x14x14xf32>
 // CHECK: dlc.constant dense<5.000000e-01> : tensor<1x1x1x32x32xf32>
 // CHECK: dlc.conv2d {{.*}} -> tensor<1x32x28x28xf32>
+// ANY-LABEL: func.func @strided_pointwise_wide
+// ANY: dlc.constant dense<5.000000e-01> : tensor<32x64x1x1xf32>
+// ANY-NEXT: dlc.conv2d {{.*}} -> tensor<1x32x28x28xf32>
+// ANY: dlc.constant dense<5.000000e-01> : tensor<32x256x1x1xf32>
+// ANY-NEXT: dlc.conv2d {{.*}} -> tensor<1x32x14x14xf32>
+// ANY: dlc.constant dense<5.000000e-01> : tensor<1x1x1x32x32xf32>
 func.func @strided_pointwise_wide(%x: tensor<1x64x56x56xf32>, %x28: tensor<1x256x28x28xf32>, %x32: tensor<1x32x56x56xf32>) -> (tensor<1x32x28x28xf32>, tensor<1x32x14x14xf32>, tensor<1x32x28x28xf32>) {
   %w = dlc.constant dense<0.5> : tensor<32x64x1x1xf32>
   %0 = dlc.conv2d %x, %w {strides = array<i64: 2, 2>} : (tensor<1x64x56x56xf32>, tensor<32x64x1x1xf32>) -> tensor<1x32x28x28xf32>
