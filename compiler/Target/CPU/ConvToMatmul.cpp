@@ -535,8 +535,12 @@ linalg::GenericOp flattenPointwise(OpBuilder &b, Location loc, Value &input, Val
 /// of the weight over several rows.
 constexpr int64_t kParallelPieces = 32;
 
-/// The fewest panels whose loop is the parallel one (with fewer, the rows'
-/// loop is) and whose pointwise convolutions are flattened.
+/// The fewest panels whose loop is the parallel one (with 2-3, the loop over
+/// pieces (chunk of rows, panel), rows-major: each thread then reads and
+/// writes the rows it wrote and will read in the convolutions around, where
+/// a serial panels' loop around parallel rows was one fork and join per
+/// panel; with 1, the rows' loop) and whose pointwise convolutions are
+/// flattened.
 constexpr int64_t kParallelPanels = 4;
 
 /// How many chunks each of `panels` panels should split into for the panels'
@@ -956,8 +960,9 @@ public:
 /// a loop over few panels iterates over pieces, each a panel's chunk of
 /// rows (parallelRowChunks); a 7x7 output's last column runs as tiles down
 /// the column after the rows (cpu::tailColumns); a pointwise convolution's
-/// image is a few long rows (pointwiseRows); with few panels the rows' loop
-/// is the parallel one.
+/// image is a few long rows (pointwiseRows); with 2-3 panels the pieces go
+/// rows-major (Layout::rowsMajor), with one the rows' loop is the parallel
+/// one.
 struct ConvOnPixelRows : OpRewritePattern<linalg::Conv2DNchwFchwOp> {
   /// `tilePixels`: the register tile's pixels (cpu::PixelRowTile); its
   /// filters are the packed panels' width.
