@@ -67,8 +67,7 @@ func.func @integers(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
 // sigmoid: 1 / (1 + exp(-x)), f32's exp as 2^n * poly(r) with -x clamped
 // to [-87, 88] (no math.exp: its approximation has a division of its own),
 // n rounded by adding 1.5 * 2^23 + 127, whose low bits shifted are 2^n (no
-// floor, no conversion); the division may use a reciprocal estimate; NaN
-// selected through.
+// floor, no conversion); an exact division; NaN selected through.
 // CHECK: %[[N:.*]] = arith.negf
 // CHECK: %[[LO:.*]] = arith.maxnumf %[[N]]
 // CHECK: %[[T:.*]] = arith.minnumf %[[LO]]
@@ -81,7 +80,7 @@ func.func @integers(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
 // CHECK: %[[P2:.*]] = arith.bitcast %{{.*}} : i32 to f32
 // CHECK: %[[E:.*]] = arith.mulf %{{.*}}, %[[P2]]
 // CHECK: %[[D:.*]] = arith.addf %{{.*}}, %[[E]]
-// CHECK: %[[S:.*]] = arith.divf %{{.*}}, %[[D]] fastmath<ninf,arcp>
+// CHECK: %[[S:.*]] = arith.divf %{{.*}}, %[[D]] : f32
 // CHECK: %[[NAN:.*]] = arith.cmpf uno
 // CHECK: arith.select %[[NAN]], %{{.*}}, %[[S]]
 func.func @math_ops(%x: tensor<5xf32>) -> tensor<5xf32> {

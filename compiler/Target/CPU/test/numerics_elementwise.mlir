@@ -59,8 +59,7 @@ func.func @gelu_range(%x: tensor<16x257xf32>) -> tensor<16x257xf32> {
 // -----
 
 // Sigmoid and SiLU on a dense range past exp's clamp (-x beyond [-87, 88]):
-// exp's n rounded by the 1.5 * 2^23 shift and the division by a reciprocal
-// estimate with one Newton step (rcp14 on AVX-512, rcpps on AVX2).
+// exp's n rounded by the 1.5 * 2^23 shift.
 // CHECK: OK sigmoid_range:
 // RANGE: %x -100.0 100.0
 func.func @sigmoid_range(%x: tensor<16x257xf32>) -> (tensor<16x257xf32>, tensor<16x257xf32>) {
