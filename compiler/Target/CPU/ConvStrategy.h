@@ -47,7 +47,7 @@ inline bool convRunsAsShiftedMatmuls(int64_t channels, int64_t filters, int64_t 
 inline bool convRunsOnPixelRows(int64_t channels, int64_t filters, int64_t kh, int64_t kw,
                                 bool unitStrides, bool unitDilations, int64_t groups,
                                 int64_t outPixels, int64_t panelFilters,
-                                int64_t stridedIm2colPixels = 784) {
+                                int64_t stridedIm2colPixels) {
   if (groups != 1 || !unitDilations || panelFilters < 1 || filters % panelFilters != 0)
     return false;
   // Measured against the shifted matmuls at stride 1 too: 3x3 64ch 56x56

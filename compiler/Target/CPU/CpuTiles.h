@@ -127,6 +127,10 @@ static_assert(tailColumns(7, 7, 6, 4) && !tailColumns(14, 14, 6, 4) && !tailColu
 inline constexpr int64_t kMaxTileRows = 8, kMaxTileColumns = 32, kTileColumnStep = 16;
 
 /// Every shape of the CPU kernels that depends on the target.
+/// KernelTiles::stridedIm2colPixels below AVX-512 (also the default of
+/// dlc-pack-conv-weights' `strided-im2col-pixels`).
+inline constexpr int64_t kStridedIm2colPixelsAvx2 = 784;
+
 struct KernelTiles {
   MatmulTile matmul;
   PixelRowTile pixelRow;
@@ -165,7 +169,7 @@ struct KernelTiles {
   /// subsampling and transpose left the second thread waiting (ResNet-18's
   /// 256 -> 512 to 7x7 with its residual add: 136 -> 123 us at one thread,
   /// 190 -> 86 at two).
-  int64_t stridedIm2colPixels = 784;
+  int64_t stridedIm2colPixels = kStridedIm2colPixelsAvx2;
   /// The vector width the tiles are made of: a row of the matmul tile is
   /// two vectors of f32.
   constexpr int64_t vectorBits() const { return matmul.columns / 2 * 32; }
@@ -221,7 +225,7 @@ constexpr KernelTiles kernelTilesFor(int vectorBits, int vectorRegisters, int64_
                      64 << 10,
                      l1dBytes / 2,
                      /*tileLoopUnroll=*/4,
-                     /*stridedIm2colPixels=*/vectorBits >= 512 ? 0 : 784};
+                     /*stridedIm2colPixels=*/vectorBits >= 512 ? 0 : kStridedIm2colPixelsAvx2};
 }
 
 inline constexpr KernelTiles kAvx512Tiles = kernelTilesFor(512, 32, 32 << 10, {4, 1}),

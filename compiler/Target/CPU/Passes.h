@@ -2,6 +2,7 @@
 #ifndef DLC_COMPILER_TARGET_CPU_PASSES_H
 #define DLC_COMPILER_TARGET_CPU_PASSES_H
 
+#include "compiler/Target/CPU/CpuTiles.h"
 #include "dialects/dlc/DlcOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

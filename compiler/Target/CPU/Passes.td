@@ -354,7 +354,8 @@ def PackConvWeights : Pass<"dlc-pack-conv-weights", "mlir::func::FuncOp"> {
   let options = [
     Option<"panelFilters", "panel-filters", "int64_t", "32",
            "filters per pixel-row panel: the target's pixel-row tile (CpuTiles.h)">,
-    Option<"stridedIm2colPixels", "strided-im2col-pixels", "int64_t", "784",
+    Option<"stridedIm2colPixels", "strided-im2col-pixels", "int64_t",
+           "::dlc::cpu::kStridedIm2colPixelsAvx2",
            "output pixels from which a strided 1x1 convolution over 64+ channels "
            "takes im2col (CpuTiles.h, KernelTiles::stridedIm2colPixels)">,
   ];
