@@ -711,8 +711,8 @@ Value transposeToPixelMajor(OpBuilder &b, Location loc, Value input) {
 /// (transposeToPixelMajor of padByBorderFills) every row was copied once more
 /// (3584 memcpy calls of 224 bytes for 64ch 56x56) and each side border was
 /// one scalar store per line, all on one thread. Intel Xeon (AVX-512), 3x3
-/// 64ch 56x56: one thread 1.45-1.52 -> 1.41-1.45 ms, two 0.88 -> 0.80-0.82;
-/// ResNet-18's basic block at 56x56, two threads, 1.76 -> 1.58 ms.
+/// 64ch 56x56: one thread 1.48-1.56 -> 1.34-1.45 ms, two 0.86-0.90 -> 0.77;
+/// ResNet-18's basic block at 56x56, two threads, 1.67-1.76 -> 1.52 ms.
 Value padToPixelMajor(OpBuilder &b, Location loc, tensor::PadOp pad) {
   Value source = pad.getSource(), value = pad.getConstantPaddingValue();
   ArrayRef<int64_t> shape = cast<RankedTensorType>(source.getType()).getShape();
@@ -748,19 +748,15 @@ Value padToPixelMajor(OpBuilder &b, Location loc, tensor::PadOp pad) {
                                          ArrayRef<OpFoldResult>{attr(n), attr(c), attr(1), attr(w)},
                                          ones),
         ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    // The row's slot as a rank-reduced slice: collapsed from [n, 1, w, c],
+    // bufferization copied it out to the stack and back.
     SmallVector<OpFoldResult> offsets{attr(0), at, attr(low[3]), attr(0)};
     SmallVector<OpFoldResult> sizes{attr(n), attr(1), attr(w), attr(c)};
-    auto rowType = RankedTensorType::get({n, 1, w, c}, f32);
-    SmallVector<ReassociationIndices> pixels{{0}, {1, 2}, {3}};
-    Value slot = b.create<tensor::CollapseShapeOp>(
-        loc, RankedTensorType::get({n, w, c}, f32),
-        b.create<tensor::ExtractSliceOp>(loc, rowType, into, offsets, sizes, ones), pixels);
+    Value slot = b.create<tensor::ExtractSliceOp>(loc, RankedTensorType::get({n, w, c}, f32), into,
+                                                  offsets, sizes, ones);
     Value moved =
         b.create<linalg::TransposeOp>(loc, from, slot, ArrayRef<int64_t>{0, 2, 1}).getResult()[0];
-    return b.create<tensor::InsertSliceOp>(
-                loc, b.create<tensor::ExpandShapeOp>(loc, rowType, moved, pixels), into, offsets,
-                sizes, ones)
-        .getResult();
+    return b.create<tensor::InsertSliceOp>(loc, moved, into, offsets, sizes, ones).getResult();
   };
   // Chunks of rows, ~kParallelPieces of them, for the pool (under 32K
   // floats, ParallelizeLoopNests' threshold, one chunk: the pool's overhead

@@ -71,7 +71,8 @@ func.func @strided(%x: tensor<1x64x14x14xf32>, %panels: tensor<4x1x1x64x16xf32>)
 
 // -----
 
-// A 3x3 window over 64 channels on a 28x28 image: its padded image (57,600
+// A 3x3 window over 64 channels on an unpadded 30x30 image (a padded one is
+// padded as it is transposed: pad_pixel_major.mlir): the image (57,600
 // floats, over the 32K of one chunk) transposed in chunks of 30 pixels (the
 // smallest divisor of 900 from 900 / 32 up), a loop for the pool, each chunk
 // a [1, 64, 30] -> [1, 30, 64] transpose, so that each thread moves pixels
@@ -83,12 +84,8 @@ func.func @strided(%x: tensor<1x64x14x14xf32>, %panels: tensor<4x1x1x64x16xf32>)
 // CHECK:   linalg.transpose ins(%{{.*}} : tensor<1x64x30xf32>) outs(%{{.*}} : tensor<1x30x64xf32>) permutation = [0, 2, 1]
 // CHECK: } {dlc.parallel}
 // CHECK: tensor.expand_shape %{{.*}} : tensor<1x900x64xf32> into tensor<1x30x30x64xf32>
-func.func @window_chunks(%x: tensor<1x64x28x28xf32>, %panels: tensor<4x3x3x64x16xf32>) -> tensor<1x64x28x28xf32> {
+func.func @window_chunks(%p: tensor<1x64x30x30xf32>, %panels: tensor<4x3x3x64x16xf32>) -> tensor<1x64x28x28xf32> {
   %zero = arith.constant 0.0 : f32
-  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
-  ^bb0(%i: index, %j: index, %k: index, %l: index):
-    tensor.yield %zero : f32
-  } : tensor<1x64x28x28xf32> to tensor<1x64x30x30xf32>
   %e0 = tensor.empty() : tensor<4x16x64x3x3xf32>
   %t = linalg.transpose ins(%panels : tensor<4x3x3x64x16xf32>) outs(%e0 : tensor<4x16x64x3x3xf32>) permutation = [0, 4, 3, 1, 2]
   %w = tensor.collapse_shape %t [[0, 1], [2], [3], [4]] : tensor<4x16x64x3x3xf32> into tensor<64x64x3x3xf32>
