@@ -147,6 +147,13 @@ std::pair<int64_t, int64_t> splitColumn(const Tap &tap, const Image &image) {
   return {parity, (column - parity) / 2};
 }
 
+/// The columns that make `columns` elements of `elem` whole 64-byte cache
+/// lines.
+int64_t linePadding(int64_t columns, Type elem) {
+  int64_t perLine = std::max<int64_t>(1, 512 / elem.getIntOrFloatBitWidth());
+  return (perLine - columns % perLine) % perLine;
+}
+
 /// The image's columns of `parity`, copied out of every other column
 /// (VectorizeRows reads each row whole and shuffles its lanes out), with
 /// `before` and `after` columns and the image's top and bottom padding rows
@@ -165,6 +172,11 @@ Value splitColumns(OpBuilder &b, Location loc, const Tap &tap, const Image &imag
   // The buffer's borders filled first and the copy written into its
   // interior (a copy made apart would be copied again).
   int64_t bottom = image.paddedHeight - image.height() - image.top;
+  // Rows of whole cache lines, each interior starting on one (`before`
+  // rounded up by the caller, `after` here): the copy's vector stores then
+  // write one line each, where rows of 57 floats split most of them in two.
+  if (image.value)
+    after += linePadding(before + width + after, elem);
   Value buffer = b.create<tensor::EmptyOp>(loc, shape, elem);
   SmallVector<int64_t> at{0, 0, 0, 0};
   if (image.top || bottom || before || after) {
@@ -224,6 +236,11 @@ bool deinterleave(RewriterBase &rewriter, linalg::GenericOp op) {
   }
   if (!image.value && (sides[0].before || sides[0].after || sides[1].before || sides[1].after))
     return false;
+  // Each interior row starts on a cache line (splitColumns).
+  Type elem = cast<RankedTensorType>(image.source.getType()).getElementType();
+  if (image.value)
+    for (Side &side : sides)
+      side.before += linePadding(side.before, elem);
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Value split[2];
