@@ -288,6 +288,8 @@ void runDevice(dlc_session_s &s, Slot &slot, uint32_t d) {
   bool profile = s.options.profile != 0;
   cuda::Device *gpu = s.gpus[d].get();
   ThreadLimitScope threads(s.threads);
+  // Kernels on several threads: the pool's workers stay awake for the run.
+  ThreadPool::RunScope awake(s.threads > 1 && !gpu ? &ThreadPool::process() : nullptr);
   ++stats.runs;
   if (gpu)
     if (dlc_status_t e = gpu->use())

@@ -34,9 +34,11 @@ inline void cpuRelax() {
 #endif
 }
 
-/// Spins until `ready()` or `spin` has passed; whether it became ready.
-template <typename Ready> bool spinUntil(std::chrono::microseconds spin, Ready ready) {
-  if (spin.count() == 0)
+/// Spins until `ready()`, or until `spin` has passed and `longer()` is
+/// false; whether it became ready.
+template <typename Ready, typename Longer>
+bool spinUntil(std::chrono::microseconds spin, Ready ready, Longer longer) {
+  if (spin.count() == 0 && !longer())
     return ready();
   auto start = std::chrono::steady_clock::now();
   bool yielding = false;
@@ -49,11 +51,15 @@ template <typename Ready> bool spinUntil(std::chrono::microseconds spin, Ready r
       cpuRelax();
     if (i % 64 == 63) {
       auto spent = std::chrono::steady_clock::now() - start;
-      if (spent > spin)
+      if (spent > spin && !longer())
         return ready();
       yielding = spent > kBusySpin;
     }
   }
+}
+
+template <typename Ready> bool spinUntil(std::chrono::microseconds spin, Ready ready) {
+  return spinUntil(spin, ready, [] { return false; });
 }
 
 void parallelForEntry(void *ctx, int64_t n, dlc_parallel_body_t body,
@@ -177,16 +183,24 @@ void ThreadPool::workerMain() {
       // until one is.
       uint64_t seen = posted.load(std::memory_order_acquire);
       lock.unlock();
-      bool moved = spinUntil(spin, [&] {
-        return posted.load(std::memory_order_acquire) != seen ||
-               stopping.load(std::memory_order_relaxed);
-      });
+      bool moved = spinUntil(
+          spin,
+          [&] {
+            return posted.load(std::memory_order_acquire) != seen ||
+                   stopping.load(std::memory_order_relaxed);
+          },
+          [&] { return runs.load(std::memory_order_relaxed) > 0; });
       lock.lock();
       if (moved)
         continue;
       ++sleeping;
-      wake.wait(lock, [&] { return stopping || (job = findJob()) != nullptr; });
+      wake.wait(lock, [&] {
+        return stopping || (job = findJob()) != nullptr ||
+               runs.load(std::memory_order_relaxed) > 0;
+      });
       --sleeping;
+      if (!stopping && !job)
+        continue; // A run began: spin through it.
     }
     if (stopping)
       return;
@@ -267,6 +281,22 @@ void ThreadPool::parallelFor(int64_t n, dlc_parallel_body_t body,
   if (wakeOne)
     wake.notify_one();
 }
+
+int ThreadPool::sleepingWorkers() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return sleeping;
+}
+
+void ThreadPool::beginRun() {
+  if (runs.fetch_add(1, std::memory_order_relaxed) > 0)
+    return;
+  // Under `mutex`: a worker checks `runs` under it before it sleeps.
+  std::lock_guard<std::mutex> lock(mutex);
+  if (sleeping > 0)
+    wake.notify_all();
+}
+
+void ThreadPool::endRun() { runs.fetch_sub(1, std::memory_order_relaxed); }
 
 int threadLimit() { return tlLimit; }
 

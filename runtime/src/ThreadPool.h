@@ -59,6 +59,34 @@ public:
 
   /// Loops that ran on more than one thread (for tests).
   uint64_t sharedLoops() const { return shared.load(std::memory_order_relaxed); }
+  /// Workers asleep on the condition variable (for tests).
+  int sleepingWorkers();
+
+  /// A model run on more than one thread is in flight (RunScope, from the
+  /// executor) or has ended: while any is, idle workers keep spinning
+  /// (yielding after the busy part) instead of sleeping, and those asleep
+  /// are woken when the first begins, so that a run's first loop, and loops
+  /// after a serial stretch longer than the spin, find them awake. This is
+  /// what ORT's pool does during Run. MobileNetV2 at two threads on an Intel
+  /// Xeon: its first kernel (the stem) 231 -> 196 us, the run 1.5-2% faster.
+  void beginRun();
+  void endRun();
+  class RunScope {
+  public:
+    RunScope(ThreadPool *pool) : pool(pool) {
+      if (pool)
+        pool->beginRun();
+    }
+    ~RunScope() {
+      if (pool)
+        pool->endRun();
+    }
+    RunScope(const RunScope &) = delete;
+    RunScope &operator=(const RunScope &) = delete;
+
+  private:
+    ThreadPool *pool;
+  };
 
 private:
   /// One thread's contiguous share of a loop's indices, [next, end): its
@@ -97,6 +125,9 @@ private:
   int sleeping = 0; // Workers waiting on `wake` (under `mutex`).
   // Set under `mutex`; also read without it by spinning workers.
   std::atomic<bool> stopping{false};
+  // Runs in flight (beginRun/endRun); changed without `mutex` but for the
+  // first begin's wake-up, read by spinning and sleeping workers.
+  std::atomic<int> runs{0};
   // Bumped (under `mutex`) whenever a job is posted or a slot frees: what a
   // spinning worker watches.
   std::atomic<uint64_t> posted{0};

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <set>
 #include <thread>
 #include <vector>
@@ -133,6 +134,41 @@ TEST(ThreadPool, NoSpinStillShares) {
     EXPECT_TRUE(r.met.load()) << "round " << round;
   }
   EXPECT_EQ(pool.sharedLoops(), 4u);
+}
+
+// A run in flight keeps the workers awake (ThreadPool::beginRun): with no
+// spin at all a worker sleeps at once; a run's start wakes it, it stays
+// awake through the run and through loops in it, and sleeps again after.
+bool eventually(const std::function<bool()> &condition) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+TEST(ThreadPool, WorkersStayAwakeThroughARun) {
+  ThreadPool pool(1, std::chrono::microseconds(0));
+  ASSERT_TRUE(eventually([&] { return pool.sleepingWorkers() == 1; }));
+  {
+    ThreadPool::RunScope run(&pool);
+    ASSERT_TRUE(eventually([&] { return pool.sleepingWorkers() == 0; }));
+    Rendezvous r;
+    pool.parallelFor(2, rendezvousBody, &r, 2);
+    EXPECT_TRUE(r.met.load());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(pool.sleepingWorkers(), 0);
+    // A nested run (another device's) ends; the outer one keeps them awake.
+    { ThreadPool::RunScope inner(&pool); }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(pool.sleepingWorkers(), 0);
+  }
+  EXPECT_TRUE(eventually([&] { return pool.sleepingWorkers() == 1; }));
+  Rendezvous r;
+  pool.parallelFor(2, rendezvousBody, &r, 2);
+  EXPECT_TRUE(r.met.load());
 }
 
 TEST(ThreadPool, SpinSetting) {
