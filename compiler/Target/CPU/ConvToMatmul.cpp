@@ -535,6 +535,11 @@ linalg::GenericOp flattenPointwise(OpBuilder &b, Location loc, Value &input, Val
 /// of the weight over several rows.
 constexpr int64_t kParallelPieces = 32;
 
+/// The fewest floats a copy of an image (a pixel-major transpose, with or
+/// without padding) splits into chunks for the pool: ParallelizeLoopNests'
+/// threshold, under which the pool's overhead outweighs the chunks.
+constexpr int64_t kMinChunkedFloats = 32 * 1024;
+
 /// The fewest panels whose loop is the parallel one (with 2-3, the loop over
 /// pieces (chunk of rows, panel), rows-major: each thread then reads and
 /// writes the rows it wrote and will read in the convolutions around, where
@@ -653,10 +658,9 @@ Value transposeToPixelMajor(OpBuilder &b, Location loc, Value input) {
   auto transpose = [&](OpBuilder &b, Value from, Value into) {
     return b.create<linalg::TransposeOp>(loc, from, into, ArrayRef<int64_t>{0, 2, 1}).getResult()[0];
   };
-  // (Under 32K floats, ParallelizeLoopNests' threshold, one transpose: the
-  // pool's overhead would outweigh the chunks.)
-  constexpr int64_t kChunkChannels = 8, kMaxChunks = 64, kMinFloats = 32 * 1024;
-  bool chunked = c % kChunkChannels == 0 && n * c * pixels >= kMinFloats;
+  // (Under kMinChunkedFloats, one transpose.)
+  constexpr int64_t kChunkChannels = 8, kMaxChunks = 64;
+  bool chunked = c % kChunkChannels == 0 && n * c * pixels >= kMinChunkedFloats;
   // Chunks along the pixels (`alongPixels`) or the channels.
   int64_t chunk = chunked ? pixelChunk(pixels, kMaxChunks) : 0;
   bool alongPixels = chunk > 0;
@@ -758,11 +762,10 @@ Value padToPixelMajor(OpBuilder &b, Location loc, tensor::PadOp pad) {
         b.create<linalg::TransposeOp>(loc, from, slot, ArrayRef<int64_t>{0, 2, 1}).getResult()[0];
     return b.create<tensor::InsertSliceOp>(loc, moved, into, offsets, sizes, ones).getResult();
   };
-  // Chunks of rows, ~kParallelPieces of them, for the pool (under 32K
-  // floats, ParallelizeLoopNests' threshold, one chunk: the pool's overhead
-  // would outweigh them).
-  constexpr int64_t kMinFloats = 32 * 1024;
-  int64_t chunkRows = n * c * h * w >= kMinFloats ? std::max<int64_t>(1, h / kParallelPieces) : h;
+  // Chunks of rows, ~kParallelPieces of them, for the pool (one under
+  // kMinChunkedFloats).
+  int64_t chunkRows =
+      n * c * h * w >= kMinChunkedFloats ? std::max<int64_t>(1, h / kParallelPieces) : h;
   while (h % chunkRows != 0)
     ++chunkRows;
   auto idx = [&](OpBuilder &b, int64_t v) { return b.create<arith::ConstantIndexOp>(loc, v); };
