@@ -73,7 +73,7 @@ public:
   void endRun();
   class RunScope {
   public:
-    RunScope(ThreadPool *pool) : pool(pool) {
+    explicit RunScope(ThreadPool *pool) : pool(pool) {
       if (pool)
         pool->beginRun();
     }

@@ -172,11 +172,6 @@ Value splitColumns(OpBuilder &b, Location loc, const Tap &tap, const Image &imag
   // The buffer's borders filled first and the copy written into its
   // interior (a copy made apart would be copied again).
   int64_t bottom = image.paddedHeight - image.height() - image.top;
-  // Rows of whole cache lines, each interior starting on one (`before`
-  // rounded up by the caller, `after` here): the copy's vector stores then
-  // write one line each, where rows of 57 floats split most of them in two.
-  if (image.value)
-    after += linePadding(before + width + after, elem);
   Value buffer = b.create<tensor::EmptyOp>(loc, shape, elem);
   SmallVector<int64_t> at{0, 0, 0, 0};
   if (image.top || bottom || before || after) {
@@ -236,11 +231,15 @@ bool deinterleave(RewriterBase &rewriter, linalg::GenericOp op) {
   }
   if (!image.value && (sides[0].before || sides[0].after || sides[1].before || sides[1].after))
     return false;
-  // Each interior row starts on a cache line (splitColumns).
+  // Rows of whole cache lines, each interior starting on one: the copy's
+  // vector stores then write one line each, where rows of 57 floats split
+  // most of them in two.
   Type elem = cast<RankedTensorType>(image.source.getType()).getElementType();
-  if (image.value)
-    for (Side &side : sides)
-      side.before += linePadding(side.before, elem);
+  for (int64_t parity = 0; parity < 2 && image.value; ++parity) {
+    Side &side = sides[parity];
+    side.before += linePadding(side.before, elem);
+    side.after += linePadding(side.before + (image.width() - parity + 1) / 2 + side.after, elem);
+  }
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Value split[2];
